@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module layout (arrows point down only, see README "Layout"):
+//   Geodesy
+//   SpatialIndex    -> Geodesy
+//   BenchmarkKit    -> SpatialIndex, Geodesy          (timer, bench scenarios)
+//   RotateCommands  -> BenchmarkKit, SpatialIndex, Geodesy (CLI subcommands)
+//   rotate, RotateBenchmarks -> libraries
+let package = Package(
+    name: "rotate",
+    products: [
+        .library(name: "Geodesy", targets: ["Geodesy"]),
+        .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
+        .executable(name: "rotate", targets: ["rotate"]),
+        .executable(name: "RotateBenchmarks", targets: ["RotateBenchmarks"]),
+    ],
+    targets: [
+        .target(name: "Geodesy"),
+        .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
+        .target(name: "BenchmarkKit", dependencies: ["SpatialIndex", "Geodesy"]),
+        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "SpatialIndex", "Geodesy"]),
+        .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
+        .executableTarget(
+            name: "RotateBenchmarks",
+            dependencies: ["BenchmarkKit", "SpatialIndex", "Geodesy"],
+            path: "Benchmarks/RotateBenchmarks",
+            exclude: ["README.md"]
+        ),
+        .target(
+            name: "RotateTestSupport",
+            dependencies: ["SpatialIndex", "Geodesy"],
+            path: "Tests/RotateTestSupport"
+        ),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
+        .testTarget(
+            name: "RotateCommandsTests",
+            dependencies: ["RotateCommands", "RotateTestSupport", "rotate"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,161 @@
+import Geodesy
+
+extension KDTree {
+    /// Leaf size used when none is given: measured fastest for k ≈ 18 queries (see README).
+    public static let defaultLeafSize = 32
+
+    /// Builds the index over coordinates, with an optional fence radius per place.
+    ///
+    /// - Parameters:
+    ///   - coordinates: the places' centres; a result's `index` is the position in this array.
+    ///   - radiiMeters: one radius per place (finite, ≥ 0), or nil for all zero.
+    ///   - leafSize: the most points in one leaf (≥ 1).
+    /// - Complexity: O(n log n) time, O(n) extra memory.
+    public init(coordinates: [Coordinate], radiiMeters: [Double]? = nil, leafSize: Int = KDTree.defaultLeafSize) {
+        self.init(vectors: coordinates.map(UnitVector.init), radiiMeters: radiiMeters, leafSize: leafSize)
+    }
+
+    /// Builds the index over unit vectors (finite, unit length), with an optional radius per place.
+    ///
+    /// Mismatched radius counts, negative or non-finite radii, non-finite vectors and a leaf size
+    /// below 1 are programming errors and trap; validate input first (the planner's catalog does).
+    /// - Complexity: O(n log n) time, O(n) extra memory.
+    public init(vectors input: [UnitVector], radiiMeters: [Double]? = nil, leafSize: Int = KDTree.defaultLeafSize) {
+        precondition(leafSize >= 1, "leafSize must be at least 1")
+        precondition(input.count < Int(Int32.max), "at most \(Int32.max - 1) places")
+        if let radiiMeters {
+            precondition(radiiMeters.count == input.count, "one radius per place")
+            precondition(radiiMeters.allSatisfy { $0.isFinite && $0 >= 0 }, "radii must be finite and >= 0")
+        }
+        precondition(input.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }, "vectors must be finite")
+
+        var builder = Builder(leafSize: leafSize)
+        builder.points.reserveCapacity(input.count)
+        for (i, v) in input.enumerated() {
+            builder.points.append(.init(vector: v, radius: radiiMeters?[i] ?? 0, index: Int32(i)))
+        }
+        if !input.isEmpty {
+            builder.nodes.reserveCapacity(Builder.nodeCount(input.count, leafSize: leafSize))
+            _ = builder.build(0, input.count, depth: 0)
+            assert(builder.nodes.count == Builder.nodeCount(input.count, leafSize: leafSize))
+        }
+        self.init(
+            vectors: builder.points.map(\.vector),
+            radiiMeters: builder.points.map(\.radius),
+            originalIndices: builder.points.map(\.index),
+            nodes: builder.nodes,
+            leafSize: leafSize,
+            height: builder.height
+        )
+    }
+}
+
+/// Builds the pre-order node array by recursive median splits on the widest axis.
+private struct Builder {
+    struct Point {
+        var vector: UnitVector
+        var radius: Double
+        var index: Int32
+
+        @inline(__always) func coordinate(_ axis: Int) -> Double {
+            axis == 0 ? vector.x : (axis == 1 ? vector.y : vector.z)
+        }
+    }
+
+    let leafSize: Int
+    var points: [Point] = []
+    var nodes: [KDTree.Node] = []
+    var height = 0
+
+    /// Nodes a build over `count` points makes (so the node array is allocated exactly once).
+    static func nodeCount(_ count: Int, leafSize: Int) -> Int {
+        count <= leafSize ? 1 : 1 + nodeCount(count / 2, leafSize: leafSize) + nodeCount(count - count / 2, leafSize: leafSize)
+    }
+
+    init(leafSize: Int) {
+        self.leafSize = leafSize
+    }
+
+    /// Builds the subtree over `points[low..<high]` and returns its node index.
+    mutating func build(_ low: Int, _ high: Int, depth: Int) -> Int {
+        var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
+        var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
+        var minRadius = Double.infinity, maxRadius = -Double.infinity
+        for i in low..<high {
+            let p = points[i]
+            minX = min(minX, p.vector.x); maxX = max(maxX, p.vector.x)
+            minY = min(minY, p.vector.y); maxY = max(maxY, p.vector.y)
+            minZ = min(minZ, p.vector.z); maxZ = max(maxZ, p.vector.z)
+            minRadius = min(minRadius, p.radius); maxRadius = max(maxRadius, p.radius)
+        }
+        let node = KDTree.Node(
+            minX: Self.floatDown(minX), minY: Self.floatDown(minY), minZ: Self.floatDown(minZ),
+            maxX: Self.floatUp(maxX), maxY: Self.floatUp(maxY), maxZ: Self.floatUp(maxZ),
+            minRadius: Self.floatDown(minRadius), maxRadius: Self.floatUp(maxRadius),
+            start: Int32(low), end: Int32(high), right: -1)
+        let nodeIndex = nodes.count
+        nodes.append(node)
+        height = max(height, depth)
+        guard high - low > leafSize else { return nodeIndex }
+
+        let ex = maxX - minX, ey = maxY - minY, ez = maxZ - minZ
+        let axis = ey > ex ? (ez > ey ? 2 : 1) : (ez > ex ? 2 : 0)
+        let middle = low + (high - low) / 2
+        select(nth: middle, low: low, high: high, axis: axis)
+        _ = build(low, middle, depth: depth + 1)
+        let right = build(middle, high, depth: depth + 1)
+        nodes[nodeIndex].right = Int32(right)
+        return nodeIndex
+    }
+
+    /// The largest Float not above `value`.
+    static func floatDown(_ value: Double) -> Float {
+        let f = Float(value)
+        return Double(f) > value ? f.nextDown : f
+    }
+
+    /// The smallest Float not below `value` (+∞ beyond Float's range).
+    static func floatUp(_ value: Double) -> Float {
+        let f = Float(value)
+        return Double(f) < value ? f.nextUp : f
+    }
+
+    /// Reorders `points[low..<high]` so that position `nth` holds the element a sort by `axis`
+    /// would put there, with nothing greater before it and nothing smaller after it
+    /// (introselect: Hoare partitions with a median-of-three pivot, falling back to a full sort of
+    /// the remaining range when partitions stop shrinking, so the worst case stays O(m log m)).
+    mutating func select(nth: Int, low: Int, high: Int, axis: Int) {
+        var lo = low, hi = high - 1
+        var budget = 2 * (Int.bitWidth - (high - low).leadingZeroBitCount) + 8
+        while hi > lo {
+            if hi - lo < 16 || budget == 0 {
+                points[lo...hi].sort { $0.coordinate(axis) < $1.coordinate(axis) }
+                return
+            }
+            budget -= 1
+            let mid = lo + (hi - lo) / 2
+            // Median of three into `mid`.
+            if points[mid].coordinate(axis) < points[lo].coordinate(axis) { points.swapAt(mid, lo) }
+            if points[hi].coordinate(axis) < points[lo].coordinate(axis) { points.swapAt(hi, lo) }
+            if points[hi].coordinate(axis) < points[mid].coordinate(axis) { points.swapAt(hi, mid) }
+            let pivot = points[mid].coordinate(axis)
+            var i = lo, j = hi
+            while i <= j {
+                while points[i].coordinate(axis) < pivot { i += 1 }
+                while points[j].coordinate(axis) > pivot { j -= 1 }
+                if i <= j {
+                    points.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if nth <= j {
+                hi = j
+            } else if nth >= i {
+                lo = i
+            } else {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Geodesy
+
+/// A static k-d tree over places on the globe, stored as 3D unit vectors.
+///
+/// Working in 3D on the unit sphere gives exact great-circle order with no date-line or pole cases.
+/// The tree is built once in O(n log n) and never changes; it is an immutable `Sendable` value, so
+/// one index can serve any number of threads at once (each thread brings its own
+/// `NeighborBuffer` as scratch).
+///
+/// Layout (all flat arrays, no object per node): the points are stored reordered so that every
+/// leaf is a contiguous range (`vectors`, `radiiMeters` and `originalIndices`, in leaf order);
+/// nodes are a pre-order array whose left child is the next node and whose right child is stored.
+/// Each node keeps its bounding box and the smallest and largest fence radius below it, which
+/// makes edge-distance pruning exact.
+///
+/// Every query returns results sorted by distance, ties broken by the smaller place index — the
+/// same order `BruteForceIndex` produces (see `RankingKey`).
+public struct KDTree: Sendable {
+    /// Unit vectors in leaf order.
+    @usableFromInline let vectors: [UnitVector]
+    /// Fence radii in meters, in leaf order.
+    @usableFromInline let radiiMeters: [Double]
+    /// For each stored point, its index in the input.
+    @usableFromInline let originalIndices: [Int32]
+    /// Pre-order nodes; node 0 is the root (absent when the tree is empty).
+    @usableFromInline let nodes: [Node]
+
+    /// Largest number of points in one leaf.
+    public let leafSize: Int
+    /// The radius every place shares, when they all share one (enables the centre-order search
+    /// for edge queries); nil for mixed radii or an empty index.
+    @usableFromInline let uniformRadiusMeters: Double?
+    /// Number of levels below the root (0 for a single leaf); bounds the traversal stack.
+    @usableFromInline let height: Int
+
+    /// Number of places indexed.
+    @inlinable public var count: Int { vectors.count }
+    @inlinable public var isEmpty: Bool { vectors.isEmpty }
+
+    /// One tree node (40 bytes): bounding box of its points and their radius range, both in
+    /// `Float` rounded outward (so the box only grows and bounds stay safe), their range in leaf
+    /// order, and the right child (`-1` for a leaf; the left child is always the next node).
+    @usableFromInline
+    struct Node: Sendable {
+        @usableFromInline var minX: Float, minY: Float, minZ: Float
+        @usableFromInline var maxX: Float, maxY: Float, maxZ: Float
+        @usableFromInline var minRadius: Float, maxRadius: Float
+        @usableFromInline var start: Int32, end: Int32
+        @usableFromInline var right: Int32
+
+        @inlinable var isLeaf: Bool { right < 0 }
+
+        /// Squared distance from `q` to the nearest point of the box.
+        ///
+        /// Never larger than `squaredChord` from `q` to any point inside, bit for bit: the box
+        /// (widened to Double) contains every point, per axis the clamped difference is a rounded
+        /// subtraction no larger than the point's (rounding is monotone), and the squares are
+        /// summed in the same order as `UnitVector.squaredChord`.
+        @inlinable @inline(__always)
+        func squaredDistance(to q: UnitVector) -> Double {
+            let loX = Double(minX), hiX = Double(maxX)
+            let loY = Double(minY), hiY = Double(maxY)
+            let loZ = Double(minZ), hiZ = Double(maxZ)
+            let dx = q.x < loX ? loX - q.x : (q.x > hiX ? q.x - hiX : 0)
+            let dy = q.y < loY ? loY - q.y : (q.y > hiY ? q.y - hiY : 0)
+            let dz = q.z < loZ ? loZ - q.z : (q.z > hiZ ? q.z - hiZ : 0)
+            return dx * dx + dy * dy + dz * dz
+        }
+    }
+
+    /// Approximate memory held by the index in bytes (array storage, excluding the input).
+    public var memoryBytes: Int {
+        vectors.capacity * MemoryLayout<UnitVector>.stride
+            + radiiMeters.capacity * MemoryLayout<Double>.stride
+            + originalIndices.capacity * MemoryLayout<Int32>.stride
+            + nodes.capacity * MemoryLayout<Node>.stride
+    }
+
+    /// Number of nodes (internal and leaves).
+    public var nodeCount: Int { nodes.count }
+
+    /// The unit vector of the place with input index `index` is not kept in input order; this
+    /// returns the input index stored at leaf-order position `position` (for tests and tools).
+    package func originalIndex(atLeafPosition position: Int) -> Int { Int(originalIndices[position]) }
+
+    @usableFromInline
+    init(vectors: [UnitVector], radiiMeters: [Double], originalIndices: [Int32], nodes: [Node], leafSize: Int, height: Int) {
+        let first = radiiMeters.first
+        self.uniformRadiusMeters = first.flatMap { r in radiiMeters.allSatisfy { $0 == r } ? r : nil }
+        self.height = height
+        self.vectors = vectors
+        self.radiiMeters = radiiMeters
+        self.originalIndices = originalIndices
+        self.nodes = nodes
+        self.leafSize = leafSize
+    }
+}

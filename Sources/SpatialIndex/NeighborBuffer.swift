@@ -1,0 +1,101 @@
+/// Reusable scratch and result storage for index queries.
+///
+/// Queries write their results here instead of returning a new array, so a caller that keeps one
+/// buffer (per thread) makes no allocation per query once the buffer has grown to the largest
+/// `k` and tree depth it has seen. A buffer is a plain value: never share one between threads.
+public struct NeighborBuffer: Sendable {
+    /// Candidates of the query in progress (the best k, sorted, for nearest queries).
+    @usableFromInline var entries: [Entry] = []
+    /// Nodes still to visit, with their lower bounds (squared chords).
+    @usableFromInline var stack: [StackEntry] = []
+    /// Storage of `neighbors`.
+    @usableFromInline var _neighbors: [Neighbor] = []
+
+    /// The results of the last query, sorted by distance, ties by index.
+    @inlinable public var neighbors: [Neighbor] { _neighbors }
+
+    /// Creates a buffer with room for `capacity` results.
+    public init(capacity: Int = 32) {
+        entries.reserveCapacity(capacity + 1)
+        _neighbors.reserveCapacity(capacity)
+        stack.reserveCapacity(128)
+    }
+
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var key: Double
+        @usableFromInline var squaredChord: Double
+        @usableFromInline var index: Int32
+
+        @inlinable init(key: Double, squaredChord: Double, index: Int32) {
+            self.key = key
+            self.squaredChord = squaredChord
+            self.index = index
+        }
+
+        /// Strict (key, squared chord, index) order: the one ranking of rotate (see `RankingKey`).
+        @inlinable @inline(__always)
+        func precedes(_ other: Entry) -> Bool {
+            if key != other.key { return key < other.key }
+            if squaredChord != other.squaredChord { return squaredChord < other.squaredChord }
+            return index < other.index
+        }
+    }
+
+    @usableFromInline
+    struct StackEntry: Sendable {
+        @usableFromInline var node: Int32
+        @usableFromInline var bound: Double
+
+        @inlinable init(node: Int32, bound: Double) {
+            self.node = node
+            self.bound = bound
+        }
+    }
+
+    /// Makes `entries` hold exactly `resultSlots` slots and `stack` exactly `stackSlots`
+    /// (contents unspecified); allocates only when a slot count grows.
+    @inlinable
+    mutating func prepare(resultSlots: Int, stackSlots: Int) {
+        resize(&entries, to: resultSlots, filler: Entry(key: 0, squaredChord: 0, index: 0))
+        resize(&stack, to: stackSlots, filler: StackEntry(node: 0, bound: 0))
+    }
+
+    @inlinable
+    func resize<T>(_ array: inout [T], to count: Int, filler: T) {
+        if array.count > count {
+            array.removeLast(array.count - count)
+        } else if array.count < count {
+            array.append(contentsOf: repeatElement(filler, count: count - array.count))
+        }
+    }
+
+    /// Sorts `entries` by (key, squared chord, index) in place without allocating (heap sort).
+    @usableFromInline
+    mutating func sortEntries() {
+        let n = entries.count
+        guard n > 1 else { return }
+        func siftDown(_ start: Int, _ end: Int) {
+            var root = start
+            while true {
+                var child = 2 * root + 1
+                if child >= end { return }
+                if child + 1 < end, entries[child].precedes(entries[child + 1]) { child += 1 }
+                guard entries[root].precedes(entries[child]) else { return }
+                entries.swapAt(root, child)
+                root = child
+            }
+        }
+        var start = n / 2
+        while start > 0 {
+            start -= 1
+            siftDown(start, n)
+        }
+        var end = n
+        while end > 1 {
+            end -= 1
+            entries.swapAt(0, end)
+            siftDown(0, end)
+        }
+    }
+}
