@@ -1,6 +1,93 @@
+// RotateBenchmarks: the named benchmark suite of rotate (`swift run -c release RotateBenchmarks`).
+// Each entry is `area.op/size`, builds its input from a seed (set-up untimed), times with the shared
+// BenchmarkKit stopwatch, verifies its answers against brute force and prints a checksum.
 import BenchmarkKit
-var c = ReselectionBenchmark.Configuration()
-c.count = Int(CommandLine.arguments.dropFirst().first ?? "1000000")!
-c.queries = 100_000; if CommandLine.arguments.count > 2 { c.target = .center }
-let r = ReselectionBenchmark(configuration: c).run(progress: { print($0) })
-print(r.buildMilliseconds.median, r.nanosecondsPerQuery, r.baselineNanosecondsPerQuery.median, r.speedup, r.bytesPerPlace, r.mismatches)
+import SpatialIndex
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Entry {
+    var name: String
+    var configuration: ReselectionBenchmark.Configuration
+}
+
+func entry(_ name: String, count: Int, target: DistanceTarget, radius: Double?) -> Entry {
+    var configuration = ReselectionBenchmark.Configuration()
+    configuration.count = count
+    configuration.target = target
+    configuration.radiusMeters = radius
+    return Entry(name: name, configuration: configuration)
+}
+
+let entries: [Entry] = [
+    entry("index.nearestEdge/10k", count: 10_000, target: .edge, radius: 100),
+    entry("index.nearestEdge/100k", count: 100_000, target: .edge, radius: 100),
+    entry("index.nearestEdge/1M", count: 1_000_000, target: .edge, radius: 100),
+    entry("index.nearestCenter/1M", count: 1_000_000, target: .center, radius: 100),
+    entry("index.nearestEdgeMixedRadii/100k", count: 100_000, target: .edge, radius: nil),
+]
+
+let usage = """
+    USAGE: RotateBenchmarks [--filter TEXT] [--json] [--list]
+
+    Runs the named benchmarks (k = 18 nearest, 100,000 queries near places, 5 repetitions, seed 1)
+    and prints, per entry: build time, ns per query (median, min, max), the brute-force baseline of
+    the same run and the ratio, and a checksum. Exits 1 if any entry disagrees with brute force.
+
+    OPTIONS:
+      --filter TEXT  Run only entries whose name contains TEXT.
+      --json         One JSON object per entry (rotate bench's keys plus "name").
+      --list         List the entry names and exit.
+      -h, --help     Show this help.
+    """
+
+var filter: String?
+var json = false
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let argument = arguments.removeFirst()
+    switch argument {
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    case "--json":
+        json = true
+    case "--list":
+        entries.forEach { print($0.name) }
+        exit(0)
+    case "--filter":
+        guard !arguments.isEmpty else {
+            StandardStreams.write("RotateBenchmarks: error: --filter needs a value\n", to: 2)
+            exit(2)
+        }
+        filter = arguments.removeFirst()
+    default:
+        StandardStreams.write("RotateBenchmarks: error: unknown argument '\(argument)'\n\(usage)\n", to: 2)
+        exit(2)
+    }
+}
+
+var failed = false
+let selected = entries.filter { filter == nil || $0.name.contains(filter!) }
+if !json {
+    print("name                               build ms   ns/query (min, max)        brute ns/query   ratio     checksum")
+}
+for entry in selected {
+    let report = ReselectionBenchmark(configuration: entry.configuration).run()
+    failed = failed || report.mismatches > 0
+    if json {
+        let object = report.json(seed: entry.configuration.seed, radiusMeters: entry.configuration.radiusMeters, source: "synthetic-clustered")
+        print("{\"name\":\(JSONObject.quoted(entry.name))," + object.dropFirst())
+    } else {
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
+        let time = "\(TextFormat.grouped(report.nanosecondsPerQuery.median)) (\(TextFormat.grouped(report.nanosecondsPerQuery.min)), \(TextFormat.grouped(report.nanosecondsPerQuery.max)))"
+        print(pad(entry.name, 35) + pad(TextFormat.fixed(report.buildMilliseconds.median, decimals: 1), 11) + pad(time, 27)
+            + pad(TextFormat.grouped(report.baselineNanosecondsPerQuery.median), 17) + pad(TextFormat.fixed(report.speedup, decimals: 0) + "x", 10)
+            + "\(report.checksum)" + (report.mismatches > 0 ? "  MISMATCH (\(report.mismatches))" : ""))
+    }
+}
+exit(failed ? 1 : 0)

@@ -21,36 +21,70 @@ public struct BruteForceIndex: Sendable {
 
     public var count: Int { vectors.count }
 
-    /// The `k` nearest places by centre or by fence edge, sorted, ties by index.
-    /// - Complexity: O(n log n) per query.
+    /// The `k` nearest places by centre or by fence edge, sorted, ties as `RankingKey` says.
+    ///
+    /// Computes every place's key, then keeps the best `k` in a sorted array (a candidate enters
+    /// when it precedes the current k-th). Only the final `k` are converted to `Neighbor`.
+    /// - Complexity: O(n · k) worst case, O(n) typical.
     public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
         precondition(k >= 0, "k must be >= 0")
-        return Array(ranked(query, target).prefix(k))
+        guard k > 0 else { return [] }
+        var best: [Keyed] = []
+        best.reserveCapacity(k + 1)
+        for i in vectors.indices {
+            let candidate = keyed(i, query, target)
+            if best.count == k {
+                guard candidate.precedes(best[k - 1]) else { continue }
+                best.removeLast()
+            }
+            let position = best.firstIndex { candidate.precedes($0) } ?? best.count
+            best.insert(candidate, at: position)
+        }
+        return best.map(\.neighbor)
+    }
+
+    /// The `k` nearest places the naive way: compute every place's distance, sort them all, keep
+    /// the first `k`. Same answer as `nearest`; this is the design rotate replaces, and the
+    /// baseline `rotate bench` times.
+    /// - Complexity: O(n log n) per query.
+    public func nearestSortingAll(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
+        precondition(k >= 0, "k must be >= 0")
+        return vectors.indices.map { keyed($0, query, target) }
+            .sorted { $0.precedes($1) }
+            .prefix(k)
+            .map(\.neighbor)
     }
 
     /// Every place within `meters` by centre or by fence edge, sorted as `nearest` sorts.
+    /// - Complexity: O(n + m log m) for m results.
     public func within(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
-        ranked(query, target).filter { $0.distanceMeters <= meters }
+        vectors.indices.map { keyed($0, query, target) }
+            .filter { $0.neighbor.distanceMeters <= meters }
+            .sorted { $0.precedes($1) }
+            .map(\.neighbor)
     }
 
-    private func ranked(_ query: UnitVector, _ target: DistanceTarget) -> [Neighbor] {
-        var keyed: [(key: Double, squaredChord: Double, neighbor: Neighbor)] = []
-        keyed.reserveCapacity(vectors.count)
-        for (i, vector) in vectors.enumerated() {
-            let squaredChord = vector.squaredChord(to: query)
-            switch target {
-            case .center:
-                keyed.append((squaredChord, squaredChord, Neighbor(index: i, distanceMeters: GreatCircle.arcMeters(squaredChord: squaredChord))))
-            case .edge:
-                let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiiMeters[i])
-                keyed.append((edge, squaredChord, Neighbor(index: i, distanceMeters: edge)))
-            }
+    private struct Keyed {
+        var key: Double
+        var squaredChord: Double
+        var neighbor: Neighbor
+
+        func precedes(_ other: Keyed) -> Bool {
+            if key != other.key { return key < other.key }
+            if squaredChord != other.squaredChord { return squaredChord < other.squaredChord }
+            return neighbor.index < other.neighbor.index
         }
-        keyed.sort {
-            if $0.key != $1.key { return $0.key < $1.key }
-            if $0.squaredChord != $1.squaredChord { return $0.squaredChord < $1.squaredChord }
-            return $0.neighbor.index < $1.neighbor.index
+    }
+
+    private func keyed(_ i: Int, _ query: UnitVector, _ target: DistanceTarget) -> Keyed {
+        let squaredChord = vectors[i].squaredChord(to: query)
+        switch target {
+        case .center:
+            return Keyed(key: squaredChord, squaredChord: squaredChord,
+                         neighbor: Neighbor(index: i, distanceMeters: GreatCircle.arcMeters(squaredChord: squaredChord)))
+        case .edge:
+            let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiiMeters[i])
+            return Keyed(key: edge, squaredChord: squaredChord, neighbor: Neighbor(index: i, distanceMeters: edge))
         }
-        return keyed.map(\.neighbor)
     }
 }

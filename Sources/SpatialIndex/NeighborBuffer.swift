@@ -99,3 +99,14 @@ public struct NeighborBuffer: Sendable {
         }
     }
 }
+
+extension NeighborBuffer {
+    /// Addresses of the buffer's storage, for tests that check queries do not reallocate.
+    package var storageAddresses: [UInt] {
+        [
+            entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
+            stack.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
+            _neighbors.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
+        ]
+    }
+}

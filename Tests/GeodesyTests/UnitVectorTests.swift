@@ -1,0 +1,69 @@
+import Geodesy
+import RotateTestSupport
+import Testing
+
+@Suite struct UnitVectorTests {
+    @Test(arguments: [
+        (90.0, 0.0), (-90.0, 0.0), (0.0, 180.0), (0.0, -179.9999999), (45.0, 179.9999), (-45.0, -180.0),
+        (0.0, 0.0), (89.9999999, 135.0), (-12.5, 90.0), (33.3, -90.0),
+    ])
+    func coordinateRoundTripsThroughItsVector(latitude: Double, longitude: Double) throws {
+        let c = try Coordinate(latitude: latitude, longitude: longitude)
+        let v = UnitVector(c)
+        #expect(isApproximatelyEqual(v.length, 1, absolute: 1e-15))
+        let back = Coordinate(v)
+        #expect(c.distance(to: back) < 1e-8, "\(c) came back as \(back)")
+        #expect(abs(back.latitude - latitude) < 1e-12)
+    }
+
+    @Test func polesMapToTheZAxis() throws {
+        let north = UnitVector(try Coordinate(latitude: 90, longitude: 77))
+        #expect(north.z == 1)
+        #expect(abs(north.x) < 1e-16 && abs(north.y) < 1e-16)
+        #expect(Coordinate(UnitVector(x: 0, y: 0, z: -1)) == Coordinate(validLatitude: -90, longitude: 0))
+    }
+
+    @Test func squaredChordIsMonotoneInDistance() {
+        let seed = TestSeed.value(salt: 2)
+        var rng = SplitMix64(seed: seed)
+        let origin = SyntheticCoordinates.uniformOnSphere(using: &rng)
+        var pairs: [(Double, Double)] = []
+        for _ in 0..<2_000 {
+            let p = SyntheticCoordinates.uniformOnSphere(using: &rng)
+            pairs.append((origin.distance(to: p), UnitVector(origin).squaredChord(to: UnitVector(p))))
+        }
+        pairs.sort { $0.0 < $1.0 }
+        for (a, b) in zip(pairs, pairs.dropFirst()) {
+            #expect(a.1 <= b.1 + 1e-15, "\(TestSeed.replay(seed))")
+        }
+    }
+
+    @Test(arguments: [0.0, 1e-3, 1.0, 1_000.0, 1e6, 1e7, 2e7, Earth.halfCircumferenceMeters])
+    func chordAndArcConvertBothWays(meters: Double) {
+        let chord = GreatCircle.chord(arcMeters: meters)
+        #expect(isApproximatelyEqual(GreatCircle.arcMeters(chord: chord), meters, absolute: meters > 1.9e7 ? 1e-3 : 1e-8, relative: 1e-12))
+        #expect(isApproximatelyEqual(GreatCircle.arcMeters(squaredChord: chord * chord), meters, absolute: meters > 1.9e7 ? 1e-3 : 1e-8, relative: 1e-12))
+        #expect(isApproximatelyEqual(GreatCircle.squaredChord(arcMeters: meters), chord * chord, relative: 1e-15))
+    }
+
+    @Test func chordSpecialValues() {
+        #expect(GreatCircle.chord(arcMeters: 0) == 0)
+        #expect(GreatCircle.chord(arcMeters: Earth.halfCircumferenceMeters) == 2)
+        #expect(isApproximatelyEqual(GreatCircle.arcMeters(chord: 2.0.squareRoot()), Earth.halfCircumferenceMeters / 2, relative: 1e-15))
+        // Outside the domain: clamped, never NaN.
+        #expect(GreatCircle.arcMeters(chord: 3) == GreatCircle.arcMeters(chord: 2))
+        #expect(GreatCircle.arcMeters(squaredChord: -1e-18) == 0)
+        #expect(GreatCircle.chord(arcMeters: -5) == 0)
+    }
+
+    @Test func chordDistanceAgreesWithTheGreatCircleDistance() {
+        let seed = TestSeed.value(salt: 3)
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<1_000 {
+            let a = SyntheticCoordinates.uniformOnSphere(using: &rng)
+            let b = SyntheticCoordinates.gaussian(around: a, sigmaMeters: 50_000, using: &rng)
+            let viaChord = GreatCircle.arcMeters(squaredChord: UnitVector(a).squaredChord(to: UnitVector(b)))
+            #expect(isApproximatelyEqual(viaChord, a.distance(to: b), absolute: 1e-6), "\(TestSeed.replay(seed))")
+        }
+    }
+}

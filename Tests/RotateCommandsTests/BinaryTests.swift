@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// The built `rotate` executable: exit codes and streams as a shell sees them.
+@Suite struct BinaryTests {
+    /// The `rotate` binary next to the test bundle (SwiftPM builds it for this test target).
+    static var rotateURL: URL? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("rotate")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    static func run(_ arguments: [String]) throws -> (code: Int32, out: String, err: String) {
+        let url = try #require(rotateURL, "the rotate binary was not found beside the tests")
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func helpExitsZeroOnStdout() throws {
+        let result = try Self.run(["--help"])
+        #expect(result.code == 0)
+        #expect(result.out.contains("bench"))
+        #expect(result.err.isEmpty)
+    }
+
+    @Test(arguments: [[], ["nope"], ["bench", "--nope"], ["bench", "--count=-3"]])
+    func usageErrorsExitTwoOnStderr(arguments: [String]) throws {
+        let result = try Self.run(arguments)
+        #expect(result.code == 2)
+        #expect(result.out.isEmpty)
+        #expect(!result.err.isEmpty)
+    }
+
+    @Test func benchRunsAndExitsZero() throws {
+        let result = try Self.run(["bench", "--count", "500", "--queries", "50", "--repetitions", "1", "--quiet"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("k-d tree == brute force"))
+    }
+}

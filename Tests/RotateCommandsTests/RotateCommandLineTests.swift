@@ -1,0 +1,76 @@
+import Foundation
+import RotateCommands
+import Testing
+
+/// The command line in-process: dispatch, help, usage errors and exit codes.
+@Suite struct RotateCommandLineTests {
+    @Test func noArgumentsIsAUsageErrorWithHelpOnStderr() {
+        let result = CapturingConsole.run([])
+        #expect(result.code == 2)
+        #expect(result.out.isEmpty)
+        #expect(result.err.contains("USAGE: rotate <command>"))
+    }
+
+    @Test func topLevelHelpListsEveryCommand() {
+        let result = CapturingConsole.run(["--help"])
+        #expect(result.code == 0)
+        for command in RotateCommandLine.subcommands {
+            #expect(result.out.contains(command.name))
+        }
+    }
+
+    @Test func everyCommandHasHelpListingItsOptions() {
+        for command in RotateCommandLine.subcommands {
+            let result = CapturingConsole.run([command.name, "--help"])
+            #expect(result.code == 0)
+            for option in command.options { #expect(result.out.contains(option.name), "\(command.name) \(option.name)") }
+        }
+    }
+
+    @Test(arguments: [["frobnicate"], ["bench", "--bogus"], ["bench", "--count", "many"], ["bench", "--by", "north"],
+                      ["bench", "--radius", "5", "--mixed-radii"], ["bench", "--repetitions", "0"], ["bench", "extra"]])
+    func usageErrorsExitWith2AndExplain(arguments: [String]) {
+        let result = CapturingConsole.run(arguments)
+        #expect(result.code == 2)
+        #expect(result.err.contains("error:"))
+        #expect(result.out.isEmpty)
+    }
+
+    @Test func benchJSONHasTheDocumentedKeysAndAgreesWithBruteForce() throws {
+        let result = CapturingConsole.run(["bench", "--count", "3000", "--queries", "300", "--repetitions", "1", "--json", "--quiet"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        for key in ["n", "k", "queries", "build_ms", "ns_per_query", "baseline_ns_per_query", "speedup"] {
+            #expect(object[key] is NSNumber, "missing \(key)")
+        }
+        #expect(object["n"] as? Int == 3000)
+        #expect(object["k"] as? Int == 18)
+        #expect(object["queries"] as? Int == 300)
+        #expect(object["mismatches"] as? Int == 0)
+        let perQuery = try #require(object["ns_per_query"] as? Double)
+        let baseline = try #require(object["baseline_ns_per_query"] as? Double)
+        let speedup = try #require(object["speedup"] as? Double)
+        #expect(abs(speedup - baseline / perQuery) <= 0.05 * speedup + 0.1)
+    }
+
+    @Test func benchIsDeterministicForASeed() {
+        let arguments = ["bench", "--count", "2000", "--queries", "200", "--repetitions", "1", "--json", "--quiet", "--mixed-radii", "--seed", "9"]
+        let checksum = { (text: String) in text.split(separator: ",").first { $0.hasPrefix("\"checksum\"") } }
+        let first = CapturingConsole.run(arguments)
+        let second = CapturingConsole.run(arguments)
+        #expect(checksum(first.out) != nil)
+        #expect(checksum(first.out) == checksum(second.out))
+        let other = CapturingConsole.run(arguments.dropLast() + ["10"])
+        #expect(checksum(first.out) != checksum(other.out))
+    }
+
+    @Test func benchTableReportsProgressOnStderrOnly() {
+        let result = CapturingConsole.run(["bench", "--count", "1000", "--queries", "100", "--repetitions", "1", "--baseline-queries", "10"])
+        #expect(result.code == 0)
+        #expect(result.out.contains("speedup"))
+        #expect(result.out.contains("brute force ran 10 queries"))
+        #expect(result.err.contains("building the index"))
+        #expect(!result.out.contains("building the index"))
+    }
+}

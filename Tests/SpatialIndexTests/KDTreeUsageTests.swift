@@ -1,0 +1,99 @@
+import Geodesy
+import RotateTestSupport
+import SpatialIndex
+import Testing
+
+@Suite struct KDTreeUsageTests {
+    @Test func queriesReuseTheBufferWithoutReallocating() {
+        let set = PointSet.clusteredCities(20_000, seed: 11)
+        let tree = KDTree(coordinates: set.coordinates, radiiMeters: RadiusMix.mixed.radii(count: 20_000, seed: 12))
+        var buffer = NeighborBuffer(capacity: 18)
+        let queries = set.queries(2_000, sigmaMeters: 1_000, seed: 13).map(UnitVector.init)
+        // Warm-up: let the buffer reach its working size.
+        tree.nearest(18, to: queries[0], measuredTo: .edge, into: &buffer)
+        tree.nearest(18, to: queries[0], measuredTo: .center, into: &buffer)
+        let storage = buffer.storageAddresses
+        for q in queries {
+            tree.nearest(18, to: q, measuredTo: .edge, into: &buffer)
+            #expect(buffer.neighbors.count == 18)
+            tree.nearest(18, to: q, measuredTo: .center, into: &buffer)
+        }
+        #expect(buffer.storageAddresses == storage, "a query reallocated the buffer")
+    }
+
+    @Test func buildIsDeterministic() {
+        let set = PointSet.clusteredCities(5_000, seed: 14)
+        let radii = RadiusMix.mixed.radii(count: 5_000, seed: 15)
+        let a = KDTree(coordinates: set.coordinates, radiiMeters: radii)
+        let b = KDTree(coordinates: set.coordinates, radiiMeters: radii)
+        #expect((0..<a.count).map(a.originalIndex(atLeafPosition:)) == (0..<b.count).map(b.originalIndex(atLeafPosition:)))
+        #expect(a.nodeCount == b.nodeCount)
+    }
+
+    @Test func memoryStaysUnder48BytesPerPlace() {
+        let set = PointSet.uniformGlobe(50_000, seed: 16)
+        let tree = KDTree(coordinates: set.coordinates, radiiMeters: RadiusMix.equal.radii(count: 50_000, seed: 0))
+        #expect(Double(tree.memoryBytes) / 50_000 <= 48, "\(tree.memoryBytes) bytes")
+    }
+
+    @Test func oneSharedIndexServesManyTasksAtOnce() async {
+        let set = PointSet.clusteredCities(20_000, seed: 17)
+        let radii = RadiusMix.mixed.radii(count: 20_000, seed: 18)
+        let tree = KDTree(coordinates: set.coordinates, radiiMeters: radii)
+        let queries = set.queries(400, sigmaMeters: 2_000, seed: 19).map(UnitVector.init)
+        var serial: [[Neighbor]] = []
+        var buffer = NeighborBuffer()
+        for q in queries {
+            tree.nearest(18, to: q, measuredTo: .edge, into: &buffer)
+            serial.append(buffer.neighbors)
+        }
+        let parallel = await withTaskGroup(of: (Int, [[Neighbor]]).self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var buffer = NeighborBuffer()
+                    var answers: [[Neighbor]] = []
+                    for q in queries {
+                        tree.nearest(18, to: q, measuredTo: .edge, into: &buffer)
+                        answers.append(buffer.neighbors)
+                    }
+                    return (worker, answers)
+                }
+            }
+            var all: [[[Neighbor]]] = Array(repeating: [], count: 8)
+            for await (worker, answers) in group { all[worker] = answers }
+            return all
+        }
+        for answers in parallel { #expect(answers == serial) }
+    }
+}
+
+@Suite struct BruteForceIndexTests {
+    @Test func selectionAndFullSortAgree() {
+        let set = PointSet.clusteredCities(3_000, seed: 21)
+        let brute = BruteForceIndex(coordinates: set.coordinates, radiiMeters: RadiusMix.mixed.radii(count: 3_000, seed: 22))
+        for q in set.queries(60, sigmaMeters: 5_000, seed: 23).map(UnitVector.init) {
+            for target in [DistanceTarget.center, .edge] {
+                for k in [0, 1, 18, 3_000, 3_001] {
+                    #expect(brute.nearest(k, to: q, measuredTo: target) == brute.nearestSortingAll(k, to: q, measuredTo: target))
+                }
+            }
+        }
+    }
+
+    @Test func resultsAreSortedAndDistancesMatchGeodesy() {
+        let set = PointSet.uniformGlobe(500, seed: 24)
+        let radii = RadiusMix.mixed.radii(count: 500, seed: 25)
+        let brute = BruteForceIndex(coordinates: set.coordinates, radiiMeters: radii)
+        let q = Coordinate(validLatitude: 10, longitude: -170)
+        let byCenter = brute.nearest(500, to: UnitVector(q), measuredTo: .center)
+        let byEdge = brute.nearest(500, to: UnitVector(q), measuredTo: .edge)
+        #expect(zip(byCenter, byCenter.dropFirst()).allSatisfy { $0.distanceMeters <= $1.distanceMeters })
+        #expect(zip(byEdge, byEdge.dropFirst()).allSatisfy { $0.distanceMeters <= $1.distanceMeters })
+        for n in byCenter {
+            #expect(isApproximatelyEqual(n.distanceMeters, q.distance(to: set.coordinates[n.index]), absolute: 1e-6))
+        }
+        for n in byEdge {
+            #expect(isApproximatelyEqual(n.distanceMeters, q.distance(to: set.coordinates[n.index]) - radii[n.index], absolute: 1e-6))
+        }
+    }
+}
