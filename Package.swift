@@ -33,6 +33,7 @@ let package = Package(
             path: "Tests/RotateTestSupport"
         ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateCommandsTests",
