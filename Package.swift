@@ -4,6 +4,7 @@ import PackageDescription
 // Module layout (arrows point down only, see README "Layout"):
 //   Geodesy
 //   SpatialIndex    -> Geodesy
+//   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
 //   BenchmarkKit    -> SpatialIndex, Geodesy          (timer, bench scenarios)
 //   RotateCommands  -> BenchmarkKit, SpatialIndex, Geodesy (CLI subcommands)
 //   rotate, RotateBenchmarks -> libraries
@@ -12,12 +13,14 @@ let package = Package(
     products: [
         .library(name: "Geodesy", targets: ["Geodesy"]),
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
+        .library(name: "FencePlanner", targets: ["FencePlanner"]),
         .executable(name: "rotate", targets: ["rotate"]),
         .executable(name: "RotateBenchmarks", targets: ["RotateBenchmarks"]),
     ],
     targets: [
         .target(name: "Geodesy"),
         .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
+        .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "BenchmarkKit", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
@@ -29,10 +32,11 @@ let package = Package(
         ),
         .target(
             name: "RotateTestSupport",
-            dependencies: ["SpatialIndex", "Geodesy"],
+            dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"],
             path: "Tests/RotateTestSupport"
         ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "FencePlannerTests", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(

@@ -69,3 +69,29 @@ public enum CoordinateError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 }
+
+extension Coordinate: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case latitude = "lat"
+        case longitude = "lon"
+    }
+
+    /// Decodes `{"lat": …, "lon": …}`, validating like `init(latitude:longitude:)`: an invalid
+    /// value is a `DecodingError.dataCorrupted`, never a trap.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let latitude = try container.decode(Double.self, forKey: .latitude)
+        let longitude = try container.decode(Double.self, forKey: .longitude)
+        do {
+            try self.init(latitude: latitude, longitude: longitude)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+    }
+}

@@ -1,0 +1,129 @@
+import Geodesy
+
+/// One device's rotation: holds what is registered now and, for each new fix, says whether to
+/// reselect and what to change.
+///
+/// A value type: a service keeps one per device (or stores its `state`, which is `Codable`, between
+/// requests) and shares one `PlaceCatalog` among all of them. Deterministic: the same catalog,
+/// configuration and fixes give the same updates.
+public struct FenceRotator: Sendable {
+    private var planner: RotationPlanner
+    /// What is registered now; store it to resume later with `init(catalog:configuration:state:)`.
+    public private(set) var state: RotatorState
+
+    public var catalog: PlaceCatalog { planner.catalog }
+    public var configuration: RotationConfiguration { planner.configuration }
+
+    /// A rotator with nothing registered yet: its first fix always selects.
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
+        planner = try RotationPlanner(catalog: catalog, configuration: configuration)
+        state = RotatorState()
+    }
+
+    /// A rotator resuming from a stored state.
+    ///
+    /// - Throws: `RotatorStateError` when the configuration is invalid or the state cannot belong
+    ///   to this catalog and configuration (more places than slots, a foreign refresh identifier).
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, state: RotatorState) throws(RotatorStateError) {
+        do {
+            planner = try RotationPlanner(catalog: catalog, configuration: configuration)
+        } catch {
+            throw .invalidConfiguration(error)
+        }
+        guard state.monitored.count <= configuration.placeSlots else {
+            throw .foreign("the state monitors \(state.monitored.count) places but the configuration has \(configuration.placeSlots) slots")
+        }
+        if let refresh = state.refresh, !refresh.id.hasPrefix(catalog.refreshIdentifierPrefix) {
+            throw .foreign("refresh region '\(refresh.id)' does not use the catalog's prefix '\(catalog.refreshIdentifierPrefix)'")
+        }
+        self.state = state
+    }
+
+    /// Feeds one fix.
+    ///
+    /// - Returns: nil while the fix is inside the refresh region (for `degraded` and `saturated`
+    ///   selections its radius is the fallback distance), when the whole catalog is already
+    ///   monitored, or when the fix is unusable (accuracy negative, NaN or infinite — iOS reports a
+    ///   negative accuracy for invalid locations); otherwise the new selection and the diff to
+    ///   apply. The first usable fix always selects.
+    public mutating func update(with fix: Fix) -> RotationUpdate? {
+        if let accuracy = fix.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) { return nil }
+        if state.reselections > 0 {
+            guard let refresh = state.refresh, !refresh.contains(fix.coordinate) else { return nil }
+        }
+        let refreshID = catalog.refreshIdentifierPrefix + String(state.reselections)
+        let selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID)
+        let diff = RegistrationDiff(from: state.monitored, previousRefresh: state.refresh, to: selection)
+        state.monitored = selection.fences
+        state.refresh = selection.refresh
+        state.guarantee = selection.guarantee
+        state.reselections += 1
+        return RotationUpdate(selection: selection, diff: diff)
+    }
+}
+
+/// A reselection: the new selection and the registrations to change.
+public struct RotationUpdate: Hashable, Sendable {
+    public var selection: Selection
+    public var diff: RegistrationDiff
+}
+
+/// The stored part of a `FenceRotator` (what the platform has registered), with a format version.
+public struct RotatorState: Hashable, Sendable, Codable {
+    /// The version this build writes and reads.
+    public static let currentFormatVersion = 1
+
+    public var formatVersion: Int = RotatorState.currentFormatVersion
+    /// The monitored places' registrations.
+    public var monitored: [Fence] = []
+    /// The registered refresh region, if any.
+    public var refresh: RefreshRegion?
+    /// The last selection's guarantee (nil before the first).
+    public var guarantee: Guarantee?
+    /// Reselections so far (numbers the refresh identifiers).
+    public var reselections: Int = 0
+
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion = "format_version", monitored, refresh, guarantee, reselections
+    }
+
+    /// Decodes and validates: the format version must be this build's, identifiers unique, the
+    /// counter non-negative, and a refresh region present whenever reselections were made with
+    /// places left unmonitored; anything else is `DecodingError.dataCorrupted`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        guard formatVersion == Self.currentFormatVersion else {
+            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
+                debugDescription: "unsupported rotator state version \(formatVersion) (this build reads \(Self.currentFormatVersion))")
+        }
+        monitored = try container.decode([Fence].self, forKey: .monitored)
+        refresh = try container.decodeIfPresent(RefreshRegion.self, forKey: .refresh)
+        guarantee = try container.decodeIfPresent(Guarantee.self, forKey: .guarantee)
+        reselections = try container.decode(Int.self, forKey: .reselections)
+        guard reselections >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .reselections, in: container, debugDescription: "negative reselection count")
+        }
+        guard Set(monitored.map(\.id)).count == monitored.count else {
+            throw DecodingError.dataCorruptedError(forKey: .monitored, in: container, debugDescription: "duplicate monitored ids")
+        }
+        guard reselections > 0 || (monitored.isEmpty && refresh == nil) else {
+            throw DecodingError.dataCorruptedError(forKey: .reselections, in: container, debugDescription: "registrations without a selection")
+        }
+    }
+}
+
+/// Why a stored state cannot resume a rotator.
+public enum RotatorStateError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidConfiguration(ConfigurationError)
+    case foreign(String)
+
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let error): "invalid configuration: \(error)"
+        case .foreign(let reason): "the state does not belong to this catalog and configuration: \(reason)"
+        }
+    }
+}

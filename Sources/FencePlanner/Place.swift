@@ -1,0 +1,70 @@
+import Geodesy
+
+/// One place the host app may want to geofence.
+public struct Place: Hashable, Sendable, Codable {
+    /// Unique, non-empty identifier within a catalog (also the platform region identifier).
+    public var id: String
+    /// The fence centre.
+    public var coordinate: Coordinate
+    /// Fence radius in meters (finite, > 0); the catalog clamps it to the platform's range.
+    public var radiusMeters: Double
+    /// Free text carried through (not used for planning).
+    public var name: String?
+    /// Which crossings the host wants reported.
+    public var transitions: Transitions
+
+    public init(id: String, coordinate: Coordinate, radiusMeters: Double, name: String? = nil, transitions: Transitions = .both) {
+        self.id = id
+        self.coordinate = coordinate
+        self.radiusMeters = radiusMeters
+        self.name = name
+        self.transitions = transitions
+    }
+
+    /// The platform registration for this place.
+    public var fence: Fence { Fence(id: id, center: coordinate, radiusMeters: radiusMeters, transitions: transitions) }
+}
+
+/// Which fence crossings the host app wants the platform to report.
+public enum Transitions: String, Hashable, Sendable, Codable, CaseIterable {
+    case entry
+    case exit
+    case both
+}
+
+/// A region as registered with the platform: what `RegistrationDiff` compares.
+///
+/// Two fences are the same registration only if every field is equal: a place whose centre,
+/// radius or transitions changed must be stopped and started again.
+public struct Fence: Hashable, Sendable, Codable {
+    public var id: String
+    public var center: Coordinate
+    public var radiusMeters: Double
+    public var transitions: Transitions
+
+    public init(id: String, center: Coordinate, radiusMeters: Double, transitions: Transitions) {
+        self.id = id
+        self.center = center
+        self.radiusMeters = radiusMeters
+        self.transitions = transitions
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, center, radiusMeters = "radius_m", transitions
+    }
+
+    /// Decodes and validates: a non-empty id and a finite radius > 0, else `dataCorrupted`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        center = try container.decode(Coordinate.self, forKey: .center)
+        radiusMeters = try container.decode(Double.self, forKey: .radiusMeters)
+        transitions = try container.decode(Transitions.self, forKey: .transitions)
+        guard !id.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty fence id")
+        }
+        guard radiusMeters.isFinite, radiusMeters > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .radiusMeters, in: container, debugDescription: "fence radius must be finite and > 0")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Geodesy
+import SpatialIndex
+
+/// An immutable, validated set of places with its spatial index, built once and shared by any
+/// number of devices (it is a `Sendable` value; copies share storage).
+///
+/// Places are stored sorted by id, so "ties broken by index" in the index means "ties broken by
+/// id" for the planner, whatever order the input came in.
+public struct PlaceCatalog: Sendable {
+    /// The places, sorted by id, radii clamped.
+    public let places: [Place]
+    /// The index over `places` (same order), ranked by fence edge with the clamped radii.
+    public let index: KDTree
+    /// Every radius that was clamped into the platform's range, in input order.
+    public let clamps: [RadiusClamp]
+    /// The prefix of refresh-region identifiers; no place id starts with it.
+    public let refreshIdentifierPrefix: String
+
+    private let positionsByID: [String: Int]
+
+    /// Builds a catalog.
+    ///
+    /// - Parameters:
+    ///   - places: at least one place; ids unique and non-empty; radii finite and > 0.
+    ///   - minFenceRadiusMeters: smaller radii are raised to this (and reported in `clamps`).
+    ///   - maxRegionRadiusMeters: larger radii are lowered to this (and reported).
+    ///   - refreshIdentifierPrefix: refresh regions are named `prefix + number`; a place id with
+    ///     this prefix is rejected, so the two can never collide.
+    /// - Throws: `CatalogError` for the first invalid place (by input position).
+    /// - Complexity: O(n log n).
+    public init(
+        places input: [Place], minFenceRadiusMeters: Double = 1, maxRegionRadiusMeters: Double = 400_000,
+        refreshIdentifierPrefix: String = "refresh-"
+    ) throws(CatalogError) {
+        guard minFenceRadiusMeters.isFinite, maxRegionRadiusMeters.isFinite, minFenceRadiusMeters > 0,
+              minFenceRadiusMeters <= maxRegionRadiusMeters else {
+            throw .invalidRadiusRange(min: minFenceRadiusMeters, max: maxRegionRadiusMeters)
+        }
+        guard !refreshIdentifierPrefix.isEmpty else { throw .emptyRefreshPrefix }
+        guard !input.isEmpty else { throw .empty }
+        var clamps: [RadiusClamp] = []
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(input.count)
+        var clamped = input
+        for (position, place) in input.enumerated() {
+            guard !place.id.isEmpty else { throw .emptyID(position: position) }
+            if let first = seen[place.id] { throw .duplicateID(place.id, firstPosition: first, position: position) }
+            seen[place.id] = position
+            if place.id.hasPrefix(refreshIdentifierPrefix) {
+                throw .reservedID(place.id, position: position, prefix: refreshIdentifierPrefix)
+            }
+            guard place.radiusMeters.isFinite, place.radiusMeters > 0 else {
+                throw .invalidRadius(place.id, position: position, radiusMeters: place.radiusMeters)
+            }
+            let radius = min(maxRegionRadiusMeters, max(minFenceRadiusMeters, place.radiusMeters))
+            if radius != place.radiusMeters {
+                clamps.append(RadiusClamp(id: place.id, position: position, requestedMeters: place.radiusMeters, clampedMeters: radius))
+                clamped[position].radiusMeters = radius
+            }
+        }
+        clamped.sort { $0.id < $1.id }
+        self.places = clamped
+        self.clamps = clamps
+        self.refreshIdentifierPrefix = refreshIdentifierPrefix
+        self.index = KDTree(coordinates: clamped.map(\.coordinate), radiiMeters: clamped.map(\.radiusMeters))
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(clamped.count)
+        for (i, place) in clamped.enumerated() { positions[place.id] = i }
+        self.positionsByID = positions
+    }
+
+    /// Number of places.
+    public var count: Int { places.count }
+
+    /// The position of the place with `id` in `places`, if any.
+    public func position(of id: String) -> Int? { positionsByID[id] }
+
+    /// The place with `id`, if any.
+    public subscript(id id: String) -> Place? { positionsByID[id].map { places[$0] } }
+}
+
+/// A radius the catalog moved into the platform's range.
+public struct RadiusClamp: Hashable, Sendable {
+    public var id: String
+    /// Position in the input array.
+    public var position: Int
+    public var requestedMeters: Double
+    public var clampedMeters: Double
+
+    public init(id: String, position: Int, requestedMeters: Double, clampedMeters: Double) {
+        self.id = id
+        self.position = position
+        self.requestedMeters = requestedMeters
+        self.clampedMeters = clampedMeters
+    }
+}
+
+/// Why places do not make a catalog. Positions are 0-based indices into the input array.
+public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
+    case empty
+    case emptyID(position: Int)
+    case duplicateID(String, firstPosition: Int, position: Int)
+    case reservedID(String, position: Int, prefix: String)
+    case invalidRadius(String, position: Int, radiusMeters: Double)
+    case invalidRadiusRange(min: Double, max: Double)
+    case emptyRefreshPrefix
+
+    public var description: String {
+        switch self {
+        case .empty: "the catalog has no places"
+        case .emptyID(let position): "place #\(position) has an empty id"
+        case .duplicateID(let id, let first, let position): "duplicate id '\(id)' at place #\(position) (first at #\(first))"
+        case .reservedID(let id, let position, let prefix): "place #\(position) id '\(id)' starts with the refresh prefix '\(prefix)'"
+        case .invalidRadius(let id, let position, let radius): "place #\(position) '\(id)' has radius \(radius); it must be finite and > 0"
+        case .invalidRadiusRange(let min, let max): "invalid radius range \(min)...\(max)"
+        case .emptyRefreshPrefix: "the refresh identifier prefix is empty"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// What a platform allows and how quickly it reports crossings: the published figures behind the
+/// configuration presets.
+public struct PlatformProfile: Hashable, Sendable {
+    public var name: String
+    /// Regions one app may monitor at a time.
+    public var regionLimit: Int
+    /// Smallest fence radius the platform's guidance recommends, meters.
+    public var recommendedMinRadiusMeters: Double
+    /// Largest region radius accepted, meters.
+    public var maxRegionRadiusMeters: Double
+    /// Usual delay between crossing a boundary and the app hearing of it, seconds.
+    public var typicalLatencySeconds: Double
+    /// A cautious delay: the published upper range, seconds.
+    public var cautiousLatencySeconds: Double
+
+    public init(name: String, regionLimit: Int, recommendedMinRadiusMeters: Double, maxRegionRadiusMeters: Double,
+                typicalLatencySeconds: Double, cautiousLatencySeconds: Double) {
+        self.name = name
+        self.regionLimit = regionLimit
+        self.recommendedMinRadiusMeters = recommendedMinRadiusMeters
+        self.maxRegionRadiusMeters = maxRegionRadiusMeters
+        self.typicalLatencySeconds = typicalLatencySeconds
+        self.cautiousLatencySeconds = cautiousLatencySeconds
+    }
+
+    /// iOS Core Location region monitoring (`CLMonitor`, `CLCircularRegion`).
+    ///
+    /// - 20 regions per app: "Core Location limits to 20 the number of regions that may be
+    ///   simultaneously monitored by a single app" (Apple, *Monitoring the user's proximity to
+    ///   geographic regions*; the same limit applies to `CLMonitor` conditions).
+    /// - Typical latency 20 s: the system reports a crossing only once the device is a cushion
+    ///   distance past the boundary and has stayed on that side for at least 20 seconds (same page).
+    /// - Cautious latency 300 s: the legacy *Location and Maps Programming Guide* says an app "can
+    ///   expect to receive the appropriate region entered or region exited notification within 3 to
+    ///   5 minutes on average, if not sooner".
+    /// - 100 m minimum: small circles are monitored poorly (the guide mentions radii "between 1 and
+    ///   400 meters" working better on newer hardware); 400 km is the usual
+    ///   `maximumRegionMonitoringDistance`.
+    public static let iOS = PlatformProfile(
+        name: "iOS", regionLimit: 20, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
+        typicalLatencySeconds: 20, cautiousLatencySeconds: 300)
+
+    /// Android geofencing (`GeofencingClient`).
+    ///
+    /// - 100 geofences: "You can have multiple active geofences, with a limit of 100 per app, per
+    ///   device user" (Android Developers, *Create and monitor geofences*).
+    /// - Typical latency 120 s: the same page's best practices put the usual alert latency under
+    ///   two minutes.
+    /// - Cautious latency 180 s: on Android 8.0+ an app monitoring in the background "responds to
+    ///   geofencing events every couple of minutes" (same page): 2–3 minutes.
+    /// - 100 m minimum: the page recommends "a minimum radius of 100 meters" (Wi-Fi accuracy,
+    ///   power); there is no documented maximum, 400 km is used.
+    public static let android = PlatformProfile(
+        name: "Android", regionLimit: 100, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
+        typicalLatencySeconds: 120, cautiousLatencySeconds: 180)
+
+    /// Which of the published latencies a preset assumes.
+    public enum Latency: String, Sendable, CaseIterable {
+        case typical
+        case cautious
+    }
+
+    public func latencySeconds(_ assumption: Latency) -> Double {
+        assumption == .typical ? typicalLatencySeconds : cautiousLatencySeconds
+    }
+}
+
+extension RotationConfiguration {
+    /// A configuration for a platform and a traveller: the platform's limit and region range, and
+    /// a margin of `maxSpeed × (latency + fix interval)`.
+    ///
+    /// For anything else build a `RotationConfiguration` directly (a custom platform).
+    public static func preset(
+        _ platform: PlatformProfile, maxSpeedMetersPerSecond: Double, fixIntervalSeconds: Double,
+        latency: PlatformProfile.Latency = .typical, headroom: Int = 2
+    ) -> RotationConfiguration {
+        RotationConfiguration(
+            limit: platform.regionLimit, headroom: headroom,
+            marginMeters: margin(maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
+                                 latencySeconds: platform.latencySeconds(latency), fixIntervalSeconds: fixIntervalSeconds),
+            minRefreshRadiusMeters: platform.recommendedMinRadiusMeters,
+            maxRegionRadiusMeters: platform.maxRegionRadiusMeters)
+    }
+}

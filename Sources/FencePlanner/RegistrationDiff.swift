@@ -1,0 +1,50 @@
+/// What the host must change at the platform to go from the previous selection to a new one.
+///
+/// Only differences appear: a place kept with the same definition is in neither list; a place
+/// whose centre, radius or transitions changed is stopped and started again. Apply
+/// `operations` in order — refresh region first, all stops before any start — and the number of
+/// registered regions never exceeds `limit − headroom`, even in between.
+public struct RegistrationDiff: Hashable, Sendable, Codable {
+    /// Places to stop monitoring, in the previous selection's order.
+    public var stop: [Fence]
+    /// Places to start monitoring, nearest first.
+    public var start: [Fence]
+    /// The previous refresh region's identifier, to stop (nil if there was none).
+    public var stopRefresh: String?
+    /// The new refresh region, to start (nil when the whole catalog is monitored).
+    public var startRefresh: RefreshRegion?
+    /// Ids of started places whose fence already contains the fix: no crossing will fire for
+    /// them, so the host must ask the platform for their state (or treat them as arrivals).
+    public var insideAtStart: [String]
+
+    /// The diff from `previous` fences and refresh region to `selection`.
+    public init(from previous: [Fence], previousRefresh: RefreshRegion?, to selection: Selection) {
+        let next = Dictionary(selection.monitored.map { ($0.fence.id, $0.fence) }, uniquingKeysWith: { first, _ in first })
+        let before = Dictionary(previous.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        stop = previous.filter { next[$0.id] != $0 }
+        let started = selection.monitored.filter { before[$0.fence.id] != $0.fence }
+        start = started.map(\.fence)
+        insideAtStart = started.filter(\.containsFix).map(\.fence.id)
+        stopRefresh = previousRefresh?.id
+        startRefresh = selection.refresh
+    }
+
+    /// The platform calls in a safe order: stop the old refresh region, stop places, start the
+    /// new refresh region, start places.
+    public var operations: [RegistrationOperation] {
+        var operations: [RegistrationOperation] = []
+        if let stopRefresh { operations.append(.stopRefresh(stopRefresh)) }
+        operations += stop.map(RegistrationOperation.stop)
+        if let startRefresh { operations.append(.startRefresh(startRefresh)) }
+        operations += start.map(RegistrationOperation.start)
+        return operations
+    }
+}
+
+/// One platform call of a `RegistrationDiff`.
+public enum RegistrationOperation: Hashable, Sendable {
+    case stopRefresh(String)
+    case stop(Fence)
+    case startRefresh(RefreshRegion)
+    case start(Fence)
+}

@@ -1,0 +1,145 @@
+import Geodesy
+import SpatialIndex
+
+/// Chooses what to monitor at one fix: the `placeSlots` places nearest by fence edge (with
+/// stickiness and the untrusted-fix rules), and the refresh radius that keeps every unmonitored
+/// fence out of reach.
+///
+/// A planner is a value with its own query scratch; use one per thread (a `FenceRotator` owns one).
+public struct RotationPlanner: Sendable {
+    public let catalog: PlaceCatalog
+    public let configuration: RotationConfiguration
+    private var buffer = NeighborBuffer()
+
+    /// - Throws: `ConfigurationError` when the configuration is invalid.
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
+        self.catalog = catalog
+        self.configuration = try configuration.validated()
+    }
+
+    /// The selection at `fix`.
+    ///
+    /// - Parameters:
+    ///   - fix: the position; its accuracy must be nil or finite and ≥ 0.
+    ///   - incumbents: the fences monitored until now (for stickiness and for untrusted fixes);
+    ///     a fence whose catalog definition changed is not an incumbent.
+    ///   - refreshID: the identifier for the new refresh region.
+    /// - Returns: the places ranked by fence edge (ties: nearer centre, then id), the refresh
+    ///   region centred on the fix with radius `next unmonitored edge − margin` (minus the fix's
+    ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
+    ///   the guarantee.
+    /// - Complexity: one k-nearest query with k = placeSlots + 1, plus O(slots²) bookkeeping.
+    public mutating func select(at fix: Fix, incumbents: [Fence] = [], refreshID: String) -> Selection {
+        let config = configuration
+        let slots = config.placeSlots
+        let query = UnitVector(fix.coordinate)
+        let accuracy = fix.accuracyMeters ?? 0
+        precondition(accuracy.isFinite && accuracy >= 0, "fix accuracy must be finite and >= 0")
+        let trusted = fix.accuracyMeters.map { $0 <= config.maxTrustedAccuracyMeters } ?? true
+        let reach = trusted ? 0 : accuracy
+
+        if catalog.count <= slots {
+            catalog.index.nearest(catalog.count, to: query, measuredTo: .edge, into: &buffer)
+            let monitored = buffer.neighbors.map { monitoredPlace($0.index, edge: $0.distanceMeters) }
+            return Selection(fix: fix, monitored: monitored, refresh: nil, guarantee: .exact,
+                             nextUnmonitoredEdgeMeters: nil, trustedFix: trusted)
+        }
+
+        catalog.index.nearest(slots + 1, to: query, measuredTo: .edge, into: &buffer)
+        let ranked = buffer.neighbors
+        var edges: [Int: Double] = [:]
+        for neighbor in ranked { edges[neighbor.index] = neighbor.distanceMeters }
+        func edge(_ position: Int) -> Double {
+            if let known = edges[position] { return known }
+            let place = catalog.places[position]
+            let value = RankingKey.edgeMeters(squaredChord: UnitVector(place.coordinate).squaredChord(to: query),
+                                              radiusMeters: place.radiusMeters)
+            edges[position] = value
+            return value
+        }
+
+        // The ranking order: edge, then squared chord (nearer centre), then position (id order).
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            let ea = edge(a), eb = edge(b)
+            if ea != eb { return ea < eb }
+            let ca = UnitVector(catalog.places[a].coordinate).squaredChord(to: query)
+            let cb = UnitVector(catalog.places[b].coordinate).squaredChord(to: query)
+            return ca != cb ? ca < cb : a < b
+        }
+
+        let incumbentPositions: [Int] = incumbents.compactMap { fence in
+            guard let position = catalog.position(of: fence.id), catalog.places[position].fence == fence else { return nil }
+            return position
+        }
+
+        // Pure choice: the nearest `slots` by edge, except that an untrusted fix never drops a
+        // fence the user may be inside (its edge within the fix's accuracy).
+        var chosen = ranked.prefix(slots).map(\.index)
+        var pinned: Set<Int> = []
+        if !trusted {
+            let mustKeep = incumbentPositions.filter { edge($0) <= reach }
+            pinned = Set(mustKeep)
+            for position in mustKeep where !chosen.contains(position) {
+                // Replace the farthest member that is not itself pinned.
+                if let victim = chosen.lastIndex(where: { !pinned.contains($0) }) { chosen[victim] = position }
+            }
+        }
+        let pure = chosen
+
+        // Stickiness: a dropped incumbent keeps its slot against a newcomer less than
+        // `stickinessMeters` nearer (nearest dropped incumbent against farthest newcomer first).
+        if config.stickinessMeters > 0 {
+            let incumbentSet = Set(incumbentPositions)
+            let dropped = incumbentPositions.filter { !chosen.contains($0) }.sorted(by: precedes)
+            var newcomers = chosen.filter { !incumbentSet.contains($0) && !pinned.contains($0) }.sorted { precedes($1, $0) }
+            for incumbent in dropped {
+                guard let newcomer = newcomers.first, edge(incumbent) - edge(newcomer) < config.stickinessMeters else { break }
+                newcomers.removeFirst()
+                if let slot = chosen.firstIndex(of: newcomer) { chosen[slot] = incumbent }
+            }
+        }
+
+        // The nearest unmonitored place is among the first slots + 1 ranked (pigeonhole).
+        func safeRadius(_ members: [Int]) -> (next: Double, radius: Double) {
+            let set = Set(members)
+            let next = ranked.first { !set.contains($0.index) }?.distanceMeters ?? .infinity
+            return (next, min(config.maxRegionRadiusMeters, next - config.marginMeters - reach))
+        }
+        var (nextEdge, radius) = safeRadius(chosen)
+        if chosen != pure {
+            // Stickiness saves churn, never the guarantee.
+            let unsticky = safeRadius(pure)
+            if radius < config.minRefreshRadiusMeters && unsticky.radius >= config.minRefreshRadiusMeters {
+                chosen = pure
+                (nextEdge, radius) = unsticky
+            }
+        }
+
+        let guarantee: Guarantee
+        let overlapping = overlappingCount(query, reach: config.marginMeters + reach, kthEdge: ranked[slots].distanceMeters)
+        if overlapping > slots {
+            guarantee = .saturated(overlapping: overlapping)
+        } else if radius >= config.minRefreshRadiusMeters {
+            guarantee = .exact
+        } else {
+            guarantee = .degraded(fallbackDistanceMeters: max(0, radius))
+        }
+        let order = chosen.sorted(by: precedes)
+        return Selection(
+            fix: fix, monitored: order.map { monitoredPlace($0, edge: edge($0)) },
+            refresh: RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: max(0, radius)),
+            guarantee: guarantee, nextUnmonitoredEdgeMeters: nextEdge, trustedFix: trusted)
+    }
+
+    /// How many fences have an edge within `reach` of the query (only counted when the
+    /// (slots+1)-th nearest is within reach, i.e. when it can exceed the slots).
+    private mutating func overlappingCount(_ query: UnitVector, reach: Double, kthEdge: Double) -> Int {
+        guard kthEdge <= reach else { return 0 }
+        catalog.index.within(reach, of: query, measuredTo: .edge, into: &buffer)
+        return buffer.neighbors.count
+    }
+
+    private func monitoredPlace(_ position: Int, edge: Double) -> MonitoredPlace {
+        MonitoredPlace(position: position, fence: catalog.places[position].fence, edgeDistanceMeters: edge)
+    }
+}

@@ -1,0 +1,112 @@
+import Geodesy
+
+/// What to monitor at one fix: the places, the refresh region, and how far the promise holds.
+public struct Selection: Hashable, Sendable, Codable {
+    /// The fix the selection was made at (the refresh region's centre).
+    public var fix: Fix
+    /// The monitored places, nearest fence edge first (ties: nearer centre, then id).
+    public var monitored: [MonitoredPlace]
+    /// The refresh region, or nil when the whole catalog fits in the place slots.
+    public var refresh: RefreshRegion?
+    /// Whether leaving the refresh region is guaranteed to happen before any unmonitored fence
+    /// can be reached.
+    public var guarantee: Guarantee
+    /// Fence-edge distance from the fix to the nearest place not monitored (nil when all are).
+    public var nextUnmonitoredEdgeMeters: Double?
+    /// Whether the fix was accurate enough to be trusted (see
+    /// `RotationConfiguration.maxTrustedAccuracyMeters`).
+    public var trustedFix: Bool
+
+    public init(fix: Fix, monitored: [MonitoredPlace], refresh: RefreshRegion?, guarantee: Guarantee,
+                nextUnmonitoredEdgeMeters: Double?, trustedFix: Bool) {
+        self.fix = fix
+        self.monitored = monitored
+        self.refresh = refresh
+        self.guarantee = guarantee
+        self.nextUnmonitoredEdgeMeters = nextUnmonitoredEdgeMeters
+        self.trustedFix = trustedFix
+    }
+
+    /// The monitored fence definitions, in `monitored` order.
+    public var fences: [Fence] { monitored.map(\.fence) }
+}
+
+/// One monitored place in a selection.
+public struct MonitoredPlace: Hashable, Sendable, Codable {
+    /// The place's position in `PlaceCatalog.places`.
+    public var position: Int
+    /// Its registration.
+    public var fence: Fence
+    /// Centre distance minus radius from the fix, meters; negative inside the fence.
+    public var edgeDistanceMeters: Double
+
+    public init(position: Int, fence: Fence, edgeDistanceMeters: Double) {
+        self.position = position
+        self.fence = fence
+        self.edgeDistanceMeters = edgeDistanceMeters
+    }
+
+    /// Whether the fix lies inside the fence (edge distance ≤ 0).
+    public var containsFix: Bool { edgeDistanceMeters <= 0 }
+}
+
+/// The region around the user whose exit tells the app to reselect.
+public struct RefreshRegion: Hashable, Sendable, Codable {
+    /// A fresh identifier at every reselection (platforms keep inside/outside state per
+    /// identifier; reusing one at a new centre can swallow the next exit).
+    public var id: String
+    public var center: Coordinate
+    /// Meters; 0 or more. Below `minRefreshRadiusMeters` the selection is not `exact`.
+    public var radiusMeters: Double
+
+    private enum CodingKeys: String, CodingKey {
+        case id, center, radiusMeters = "radius_m"
+    }
+
+    public init(id: String, center: Coordinate, radiusMeters: Double) {
+        self.id = id
+        self.center = center
+        self.radiusMeters = radiusMeters
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        center = try container.decode(Coordinate.self, forKey: .center)
+        radiusMeters = try container.decode(Double.self, forKey: .radiusMeters)
+        guard !id.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty refresh id")
+        }
+        guard radiusMeters.isFinite, radiusMeters >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .radiusMeters, in: container, debugDescription: "refresh radius must be finite and >= 0")
+        }
+    }
+
+    /// Whether `coordinate` lies inside (or on) the region.
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        center.distance(to: coordinate) <= radiusMeters
+    }
+}
+
+/// How far a selection's promise holds.
+public enum Guarantee: Hashable, Sendable, Codable {
+    /// Every unmonitored fence stays out of reach until the app learns the user left the refresh
+    /// region (margin included); or the whole catalog is monitored.
+    case exact
+    /// The safe refresh radius is smaller than the platform monitors reliably. The host must fall
+    /// back to location updates and reselect after moving `fallbackDistanceMeters` (the safe
+    /// radius, possibly 0) from the selection's fix.
+    case degraded(fallbackDistanceMeters: Double)
+    /// More fences than place slots lie within the margin of the user: no selection can be
+    /// exact. `overlapping` counts them. The host falls back as for `degraded`.
+    case saturated(overlapping: Int)
+
+    /// The trace spelling: `exact`, `degraded` or `saturated`.
+    public var name: String {
+        switch self {
+        case .exact: "exact"
+        case .degraded: "degraded"
+        case .saturated: "saturated"
+        }
+    }
+}
