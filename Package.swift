@@ -6,7 +6,7 @@ import PackageDescription
 //   SpatialIndex    -> Geodesy
 //   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
 //   BenchmarkKit    -> SpatialIndex, Geodesy          (timer, bench scenarios)
-//   RotateCommands  -> BenchmarkKit, SpatialIndex, Geodesy (CLI subcommands)
+//   RotateCommands  -> BenchmarkKit, FencePlanner, SpatialIndex, Geodesy (CLI subcommands)
 //   rotate, RotateBenchmarks -> libraries
 let package = Package(
     name: "rotate",
@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "BenchmarkKit", dependencies: ["SpatialIndex", "Geodesy"]),
-        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
             name: "RotateBenchmarks",

@@ -131,3 +131,27 @@ import Testing
         #expect(rotator.state.reselections == 0)
     }
 }
+
+@Suite struct GuaranteeSurveyTests {
+    @Test func tallyMatchesSelectingAtEachPosition() throws {
+        let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 3_000, radii: 50...150, seed: 41)
+        var rng = SplitMix64(seed: 42)
+        let center = Coordinate(validLatitude: 45.8, longitude: 15.97)
+        let positions = (0..<300).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 3_000, using: &rng) }
+        let config = RotationConfiguration(marginMeters: 40)
+        let survey = try GuaranteeSurvey(catalog: catalog, configuration: config, positions: positions)
+        var planner = try RotationPlanner(catalog: catalog, configuration: config)
+        var counts = [0, 0, 0]
+        for p in positions {
+            switch planner.select(at: Fix(p), refreshID: "refresh-0").guarantee {
+            case .exact: counts[0] += 1
+            case .degraded: counts[1] += 1
+            case .saturated: counts[2] += 1
+            }
+        }
+        #expect([survey.exact, survey.degraded, survey.saturated] == counts)
+        #expect(survey.positions == 300 && survey.exact + survey.degraded + survey.saturated == 300)
+        #expect(survey.refreshRadii == survey.refreshRadii.sorted())
+        #expect(counts[1] > 0 && counts[0] > 0, "the fixture should mix exact and degraded selections")
+    }
+}

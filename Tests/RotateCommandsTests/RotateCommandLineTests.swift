@@ -74,3 +74,19 @@ import Testing
         #expect(!result.out.contains("building the index"))
     }
 }
+
+@Suite struct PresetsCommandTests {
+    @Test func printsOneRowPerPlatformLatencyAndTraveller() {
+        let result = CapturingConsole.run(["presets", "--places", "300", "--positions", "50", "--side-km", "3"])
+        #expect(result.code == 0, "\(result.err)")
+        let rows = result.out.split(separator: "\n").filter { $0.hasPrefix("iOS") || $0.hasPrefix("Android") }
+        #expect(rows.count == 8)
+        // iOS typical latency is 20 s: a 1.4 m/s walker with 1 s fixes needs a 29.4 m margin.
+        #expect(rows.first?.contains(" 29 ") == true)
+    }
+
+    @Test func rejectsNonsense() {
+        #expect(CapturingConsole.run(["presets", "--places", "0"]).code == 2)
+        #expect(CapturingConsole.run(["presets", "--side-km", "nan"]).code == 2)
+    }
+}
