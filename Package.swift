@@ -5,8 +5,9 @@ import PackageDescription
 //   Geodesy
 //   SpatialIndex    -> Geodesy
 //   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
+//   WalkSimulator   -> FencePlanner, SpatialIndex, Geodesy (walks, missed-fence oracle)
 //   BenchmarkKit    -> SpatialIndex, Geodesy          (timer, bench scenarios)
-//   RotateCommands  -> BenchmarkKit, FencePlanner, SpatialIndex, Geodesy (CLI subcommands)
+//   RotateCommands  -> BenchmarkKit, WalkSimulator, FencePlanner, SpatialIndex, Geodesy (CLI)
 //   rotate, RotateBenchmarks -> libraries
 let package = Package(
     name: "rotate",
@@ -14,6 +15,7 @@ let package = Package(
         .library(name: "Geodesy", targets: ["Geodesy"]),
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
         .library(name: "FencePlanner", targets: ["FencePlanner"]),
+        .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
         .executable(name: "rotate", targets: ["rotate"]),
         .executable(name: "RotateBenchmarks", targets: ["RotateBenchmarks"]),
     ],
@@ -21,8 +23,9 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
+        .target(name: "WalkSimulator", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "BenchmarkKit", dependencies: ["SpatialIndex", "Geodesy"]),
-        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
             name: "RotateBenchmarks",
@@ -37,6 +40,7 @@ let package = Package(
         ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
         .testTarget(name: "FencePlannerTests", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(

@@ -51,6 +51,15 @@ public struct FenceRotator: Sendable {
         if state.reselections > 0 {
             guard let refresh = state.refresh, !refresh.contains(fix.coordinate) else { return nil }
         }
+        return reselect(at: fix)
+    }
+
+    /// Reselects at `fix` unconditionally: for when the platform reported that the device left
+    /// the refresh region (the latest fix may still look inside it, through noise or delay), or
+    /// when the host wants a fresh selection for any other reason.
+    ///
+    /// - Precondition: the fix's accuracy, if any, is finite and ≥ 0 (check it as `update` does).
+    public mutating func reselect(at fix: Fix) -> RotationUpdate {
         let refreshID = catalog.refreshIdentifierPrefix + String(state.reselections)
         let selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID)
         let diff = RegistrationDiff(from: state.monitored, previousRefresh: state.refresh, to: selection)
@@ -66,6 +75,11 @@ public struct FenceRotator: Sendable {
 public struct RotationUpdate: Hashable, Sendable {
     public var selection: Selection
     public var diff: RegistrationDiff
+
+    public init(selection: Selection, diff: RegistrationDiff) {
+        self.selection = selection
+        self.diff = diff
+    }
 }
 
 /// The stored part of a `FenceRotator` (what the platform has registered), with a format version.

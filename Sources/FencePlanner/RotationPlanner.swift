@@ -106,13 +106,11 @@ public struct RotationPlanner: Sendable {
             return (next, min(config.maxRegionRadiusMeters, next - config.marginMeters - reach))
         }
         var (nextEdge, radius) = safeRadius(chosen)
-        if chosen != pure {
-            // Stickiness saves churn, never the guarantee.
-            let unsticky = safeRadius(pure)
-            if radius < config.minRefreshRadiusMeters && unsticky.radius >= config.minRefreshRadiusMeters {
-                chosen = pure
-                (nextEdge, radius) = unsticky
-            }
+        if chosen != pure && radius < config.minRefreshRadiusMeters {
+            // Stickiness saves churn, never the guarantee: it only stands when the sticky
+            // selection is still exact (its radius is never larger than the pure one's).
+            chosen = pure
+            (nextEdge, radius) = safeRadius(pure)
         }
 
         let guarantee: Guarantee

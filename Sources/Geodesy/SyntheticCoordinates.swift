@@ -39,15 +39,17 @@ public enum SyntheticCoordinates {
         return center.destination(bearingDegrees: bearing, distanceMeters: distance)
     }
 
-    /// A point uniformly distributed in a square of `sideMeters` centred on `center`, using a local
-    /// east/north plane (meant for squares small against the Earth and away from the poles).
+    /// A point uniformly distributed in a square of `sideMeters` centred on `center`, drawn in
+    /// the plane tangent at `center` (east/north offsets) and mapped back along the great circle
+    /// of that bearing and length (azimuthal equidistant), so it works at the poles too (there
+    /// the square's axes follow the stored longitude's meridian).
     public static func uniformInSquare(
         around center: Coordinate, sideMeters: Double, using rng: inout SplitMix64
     ) -> Coordinate {
         let east = rng.nextDouble(in: -0.5..<0.5) * sideMeters
         let north = rng.nextDouble(in: -0.5..<0.5) * sideMeters
-        return center.destination(bearingDegrees: 90, distanceMeters: east)
-            .destination(bearingDegrees: 0, distanceMeters: north)
+        let bearing = atan2(east, north) * (180 / Double.pi)
+        return center.destination(bearingDegrees: bearing, distanceMeters: (east * east + north * north).squareRoot())
     }
 
     /// `count` points in `clusters` towns: town centres uniform on the sphere, town sizes skewed

@@ -90,3 +90,31 @@ import Testing
         #expect(CapturingConsole.run(["presets", "--side-km", "nan"]).code == 2)
     }
 }
+
+@Suite struct SimulateCommandTests {
+    @Test func smallRunReportsAndPasses() throws {
+        let result = CapturingConsole.run(["simulate", "--walks", "3", "--places-count", "400", "--region-km", "6",
+                                           "--length-km", "2-3", "--kind", "mixed", "--json", "--quiet"])
+        #expect(result.code == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(object["walks"] as? Int == 3)
+        #expect(object["avoidable_misses"] as? Int == 0)
+        #expect((object["km"] as? Double ?? 0) >= 6)
+        #expect((object["reselections"] as? Int ?? 0) >= 3)
+        #expect(object["place_slots"] as? Int == 17)
+    }
+
+    @Test func anAvoidableMissExitsOne() {
+        // Driving with no margin: the oracle finds misses and the command fails.
+        let result = CapturingConsole.run(["simulate", "--walks", "2", "--places-count", "3000", "--region-km", "5",
+                                           "--length-km", "4", "--kind", "drive", "--margin", "0", "--noise", "0", "--quiet"])
+        #expect(result.code == 1, "\(result.out)")
+        #expect(result.err.contains("avoidable misses"))
+    }
+
+    @Test(arguments: [["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
+                      ["--limit", "2", "--headroom", "1"], ["--dropout", "1"]])
+    func badOptionsAreUsageErrors(extra: [String]) {
+        #expect(CapturingConsole.run(["simulate", "--walks", "1"] + extra).code == 2)
+    }
+}

@@ -65,12 +65,9 @@ public enum ReferencePlanner {
             return (next, min(config.maxRegionRadiusMeters, next - config.marginMeters - reach))
         }
         var (next, r) = radius(chosen)
-        if Set(chosen) != Set(pure) {
-            let (pureNext, pureRadius) = radius(pure)
-            if r < config.minRefreshRadiusMeters && pureRadius >= config.minRefreshRadiusMeters {
-                chosen = pure
-                (next, r) = (pureNext, pureRadius)
-            }
+        if Set(chosen) != Set(pure) && r < config.minRefreshRadiusMeters {
+            chosen = pure
+            (next, r) = radius(pure)
         }
         let overlapping = ranking.filter { $0.edge <= config.marginMeters + reach }.count
         let guarantee: Guarantee = overlapping > slots ? .saturated(overlapping: overlapping)

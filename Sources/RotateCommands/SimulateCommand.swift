@@ -1,0 +1,140 @@
+import BenchmarkKit
+import FencePlanner
+import Geodesy
+import WalkSimulator
+
+/// `rotate simulate`: replay many seeded walks through the planner and the missed-fence oracle.
+public enum SimulateCommand: Subcommand {
+    public static let name = "simulate"
+    public static let abstract = "Replay seeded walks through the planner and count missed fences (exit 1 on an avoidable miss)."
+    public static let discussion = """
+        Builds a synthetic place set in a square region, generates --walks seeded walks of the given
+        kind (places are the waypoints, so walks pass where places are), feeds each walk's noisy
+        fixes to a FenceRotator and checks the true path, densified to 1 m, against every fence.
+        The margin defaults to max speed x (longest fix gap + --delay) + 5 x --noise (walking tops
+        out at 1.8 m/s, driving at 30 m/s). A miss is avoidable when the true point was inside no
+        more fences than there are place slots and the planner had not declared the selection
+        saturated; the command exits 1 if it finds one, or an unavoidable miss outside a saturated
+        state. Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
+        edge), commute, dateline (region on the 180th meridian), pole (over the north pole), diagonal
+        (a straight line through the region's centre at 45 degrees).
+        """
+    public static let options: [OptionSpec] = [
+        OptionSpec("--set", value: "uniform|clustered|dense|mixed", help: "Synthetic place set.", default: "uniform"),
+        OptionSpec("--places-count", value: "N", help: "Places in the set.", default: "2000"),
+        OptionSpec("--region-km", value: "KM", help: "Side of the square region.", default: "30"),
+        OptionSpec("--walks", value: "N", help: "Walks to replay.", default: "100"),
+        OptionSpec("--kind", value: "KIND", help: "Walk kind (see below).", default: "walk"),
+        OptionSpec("--length-km", value: "MIN-MAX", help: "Walk length in km, one value or a range.", default: "5-50"),
+        OptionSpec("--speed", value: "M/S", help: "One speed for every walk.", default: "1.0-1.8 walking, 15-30 driving"),
+        OptionSpec("--interval", value: "S", help: "Seconds between fixes.", default: "1"),
+        OptionSpec("--noise", value: "M", help: "GPS noise per axis, meters (also the reported accuracy).", default: "5"),
+        OptionSpec("--dropout", value: "P", help: "Probability a fix is dropped (at most 3 in a row).", default: "0"),
+        OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
+        OptionSpec("--limit", value: "N", help: "Regions the platform allows.", default: "20"),
+        OptionSpec("--headroom", value: "N", help: "Slots left to the host app.", default: "2"),
+        OptionSpec("--stickiness", value: "M", help: "Incumbent advantage, meters.", default: "0"),
+        OptionSpec("--margin", value: "M", help: "Override the derived margin, meters."),
+        OptionSpec("--seed", value: "S", help: "Seed of places and walks.", default: "1"),
+        OptionSpec("--json", help: "Print one JSON object instead of the table."),
+        OptionSpec("--quiet", help: "No progress on stderr."),
+    ]
+
+    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+        var scenario = Simulation.Scenario()
+        scenario.placeSet = try PlaceSetKind(rawValue: arguments.choice("--set", default: "uniform", from: PlaceSetKind.allCases.map(\.rawValue)))!
+        scenario.placeCount = try arguments.int("--places-count", default: 2_000, in: 1...5_000_000)
+        scenario.regionSideMeters = try arguments.double("--region-km", default: 30, in: 0.1...5_000) * 1_000
+        scenario.walks = try arguments.int("--walks", default: 100, in: 1...1_000_000)
+        let kind = try arguments.choice("--kind", default: "walk", from: ["mixed"] + WalkKind.allCases.map(\.rawValue))
+        scenario.walkKind = kind == "mixed" ? nil : WalkKind(rawValue: kind)
+        scenario.lengthMeters = try lengthRange(arguments.string("--length-km") ?? "5-50")
+        scenario.fixes = FixModel(
+            intervalSeconds: try arguments.double("--interval", default: 1, in: 0.01...3_600),
+            noiseSigmaMeters: try arguments.double("--noise", default: 5, in: 0...1_000),
+            dropoutProbability: try arguments.double("--dropout", default: 0, in: 0...0.9))
+        if arguments.string("--speed") != nil {
+            scenario.speedMetersPerSecond = try arguments.double("--speed", default: 1.4, in: 0.01...1_000)
+        }
+        scenario.platformDelaySeconds = try arguments.double("--delay", default: 0, in: 0...86_400)
+        scenario.configuration.limit = try arguments.int("--limit", default: 20, in: 1...10_000)
+        scenario.configuration.headroom = try arguments.int("--headroom", default: 2, in: 0...10_000)
+        scenario.configuration.stickinessMeters = try arguments.double("--stickiness", default: 0, in: 0...100_000)
+        if arguments.string("--margin") != nil {
+            scenario.marginOverrideMeters = try arguments.double("--margin", default: 0, in: 0...1_000_000)
+        }
+        scenario.seed = try arguments.uint64("--seed", default: 1)
+
+        let simulation: Simulation
+        do {
+            simulation = try Simulation(scenario)
+        } catch let error as ConfigurationError {
+            throw .usage("\(error)")
+        } catch {
+            throw .failure("cannot build the place set: \(error)")
+        }
+        let quiet = arguments.flag("--quiet")
+        let report: OracleReport
+        do {
+            report = try simulation.run { done, total in
+                if !quiet && (done == total || done % max(1, total / 10) == 0) { console.err("rotate simulate: \(done)/\(total) walks") }
+            }
+        } catch {
+            throw .failure("\(error)")
+        }
+        let config = simulation.configuration
+        if arguments.flag("--json") {
+            var object = JSONObject()
+            object.add("walks", report.walks)
+            object.add("km", report.kilometers, decimals: 3)
+            object.add("fixes", report.fixes)
+            object.add("reselections", report.reselections)
+            object.add("reselections_per_km", report.perKilometer(report.reselections))
+            object.add("starts", report.starts)
+            object.add("stops", report.stops)
+            object.add("churn_per_km", report.perKilometer(report.churn))
+            object.add("misses", report.misses.count)
+            object.add("avoidable_misses", report.avoidableMisses)
+            object.add("unavoidable_misses", report.unavoidableMisses)
+            object.add("saturated_within_slots_misses", report.saturatedButWithinSlots)
+            object.add("degraded_share", report.degradedShare, decimals: 5)
+            object.add("saturated_share", report.saturatedShare, decimals: 5)
+            object.add("max_slots_used", report.maxSlotsUsed)
+            object.add("place_slots", config.placeSlots)
+            object.add("margin_m", config.marginMeters)
+            object.add("set", scenario.placeSet.rawValue)
+            object.add("places", scenario.placeCount)
+            object.add("kind", kind)
+            object.add("stickiness_m", config.stickinessMeters)
+            object.add("seed", scenario.seed)
+            console.out(object.text)
+        } else {
+            console.out("rotate simulate: \(TextFormat.grouped(report.walks)) \(kind) walks over \(TextFormat.grouped(scenario.placeCount)) "
+                + "\(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
+                + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
+                + "margin \(TextFormat.fixed(config.marginMeters, decimals: 1)) m, stickiness \(TextFormat.fixed(config.stickinessMeters, decimals: 0)) m, seed \(scenario.seed)")
+            console.out("walks      \(TextFormat.grouped(report.walks))")
+            console.out("distance   \(TextFormat.fixed(report.kilometers, decimals: 1)) km, \(TextFormat.grouped(report.fixes)) fixes")
+            console.out("reselect   \(TextFormat.grouped(report.reselections)) (\(TextFormat.fixed(report.perKilometer(report.reselections), decimals: 2)) per km)")
+            console.out("churn      \(TextFormat.grouped(report.churn)) starts + stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 2)) per km)")
+            console.out("misses     \(report.misses.count): \(report.avoidableMisses) avoidable, \(report.unavoidableMisses) unavoidable "
+                + "(\(report.saturatedButWithinSlots) of them in saturated states at points inside no more fences than slots)")
+            console.out("states     \(TextFormat.fixed(100 * report.degradedShare, decimals: 2)) % of fixes degraded, "
+                + "\(TextFormat.fixed(100 * report.saturatedShare, decimals: 2)) % saturated")
+            console.out("slots      at most \(report.maxSlotsUsed) of \(config.limit - config.headroom) used")
+        }
+        if report.avoidableMisses > 0 || report.unavoidableOutsideSaturation > 0 {
+            throw .failure("\(report.avoidableMisses) avoidable misses, \(report.unavoidableOutsideSaturation) unavoidable misses outside saturated states")
+        }
+    }
+
+    /// "12" or "5-50" (km) as a range in meters.
+    static func lengthRange(_ text: String) throws(CommandError) -> ClosedRange<Double> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Double($0) }
+        guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil,
+              low.isFinite, high.isFinite, low > 0, low <= high, high <= 40_000 else {
+            throw .usage("option '--length-km' needs a length or a range like 5-50 (km, > 0), got '\(text)'")
+        }
+        return (low * 1_000)...(high * 1_000)
+    }
+}

@@ -1,0 +1,162 @@
+import FencePlanner
+import Geodesy
+import SpatialIndex
+
+/// Replays a rotator over a walk and checks the true path against every fence.
+///
+/// The host model: the app sees each delivered fix. While the selection is `exact` it relies on
+/// the platform's refresh-region monitoring, which reports an exit observed at a fix
+/// `platformDelaySeconds` late (the app then reselects at the first fix at or after that time,
+/// whatever that fix shows). While `degraded` or `saturated` the app watches location updates
+/// itself and reselects at the fix that leaves the fallback distance, without platform delay.
+///
+/// The check: the true path, densified between consecutive samples by great-circle interpolation
+/// at most 1 m apart, is tested against every fence of the catalog (through the index). A *miss*
+/// is a moment when the true position is inside (or on) the fence of a place that is not
+/// monitored then; consecutive missed samples of one place are one miss event.
+public enum MissedFenceOracle {
+    /// Longest distance between two checked points of the true path, meters.
+    public static let checkSpacingMeters = 1.0
+
+    public static func replay<Rotator: FenceRotating>(
+        _ walk: Walk, rotator: inout Rotator, catalog: PlaceCatalog, placeSlots: Int, platformDelaySeconds: Double = 0
+    ) -> OracleReport {
+        var report = OracleReport()
+        report.walks = 1
+        report.meters = walk.lengthMeters
+        report.fixes = walk.deliveredFixes
+        var monitored: Set<String> = []
+        var guarantee: Guarantee?
+        var pendingAt: Double?
+        var buffer = NeighborBuffer()
+        var openEvents: [String: Int] = [:]  // place id -> last checked-point number where it was missed
+        var checkedPoint = 0
+
+        func apply(_ update: RotationUpdate?) {
+            guard let update else { return }
+            report.reselections += 1
+            report.starts += update.diff.start.count
+            report.stops += update.diff.stop.count
+            monitored = Set(update.selection.monitored.map(\.fence.id))
+            guarantee = update.selection.guarantee
+            report.maxSlotsUsed = max(report.maxSlotsUsed, monitored.count + (update.selection.refresh == nil ? 0 : 1))
+        }
+
+        for (i, sample) in walk.samples.enumerated() {
+            if let fix = sample.fix {
+                if let due = pendingAt {
+                    if sample.timeSeconds >= due {
+                        pendingAt = nil
+                        apply(rotator.reselect(at: fix))
+                    }
+                } else if !rotator.hasSelection {
+                    apply(rotator.update(with: fix))
+                } else if guarantee == .exact, platformDelaySeconds > 0, let refresh = rotator.currentRefresh,
+                          !refresh.contains(fix.coordinate) {
+                    pendingAt = sample.timeSeconds + platformDelaySeconds
+                } else {
+                    apply(rotator.update(with: fix))
+                }
+                switch guarantee {
+                case .degraded: report.degradedFixes += 1
+                case .saturated: report.saturatedFixes += 1
+                default: break
+                }
+            }
+
+            // Check the true path from this sample up to (not including) the next one.
+            let from = sample.truePosition
+            let to = i + 1 < walk.samples.count ? walk.samples[i + 1].truePosition : from
+            let length = from.distance(to: to)
+            let midpoint = from.interpolated(to: to, fraction: 0.5)
+            // Any fence containing a point of the segment has its edge within half the length
+            // of the midpoint (plus a millimetre for rounding).
+            catalog.index.within(length / 2 + 0.001, of: UnitVector(midpoint), measuredTo: .edge, into: &buffer)
+            let candidates = buffer.neighbors.map { catalog.places[$0.index] }
+            let steps = i + 1 < walk.samples.count ? max(1, Int((length / checkSpacingMeters).rounded(.up))) : 1
+            for s in 0..<steps {
+                let point = s == 0 ? from : from.interpolated(to: to, fraction: Double(s) / Double(steps))
+                checkedPoint += 1
+                let containing = candidates.filter { point.distance(to: $0.coordinate) <= $0.radiusMeters }
+                for place in containing where !monitored.contains(place.id) {
+                    defer { openEvents[place.id] = checkedPoint }
+                    if openEvents[place.id] == checkedPoint - 1 { continue }
+                    report.misses.append(MissEvent(
+                        placeID: place.id, timeSeconds: sample.timeSeconds, position: point, fencesContaining: containing.count,
+                        withinSlots: containing.count <= placeSlots, guarantee: guarantee))
+                }
+            }
+        }
+        return report
+    }
+}
+
+/// One miss event: the true position entered the fence of a place that was not monitored.
+public struct MissEvent: Hashable, Sendable {
+    public var placeID: String
+    /// Time of the sample whose segment the miss began on.
+    public var timeSeconds: Double
+    /// The first missed point.
+    public var position: Coordinate
+    /// How many fences contained that point.
+    public var fencesContaining: Int
+    /// Whether that is no more than the place slots (a selection covering them all existed).
+    public var withinSlots: Bool
+    /// The guarantee of the selection in force (nil before the first).
+    public var guarantee: Guarantee?
+
+    /// Whether the planner had declared more fences than slots within reach.
+    public var inSaturatedState: Bool {
+        if case .saturated = guarantee { return true }
+        return false
+    }
+
+    /// A miss a planner should not make: the point was inside no more fences than there are slots
+    /// and the selection was not `saturated`.
+    public var avoidable: Bool { withinSlots && !inSaturatedState }
+}
+
+/// What the oracle measured over one or more walks.
+public struct OracleReport: Hashable, Sendable {
+    public var walks = 0
+    public var meters = 0.0
+    public var fixes = 0
+    public var reselections = 0
+    public var starts = 0
+    public var stops = 0
+    public var degradedFixes = 0
+    public var saturatedFixes = 0
+    /// Most regions registered at once (places plus the refresh region).
+    public var maxSlotsUsed = 0
+    public var misses: [MissEvent] = []
+
+    public init() {}
+
+    public var kilometers: Double { meters / 1_000 }
+    public var churn: Int { starts + stops }
+    public var avoidableMisses: Int { misses.filter(\.avoidable).count }
+    public var unavoidableMisses: Int { misses.count - avoidableMisses }
+    /// Unavoidable misses outside a `saturated` state (the point was inside more fences than
+    /// slots while the planner claimed otherwise): must be 0.
+    public var unavoidableOutsideSaturation: Int { misses.filter { !$0.avoidable && !$0.inSaturatedState }.count }
+    /// Misses in a `saturated` state at a point inside no more fences than slots (counted as
+    /// unavoidable: the planner had declared that no selection could be exact).
+    public var saturatedButWithinSlots: Int { misses.filter { $0.inSaturatedState && $0.withinSlots }.count }
+    public func perKilometer(_ count: Int) -> Double { meters > 0 ? Double(count) / kilometers : 0 }
+    public var degradedShare: Double { fixes > 0 ? Double(degradedFixes) / Double(fixes) : 0 }
+    public var saturatedShare: Double { fixes > 0 ? Double(saturatedFixes) / Double(fixes) : 0 }
+
+    /// Adds another report (for many walks).
+    public mutating func merge(_ other: OracleReport) {
+        walks += other.walks
+        meters += other.meters
+        fixes += other.fixes
+        reselections += other.reselections
+        starts += other.starts
+        stops += other.stops
+        degradedFixes += other.degradedFixes
+        saturatedFixes += other.saturatedFixes
+        maxSlotsUsed = max(maxSlotsUsed, other.maxSlotsUsed)
+        misses += other.misses
+    }
+}

@@ -1,0 +1,100 @@
+import FencePlanner
+import Geodesy
+
+/// Many seeded walks over one synthetic place set, replayed through `FenceRotator` and the
+/// missed-fence oracle: what `rotate simulate` runs.
+public struct Simulation: Sendable {
+    public struct Scenario: Hashable, Sendable {
+        public var placeSet: PlaceSetKind = .uniform
+        public var placeCount = 2_000
+        /// Side of the square region holding the places, meters.
+        public var regionSideMeters = 30_000.0
+        /// Centre of the region (moved to the date line or the pole for those walk kinds).
+        public var regionCenter = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        /// `nil` mixes walking and driving walks.
+        public var walkKind: WalkKind? = .walk
+        public var walks = 100
+        /// A fixed speed for every walk (m/s); nil draws it per walk (walking 1.0 to 1.8,
+        /// driving 15 to 30).
+        public var speedMetersPerSecond: Double?
+        /// Length of each walk, drawn uniformly from this range, meters.
+        public var lengthMeters: ClosedRange<Double> = 5_000...50_000
+        public var fixes = FixModel(intervalSeconds: 1, noiseSigmaMeters: 5)
+        /// Platform delay in reporting a refresh exit, seconds.
+        public var platformDelaySeconds = 0.0
+        /// The planner's configuration; its margin is replaced by the required one unless
+        /// `marginOverrideMeters` is set.
+        public var configuration = RotationConfiguration()
+        public var marginOverrideMeters: Double?
+        public var seed: UInt64 = 1
+
+        public init() {}
+
+        /// Walking speed range (m/s) and driving speed range.
+        public static let walkingSpeeds: ClosedRange<Double> = 1.0...1.8
+        public static let drivingSpeeds: ClosedRange<Double> = 15...30
+
+        /// The fastest speed walks of this scenario reach.
+        public var maxSpeedMetersPerSecond: Double {
+            if let speedMetersPerSecond { return speedMetersPerSecond }
+            return walkKind == nil || walkKind == .drive ? Self.drivingSpeeds.upperBound : Self.walkingSpeeds.upperBound
+        }
+
+        /// The margin used: the override, or speed × (longest fix gap + delay) + noise allowance.
+        public var marginMeters: Double {
+            marginOverrideMeters ?? fixes.requiredMarginMeters(maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
+                                                              delaySeconds: platformDelaySeconds)
+        }
+
+        /// The region centre actually used for `walkKind`.
+        public var effectiveCenter: Coordinate {
+            switch walkKind {
+            case .dateLine: Coordinate(validLatitude: regionCenter.latitude, longitude: 180)
+            case .pole: Coordinate(validLatitude: 90, longitude: 0)
+            default: regionCenter
+            }
+        }
+    }
+
+    public let scenario: Scenario
+    public let catalog: PlaceCatalog
+    public let configuration: RotationConfiguration
+
+    public init(_ scenario: Scenario) throws {
+        self.scenario = scenario
+        var rng = SplitMix64(seed: scenario.seed)
+        let places = scenario.placeSet.places(count: scenario.placeCount, around: scenario.effectiveCenter,
+                                              sideMeters: scenario.regionSideMeters, using: &rng)
+        catalog = try PlaceCatalog(places: places)
+        var configuration = scenario.configuration
+        configuration.marginMeters = scenario.marginMeters
+        self.configuration = try configuration.validated()
+    }
+
+    /// The `index`-th walk of the scenario (seeded by the scenario seed and the index).
+    public func walk(_ index: Int) -> Walk {
+        var rng = SplitMix64(seed: scenario.seed &+ 0x9E37_79B9 &* UInt64(index + 1))
+        let kind: WalkKind = scenario.walkKind ?? (rng.nextUnit() < 0.5 ? .walk : .drive)
+        let speeds = kind == .drive ? Scenario.drivingSpeeds : Scenario.walkingSpeeds
+        let drawnSpeed = rng.nextDouble(in: speeds.lowerBound..<speeds.upperBound)
+        let speed = scenario.speedMetersPerSecond ?? drawnSpeed
+        let lengths = scenario.lengthMeters
+        let length = lengths.lowerBound + rng.nextUnit() * (lengths.upperBound - lengths.lowerBound)
+        let waypoints = WalkGenerator.waypoints(kind, lengthMeters: length, places: catalog.places,
+                                                center: scenario.effectiveCenter, using: &rng)
+        return WalkGenerator.along(waypoints, speedMetersPerSecond: speed, fixes: scenario.fixes, kind: kind, using: &rng)
+    }
+
+    /// Replays every walk; `progress` is called after each walk with (done, total).
+    public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> OracleReport {
+        var total = OracleReport()
+        for index in 0..<scenario.walks {
+            var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+            total.merge(MissedFenceOracle.replay(walk(index), rotator: &rotator, catalog: catalog,
+                                                 placeSlots: configuration.placeSlots,
+                                                 platformDelaySeconds: scenario.platformDelaySeconds))
+            progress(index + 1, scenario.walks)
+        }
+        return total
+    }
+}
