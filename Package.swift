@@ -6,8 +6,9 @@ import PackageDescription
 //   SpatialIndex    -> Geodesy
 //   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
 //   WalkSimulator   -> FencePlanner, SpatialIndex, Geodesy (walks, missed-fence oracle)
+//   RotateFormats   -> WalkSimulator, FencePlanner, ...   (CSV, GPX, NDJSON, GeoJSON, SVG)
 //   BenchmarkKit    -> SpatialIndex, Geodesy          (timer, bench scenarios)
-//   RotateCommands  -> BenchmarkKit, WalkSimulator, FencePlanner, SpatialIndex, Geodesy (CLI)
+//   RotateCommands  -> BenchmarkKit, RotateFormats and the libraries below (CLI)
 //   rotate, RotateBenchmarks -> libraries
 let package = Package(
     name: "rotate",
@@ -16,6 +17,7 @@ let package = Package(
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
         .library(name: "FencePlanner", targets: ["FencePlanner"]),
         .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
+        .library(name: "RotateFormats", targets: ["RotateFormats"]),
         .executable(name: "rotate", targets: ["rotate"]),
         .executable(name: "RotateBenchmarks", targets: ["RotateBenchmarks"]),
     ],
@@ -24,8 +26,9 @@ let package = Package(
         .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateFormats", dependencies: ["WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "BenchmarkKit", dependencies: ["SpatialIndex", "Geodesy"]),
-        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "RotateFormats", "WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
             name: "RotateBenchmarks",
@@ -41,6 +44,7 @@ let package = Package(
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
         .testTarget(name: "FencePlannerTests", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "RotateFormatsTests", dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(

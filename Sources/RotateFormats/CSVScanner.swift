@@ -1,0 +1,156 @@
+/// A streaming RFC 4180 scanner over bytes: feed it chunks, it hands out records.
+///
+/// Quoted fields may hold commas, `""` (an escaped quote) and line breaks; `\n` and `\r\n` end
+/// records (a lone `\r` too); a UTF-8 byte order mark at the very start is skipped. Each record
+/// carries the 1-based line on which it starts (a `\r\n` counts as one break). Malformed input —
+/// a quote left open at the end, text after a closing quote, bytes that are not UTF-8 — is reported
+/// per record, never trapped on.
+struct CSVScanner {
+    /// One record: its fields, the line it starts on, or why it is malformed.
+    struct Record {
+        var line: Int
+        var fields: [String]
+        var problem: Problem?
+    }
+
+    enum Problem: Equatable {
+        case unterminatedQuote
+        case textAfterClosingQuote
+        case invalidUTF8
+    }
+
+    private enum State {
+        case fieldStart, unquoted, quoted, quoteInQuoted, afterClosingQuote
+    }
+
+    private var state = State.fieldStart
+    private var field: [UInt8] = []
+    private var fields: [String] = []
+    private var problem: Problem?
+    private var line = 1
+    private var recordLine = 1
+    private var pendingCR = false
+    private var atStart = true
+    private var bomMatched = 0
+    private var recordHasContent = false
+
+    init() {
+        field.reserveCapacity(64)
+    }
+
+    /// Scans `bytes`, calling `emit` for every completed record.
+    mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, emit: (Record) throws -> Void) rethrows {
+        for byte in bytes {
+            if atStart {
+                // Skip a UTF-8 BOM (EF BB BF) at the very beginning.
+                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+                if byte == bom[bomMatched] {
+                    bomMatched += 1
+                    if bomMatched == 3 { atStart = false }
+                    continue
+                }
+                atStart = false
+                if bomMatched > 0 {
+                    // Not a BOM after all: replay the bytes taken.
+                    let taken = Array(bom.prefix(bomMatched))
+                    bomMatched = 0
+                    for b in taken { try consume(b, emit: emit) }
+                }
+            }
+            try consume(byte, emit: emit)
+        }
+    }
+
+    /// Ends the input, emitting the last record if it has content.
+    mutating func finish(emit: (Record) throws -> Void) rethrows {
+        if atStart && bomMatched > 0 {
+            atStart = false
+            let taken = Array([UInt8]([0xEF, 0xBB, 0xBF]).prefix(bomMatched))
+            for b in taken { try consume(b, emit: emit) }
+        }
+        if state == .quoted {
+            problem = problem ?? .unterminatedQuote
+        }
+        if recordHasContent || state == .quoted {
+            endField()
+            try emitRecord(emit)
+        }
+    }
+
+    private mutating func consume(_ byte: UInt8, emit: (Record) throws -> Void) rethrows {
+        let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
+        let afterCR = pendingCR
+        pendingCR = false
+        switch state {
+        case .quoted:
+            if byte == quote {
+                state = .quoteInQuoted
+            } else {
+                // A line break inside quotes is content; \r\n still counts as one line.
+                if byte == cr {
+                    line += 1
+                    pendingCR = true
+                } else if byte == lf && !afterCR {
+                    line += 1
+                }
+                field.append(byte)
+            }
+            return
+        case .quoteInQuoted:
+            if byte == quote {
+                field.append(quote)
+                state = .quoted
+                return
+            }
+            state = .afterClosingQuote
+        default:
+            break
+        }
+        if afterCR && byte == lf { return }  // \r\n outside quotes: the \r ended the record
+        switch byte {
+        case comma:
+            recordHasContent = true
+            endField()
+            state = .fieldStart
+        case lf, cr:
+            if byte == cr { pendingCR = true }
+            line += 1
+            if recordHasContent || !fields.isEmpty || !field.isEmpty {
+                endField()
+                try emitRecord(emit)
+            }
+            recordLine = line
+            state = .fieldStart
+        case quote where state == .fieldStart:
+            recordHasContent = true
+            state = .quoted
+        default:
+            recordHasContent = true
+            if state == .afterClosingQuote {
+                if byte != 0x20 && byte != 0x09 { problem = problem ?? .textAfterClosingQuote }
+                return
+            }
+            state = .unquoted
+            field.append(byte)
+        }
+    }
+
+    private mutating func endField() {
+        if let text = String(validating: field, as: UTF8.self) {
+            fields.append(text)
+        } else {
+            problem = problem ?? .invalidUTF8
+            fields.append(String(decoding: field, as: UTF8.self))
+        }
+        field.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func emitRecord(_ emit: (Record) throws -> Void) rethrows {
+        let record = Record(line: recordLine, fields: fields, problem: problem)
+        fields.removeAll(keepingCapacity: true)
+        problem = nil
+        recordHasContent = false
+        state = .fieldStart
+        try emit(record)
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file (or standard input, for the path `-`) in chunks, for the streaming readers.
+enum FileBytes {
+    static let chunkSize = 1 << 20
+
+    /// Calls `body` with successive chunks of the file; throws `message` describing why the file
+    /// cannot be read.
+    static func forEachChunk(of path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws(FileReadError) {
+        let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { if path != "-" { close(descriptor) } }
+        var isDirectory = stat()
+        if fstat(descriptor, &isDirectory) == 0, (isDirectory.st_mode & S_IFMT) == S_IFDIR {
+            throw FileReadError(path: path, reason: "is a directory")
+        }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, chunkSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return }
+            do {
+                try body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            } catch let error as FileReadError {
+                throw error
+            } catch {
+                throw FileReadError(path: path, reason: "\(error)")
+            }
+        }
+    }
+
+    /// The whole file as bytes.
+    static func contents(of path: String) throws(FileReadError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try forEachChunk(of: path) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+}
+
+/// A file that cannot be opened or read.
+public struct FileReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,251 @@
+import FencePlanner
+import Geodesy
+
+/// Reads places CSV files (see `spec/formats.md`, "Places CSV").
+///
+/// RFC 4180, UTF-8 with an optional BOM, `\n` or `\r\n`; a header row naming the columns
+/// (`id`, `lat`, `lon` required; `radius_m` and `name` optional; aliases accepted,
+/// case-insensitive; other columns ignored). Streaming: the file is scanned in chunks.
+/// Lenient by default: every bad row is rejected with its line and reason and the rest are kept
+/// (`accepted + rejected = rows read`); strict mode throws at the first bad row. Blank lines are
+/// skipped and not counted as rows.
+public enum PlacesCSV {
+    public struct Options: Sendable {
+        /// Radius for rows without one (no `radius_m` column, or an empty field), meters.
+        public var defaultRadiusMeters: Double = 100
+        /// Throw at the first bad row instead of rejecting it.
+        public var strict = false
+        public init(defaultRadiusMeters: Double = 100, strict: Bool = false) {
+            self.defaultRadiusMeters = defaultRadiusMeters
+            self.strict = strict
+        }
+    }
+
+    /// What a read produced.
+    public struct Result: Sendable {
+        public var places: [Place]
+        /// Line of each accepted place, in `places` order.
+        public var lines: [Int]
+        public var rejected: [RejectedRow]
+        /// The header's fields as written.
+        public var header: [String]
+        /// Data rows read (accepted + rejected).
+        public var rowsRead: Int { places.count + rejected.count }
+    }
+
+    static let aliases: [String: [String]] = [
+        "id": ["id", "identifier", "place_id"],
+        "lat": ["lat", "latitude", "y"],
+        "lon": ["lon", "lng", "long", "longitude", "x"],
+        "radius_m": ["radius_m", "radius"],
+        "name": ["name"],
+    ]
+
+    /// Reads the file at `path` (`-` for standard input).
+    public static func read(path: String, options: Options = Options()) throws(PlacesCSVError) -> Result {
+        var reader = Reader(options: options)
+        var scanner = CSVScanner()
+        do {
+            try FileBytes.forEachChunk(of: path) { chunk in
+                try scanner.feed(chunk) { try reader.take($0) }
+            }
+            try scanner.finish { try reader.take($0) }
+        } catch let error as PlacesCSVError {
+            throw error
+        } catch {
+            throw PlacesCSVError(line: 0, reason: .unreadable("\(error)"))
+        }
+        return try reader.result()
+    }
+
+    /// Reads CSV text already in memory (tests, stdin).
+    public static func read(bytes: [UInt8], options: Options = Options()) throws(PlacesCSVError) -> Result {
+        var reader = Reader(options: options)
+        var scanner = CSVScanner()
+        do {
+            try bytes.withUnsafeBufferPointer { buffer in try scanner.feed(buffer) { try reader.take($0) } }
+            try scanner.finish { try reader.take($0) }
+        } catch let error as PlacesCSVError {
+            throw error
+        } catch {
+            throw PlacesCSVError(line: 0, reason: .unreadable("\(error)"))
+        }
+        return try reader.result()
+    }
+
+    /// Turns records into places.
+    private struct Reader {
+        let options: Options
+        var header: [String]?
+        var columns: [String: Int] = [:]
+        var places: [Place] = []
+        var lines: [Int] = []
+        var rejected: [RejectedRow] = []
+        var firstLineOfID: [String: Int] = [:]
+
+        init(options: Options) {
+            self.options = options
+        }
+
+        mutating func take(_ record: CSVScanner.Record) throws(PlacesCSVError) {
+            guard header != nil else {
+                try readHeader(record)
+                return
+            }
+            do {
+                let place = try parse(record)
+                firstLineOfID[place.id] = record.line
+                places.append(place)
+                lines.append(record.line)
+            } catch {
+                if options.strict { throw error }
+                rejected.append(RejectedRow(line: record.line, reason: error.reason.description, fields: record.fields))
+            }
+        }
+
+        mutating func readHeader(_ record: CSVScanner.Record) throws(PlacesCSVError) {
+            if let problem = record.problem { throw PlacesCSVError(line: record.line, reason: .malformed(CSVProblem(problem))) }
+            let names = record.fields.map { $0.trimmingASCIIWhitespace().lowercased() }
+            for (canonical, accepted) in PlacesCSV.aliases {
+                if let position = names.firstIndex(where: { accepted.contains($0) }) { columns[canonical] = position }
+            }
+            for required in ["id", "lat", "lon"] where columns[required] == nil {
+                throw PlacesCSVError(line: record.line, reason: .missingColumn(required))
+            }
+            header = record.fields
+        }
+
+        func parse(_ record: CSVScanner.Record) throws(PlacesCSVError) -> Place {
+            let line = record.line
+            if let problem = record.problem { throw PlacesCSVError(line: line, reason: .malformed(CSVProblem(problem))) }
+            guard let header, record.fields.count == header.count else {
+                throw PlacesCSVError(line: line, reason: .wrongFieldCount(expected: header?.count ?? 0, found: record.fields.count))
+            }
+            func field(_ name: String) -> String? {
+                columns[name].map { record.fields[$0].trimmingASCIIWhitespace() }
+            }
+            guard let id = field("id"), !id.isEmpty else { throw PlacesCSVError(line: line, reason: .missingField("id")) }
+            if let first = firstLineOfID[id] { throw PlacesCSVError(line: line, reason: .duplicateID(id, firstLine: first)) }
+            let latitude = try number("lat", field("lat"), line)
+            let longitude = try number("lon", field("lon"), line)
+            let coordinate: Coordinate
+            do {
+                coordinate = try Coordinate(latitude: latitude, longitude: longitude)
+            } catch {
+                throw PlacesCSVError(line: line, reason: .outOfRange(error.description))
+            }
+            var radius = options.defaultRadiusMeters
+            if let text = field("radius_m"), !text.isEmpty {
+                radius = try number("radius_m", text, line)
+                guard radius > 0 else { throw PlacesCSVError(line: line, reason: .radiusNotPositive(radius)) }
+            }
+            let name = columns["name"].map { record.fields[$0] }
+            return Place(id: id, coordinate: coordinate, radiusMeters: radius, name: name?.isEmpty == true ? nil : name)
+        }
+
+        func number(_ column: String, _ text: String?, _ line: Int) throws(PlacesCSVError) -> Double {
+            guard let text, !text.isEmpty else { throw PlacesCSVError(line: line, reason: .missingField(column)) }
+            guard let value = Double(text) else { throw PlacesCSVError(line: line, reason: .notANumber(column, text)) }
+            guard value.isFinite else { throw PlacesCSVError(line: line, reason: .notFinite(column, text)) }
+            return value
+        }
+
+        func result() throws(PlacesCSVError) -> Result {
+            guard let header else { throw PlacesCSVError(line: 1, reason: .emptyFile) }
+            guard !places.isEmpty else { throw PlacesCSVError(line: 1, reason: .noValidRows(rejected: rejected.count)) }
+            return Result(places: places, lines: lines, rejected: rejected, header: header)
+        }
+    }
+}
+
+/// A row a reader rejected: where, why, and what it said.
+public struct RejectedRow: Hashable, Sendable {
+    /// 1-based line where the record starts.
+    public var line: Int
+    public var reason: String
+    /// The record's fields as read.
+    public var fields: [String]
+
+    public init(line: Int, reason: String, fields: [String]) {
+        self.line = line
+        self.reason = reason
+        self.fields = fields
+    }
+}
+
+/// A bad places file or row: the 1-based line (record start) and the reason.
+public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var reason: Reason
+
+    public init(line: Int, reason: Reason) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        case unreadable(String)
+        case emptyFile
+        case missingColumn(String)
+        case noValidRows(rejected: Int)
+        case malformed(CSVProblem)
+        case wrongFieldCount(expected: Int, found: Int)
+        case missingField(String)
+        case notANumber(String, String)
+        case notFinite(String, String)
+        case outOfRange(String)
+        case radiusNotPositive(Double)
+        case duplicateID(String, firstLine: Int)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let why): "cannot read the file: \(why)"
+            case .emptyFile: "the file is empty (no header row)"
+            case .missingColumn(let column): "the header has no '\(column)' column (\(PlacesCSV.aliases[column]?.joined(separator: ", ") ?? column) are accepted)"
+            case .noValidRows(let rejected): "no valid rows (\(rejected) rejected)"
+            case .malformed(let problem): problem.description
+            case .wrongFieldCount(let expected, let found): "wrong field count: \(found) fields, the header has \(expected)"
+            case .missingField(let column): "missing field '\(column)'"
+            case .notANumber(let column, let text): "'\(column)' is not a number: '\(text)'"
+            case .notFinite(let column, let text): "'\(column)' is not finite: '\(text)'"
+            case .outOfRange(let why): why
+            case .radiusNotPositive(let radius): "radius must be > 0, got \(radius)"
+            case .duplicateID(let id, let first): "duplicate id '\(id)' (first on line \(first))"
+            }
+        }
+    }
+
+    public var description: String { "\(line): \(reason)" }
+}
+
+/// What is wrong with a CSV record's syntax.
+public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
+    case unterminatedQuote
+    case textAfterClosingQuote
+    case invalidUTF8
+
+    init(_ problem: CSVScanner.Problem) {
+        switch problem {
+        case .unterminatedQuote: self = .unterminatedQuote
+        case .textAfterClosingQuote: self = .textAfterClosingQuote
+        case .invalidUTF8: self = .invalidUTF8
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unterminatedQuote: "unterminated quote (a quoted field runs to the end of the file)"
+        case .textAfterClosingQuote: "text after a closing quote"
+        case .invalidUTF8: "not valid UTF-8"
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs, CR and LF.
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

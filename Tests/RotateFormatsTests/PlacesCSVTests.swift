@@ -1,0 +1,149 @@
+import FencePlanner
+import Geodesy
+import Foundation
+import RotateFormats
+import RotateTestSupport
+import Testing
+
+/// Where the repository's Datasets folder is (tests run from the package root or elsewhere).
+enum DatasetPaths {
+    static var root: String {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("Datasets")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+            directory = directory.deletingLastPathComponent()
+        }
+        return "Datasets"
+    }
+    static func path(_ name: String) -> String { root + "/" + name }
+}
+
+@Suite struct PlacesCSVTests {
+    func read(_ text: String, strict: Bool = false, radius: Double = 100) throws(PlacesCSVError) -> PlacesCSV.Result {
+        try PlacesCSV.read(bytes: Array(text.utf8), options: .init(defaultRadiusMeters: radius, strict: strict))
+    }
+
+    @Test func readsQuotesEscapesNewlinesBOMAndCRLF() throws {
+        let text = "\u{FEFF}ID,Latitude,LNG,radius,name,extra\r\n"
+            + "a,45.5,15.25,150,\"Shop, \"\"the best\"\"\",x\r\n"
+            + "b,-33.9,151.2,,\"two\nlines\",y\r\n"
+            + "\r\n"
+            + "c,0,180,20,plain,z"
+        let result = try read(text)
+        #expect(result.places.map(\.id) == ["a", "b", "c"])
+        #expect(result.places[0].name == "Shop, \"the best\"")
+        #expect(result.places[1].name == "two\nlines")
+        #expect(result.places[0].radiusMeters == 150)
+        #expect(result.places[1].radiusMeters == 100)
+        #expect(result.lines == [2, 3, 6])
+        #expect(result.rejected.isEmpty)
+        #expect(result.rowsRead == 3)
+    }
+
+    /// Each bad row with the line and the reason it must be rejected for.
+    static let badRows: [(row: String, reason: PlacesCSVError.Reason)] = [
+        ("a,45,15,100,x,extra", .wrongFieldCount(expected: 5, found: 6)),
+        ("a,45,15", .wrongFieldCount(expected: 5, found: 3)),
+        (",45,15,100,x", .missingField("id")),
+        ("  ,45,15,100,x", .missingField("id")),
+        ("a,,15,100,x", .missingField("lat")),
+        ("a,45,,100,x", .missingField("lon")),
+        ("a,north,15,100,x", .notANumber("lat", "north")),
+        ("a,45,east,100,x", .notANumber("lon", "east")),
+        ("a,45,15,big,x", .notANumber("radius_m", "big")),
+        ("a,45°,15,100,x", .notANumber("lat", "45°")),
+        ("a,4 5,15,100,x", .notANumber("lat", "4 5")),
+        ("a,nan,15,100,x", .notFinite("lat", "nan")),
+        ("a,45,inf,100,x", .notFinite("lon", "inf")),
+        ("a,1e400,15,100,x", .notFinite("lat", "1e400")),
+        ("a,45,15,-inf,x", .notFinite("radius_m", "-inf")),
+        ("a,90.5,15,100,x", .outOfRange("latitude 90.5 is outside -90...90")),
+        ("a,-91,15,100,x", .outOfRange("latitude -91.0 is outside -90...90")),
+        ("a,45,180.01,100,x", .outOfRange("longitude 180.01 is outside -180...180")),
+        ("a,45,-360,100,x", .outOfRange("longitude -360.0 is outside -180...180")),
+        ("a,45,15,0,x", .radiusNotPositive(0)),
+        ("a,45,15,-5,x", .radiusNotPositive(-5)),
+        ("dup,45,15,100,x", .duplicateID("dup", firstLine: 2)),
+        ("a,\"45\"x,15,100,x", .malformed(.textAfterClosingQuote)),
+        ("a,45,15,100,\"never closed", .malformed(.unterminatedQuote)),
+        ("a,0x,15,100,x", .notANumber("lat", "0x")),
+        ("a,45,15,1e999,x", .notFinite("radius_m", "1e999")),
+        ("a,--45,15,100,x", .notANumber("lat", "--45")),
+        ("a,45,15,100", .wrongFieldCount(expected: 5, found: 4)),
+        ("a,45,15,+,x", .notANumber("radius_m", "+")),
+        ("a,45,15,NaN,x", .notFinite("radius_m", "NaN")),
+    ]
+
+    @Test(arguments: badRows)
+    func badRowIsRejectedWithLineAndReason(row: String, reason: PlacesCSVError.Reason) throws {
+        let text = "id,lat,lon,radius_m,name\ndup,1,2,3,first\n" + row + "\nok,10,20,30,fine\n"
+        let result = try read(text)
+        #expect(result.rejected.count == 1)
+        #expect(result.rejected.first?.line == 3)
+        #expect(result.rejected.first?.reason == reason.description)
+        if reason == .malformed(.unterminatedQuote) {
+            // An open quote swallows the rest of the file into one record, as RFC 4180 reads it.
+            #expect(result.places.map(\.id) == ["dup"])
+            #expect(result.rowsRead == 2)
+        } else {
+            #expect(result.places.map(\.id) == ["dup", "ok"])
+            #expect(result.rowsRead == 3)
+        }
+        // Strict mode throws the same line and reason.
+        #expect(throws: PlacesCSVError(line: 3, reason: reason)) { try read(text, strict: true) }
+    }
+
+    @Test func invalidUTF8IsARejectedRow() throws {
+        var bytes = Array("id,lat,lon\nok,1,2\n".utf8)
+        bytes += [0x62, 0xFF, 0xFE, 0x2C, 0x31, 0x2C, 0x32, 0x0A]  // b\xFF\xFE,1,2
+        let result = try PlacesCSV.read(bytes: bytes)
+        #expect(result.rejected.map(\.line) == [3])
+        #expect(result.rejected.first?.reason == PlacesCSVError.Reason.malformed(.invalidUTF8).description)
+    }
+
+    @Test(arguments: [
+        ("", PlacesCSVError(line: 1, reason: .emptyFile)),
+        ("\u{FEFF}", PlacesCSVError(line: 1, reason: .emptyFile)),
+        ("name,lat,lon\nx,1,2\n", PlacesCSVError(line: 1, reason: .missingColumn("id"))),
+        ("id,lon\na,1\n", PlacesCSVError(line: 1, reason: .missingColumn("lat"))),
+        ("id,lat\na,1\n", PlacesCSVError(line: 1, reason: .missingColumn("lon"))),
+        ("id,lat,lon\n", PlacesCSVError(line: 1, reason: .noValidRows(rejected: 0))),
+        ("id,lat,lon\na,x,1\nb,1,x\n", PlacesCSVError(line: 1, reason: .noValidRows(rejected: 2))),
+    ])
+    func fileLevelErrors(text: String, expected: PlacesCSVError) {
+        #expect(throws: expected) { try read(text) }
+    }
+
+    @Test func radiusDefaultAndMultiLineRecordsKeepLineNumbers() throws {
+        let result = try read("id,lat,lon,name\n\"a\",1,2,\"x\r\ny\r\nz\"\r\nb,3,4,w\n", radius: 250)
+        #expect(result.lines == [2, 5])
+        #expect(result.places.allSatisfy { $0.radiusMeters == 250 })
+    }
+
+    @Test func randomBytesNeverCrash() {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 700))
+        let alphabet = Array("id,lat,lon\"\r\n 0123456789.-eNAinf\u{FF}".utf8)
+        for _ in 0..<2_000 {
+            let bytes = (0..<rng.nextInt(below: 80)).map { _ in rng.nextUnit() < 0.9 ? alphabet[rng.nextInt(below: alphabet.count)] : UInt8(truncatingIfNeeded: rng.next()) }
+            if let result = try? PlacesCSV.read(bytes: Array("id,lat,lon\n".utf8) + bytes) {
+                #expect(result.places.count + result.rejected.count == result.rowsRead)
+            }
+        }
+    }
+
+    @Test func bundledCitiesReadCompletely() throws {
+        let result = try PlacesCSV.read(path: DatasetPaths.path("cities1000.csv"))
+        #expect(result.places.count == 170_391)
+        #expect(result.rejected.isEmpty)
+        #expect(result.places.first?.radiusMeters == 200)
+        let airports = try PlacesCSV.read(path: DatasetPaths.path("airports.csv"))
+        #expect(airports.places.count == 17_339)
+        #expect(airports.places.contains { $0.id == "NZSP" && $0.coordinate.latitude == -90 })
+    }
+
+    @Test func missingFileIsAnError() {
+        #expect(throws: PlacesCSVError.self) { try PlacesCSV.read(path: "/nonexistent/places.csv") }
+        #expect(throws: PlacesCSVError.self) { try PlacesCSV.read(path: "/tmp") }
+    }
+}
