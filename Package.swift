@@ -7,7 +7,7 @@ import PackageDescription
 //   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
 //   WalkSimulator   -> FencePlanner, SpatialIndex, Geodesy (walks, missed-fence oracle)
 //   RotateFormats   -> WalkSimulator, FencePlanner, ...   (CSV, GPX, NDJSON, GeoJSON, SVG)
-//   BenchmarkKit    -> SpatialIndex, Geodesy          (timer, bench scenarios)
+//   BenchmarkKit    -> RotateFormats, SpatialIndex     (timer, bench scenarios)
 //   RotateCommands  -> BenchmarkKit, RotateFormats and the libraries below (CLI)
 //   rotate, RotateBenchmarks -> libraries
 let package = Package(
@@ -27,12 +27,12 @@ let package = Package(
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "BenchmarkKit", dependencies: ["SpatialIndex", "Geodesy"]),
+        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "RotateFormats", "WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
             name: "RotateBenchmarks",
-            dependencies: ["BenchmarkKit", "SpatialIndex", "Geodesy"],
+            dependencies: ["BenchmarkKit", "RotateFormats", "SpatialIndex", "Geodesy"],
             path: "Benchmarks/RotateBenchmarks",
             exclude: ["README.md"]
         ),
@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "FencePlannerTests", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "RotateFormatsTests", dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
-        .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit"]),
+        .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateCommandsTests",

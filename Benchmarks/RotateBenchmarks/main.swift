@@ -2,6 +2,7 @@
 // Each entry is `area.op/size`, builds its input from a seed (set-up untimed), times with the shared
 // BenchmarkKit stopwatch, verifies its answers against brute force and prints a checksum.
 import BenchmarkKit
+import RotateFormats
 import SpatialIndex
 
 #if canImport(Glibc)

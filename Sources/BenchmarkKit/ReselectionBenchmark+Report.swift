@@ -1,3 +1,4 @@
+import RotateFormats
 import SpatialIndex
 
 extension ReselectionBenchmark.Report {

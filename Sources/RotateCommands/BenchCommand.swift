@@ -1,4 +1,5 @@
 import BenchmarkKit
+import RotateFormats
 import SpatialIndex
 
 /// `rotate bench`: reselection-style query throughput of the k-d tree against brute force.

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import RotateFormats
 import FencePlanner
 import Geodesy
 

@@ -154,3 +154,38 @@ struct CSVScanner {
         try emit(record)
     }
 }
+
+/// One CSV record as read: the line it starts on, its fields, and a syntax problem if any.
+public struct CSVRecord: Sendable {
+    public var line: Int
+    public var fields: [String]
+    public var problem: CSVProblem?
+}
+
+/// Streams the records of any CSV file (RFC 4180, as `PlacesCSV` reads it).
+public enum CSVFile {
+    /// Calls `body` for every record of the file at `path` (`-` for standard input), header
+    /// included, as the file is read.
+    public static func forEachRecord(path: String, _ body: (CSVRecord) throws -> Void) throws {
+        var scanner = CSVScanner()
+        func emit(_ record: CSVScanner.Record) throws {
+            try body(CSVRecord(line: record.line, fields: record.fields, problem: record.problem.map(CSVProblem.init)))
+        }
+        try FileBytes.forEachChunk(of: path) { chunk in try scanner.feed(chunk, emit: emit) }
+        try scanner.finish(emit: emit)
+    }
+
+    /// The column of each canonical name found in `header` (case-insensitive, trimmed), using
+    /// `aliases` (canonical name -> accepted spellings).
+    public static func columns(of header: [String], aliases: [String: [String]]) -> [String: Int] {
+        let names = header.map { $0.trimmingASCIIWhitespace().lowercased() }
+        var columns: [String: Int] = [:]
+        for (canonical, accepted) in aliases {
+            if let position = names.firstIndex(where: { accepted.contains($0) }) { columns[canonical] = position }
+        }
+        return columns
+    }
+
+    /// A field trimmed of spaces, tabs and line ends.
+    public static func trimmed(_ field: String) -> String { field.trimmingASCIIWhitespace() }
+}

@@ -105,10 +105,7 @@ public enum PlacesCSV {
 
         mutating func readHeader(_ record: CSVScanner.Record) throws(PlacesCSVError) {
             if let problem = record.problem { throw PlacesCSVError(line: record.line, reason: .malformed(CSVProblem(problem))) }
-            let names = record.fields.map { $0.trimmingASCIIWhitespace().lowercased() }
-            for (canonical, accepted) in PlacesCSV.aliases {
-                if let position = names.firstIndex(where: { accepted.contains($0) }) { columns[canonical] = position }
-            }
+            columns = CSVFile.columns(of: record.fields, aliases: PlacesCSV.aliases)
             for required in ["id", "lat", "lon"] where columns[required] == nil {
                 throw PlacesCSVError(line: record.line, reason: .missingColumn(required))
             }

@@ -77,11 +77,7 @@ public enum WalkCSV {
         scanner.finish { records.append($0) }
         guard let headerRecord = records.first else { throw WalkFileError(line: 1, reason: .emptyFile) }
         if let problem = headerRecord.problem { throw WalkFileError(line: headerRecord.line, reason: .malformed(CSVProblem(problem))) }
-        let names = headerRecord.fields.map { $0.trimmingASCIIWhitespace().lowercased() }
-        var columns: [String: Int] = [:]
-        for (canonical, accepted) in aliases {
-            if let position = names.firstIndex(where: { accepted.contains($0) }) { columns[canonical] = position }
-        }
+        let columns = CSVFile.columns(of: headerRecord.fields, aliases: aliases)
         for required in ["lat", "lon"] where columns[required] == nil {
             throw WalkFileError(line: headerRecord.line, reason: .missingColumn(required))
         }
@@ -89,7 +85,7 @@ public enum WalkCSV {
         var rejected: [RejectedRow] = []
         for (index, record) in records.dropFirst().enumerated() {
             do throws(WalkFileError) {
-                raw.append((try parse(record, columns: columns, width: names.count, rowIndex: index), record.line, record.fields))
+                raw.append((try parse(record, columns: columns, width: headerRecord.fields.count, rowIndex: index), record.line, record.fields))
             } catch {
                 if strict { throw error }
                 rejected.append(RejectedRow(line: record.line, reason: error.reason.description, fields: record.fields))

@@ -18,8 +18,11 @@ public enum MissedFenceOracle {
     /// Longest distance between two checked points of the true path, meters.
     public static let checkSpacingMeters = 1.0
 
+    /// - Parameter recordUpdates: keep every reselection (with its sample index) in
+    ///   `OracleReport.updates`, for plan traces and maps.
     public static func replay<Rotator: FenceRotating>(
-        _ walk: Walk, rotator: inout Rotator, catalog: PlaceCatalog, placeSlots: Int, platformDelaySeconds: Double = 0
+        _ walk: Walk, rotator: inout Rotator, catalog: PlaceCatalog, placeSlots: Int, platformDelaySeconds: Double = 0,
+        recordUpdates: Bool = false
     ) -> OracleReport {
         var report = OracleReport()
         report.walks = 1
@@ -32,8 +35,10 @@ public enum MissedFenceOracle {
         var openEvents: [String: Int] = [:]  // place id -> last checked-point number where it was missed
         var checkedPoint = 0
 
+        var sampleIndex = 0
         func apply(_ update: RotationUpdate?) {
             guard let update else { return }
+            if recordUpdates { report.updates.append(RecordedUpdate(sampleIndex: sampleIndex, update: update)) }
             report.reselections += 1
             report.starts += update.diff.start.count
             report.stops += update.diff.stop.count
@@ -43,6 +48,7 @@ public enum MissedFenceOracle {
         }
 
         for (i, sample) in walk.samples.enumerated() {
+            sampleIndex = i
             if let fix = sample.fix {
                 if let due = pendingAt {
                     if sample.timeSeconds >= due {
@@ -116,6 +122,13 @@ public struct MissEvent: Hashable, Sendable {
     public var avoidable: Bool { withinSlots && !inSaturatedState }
 }
 
+/// A reselection during a replay.
+public struct RecordedUpdate: Hashable, Sendable {
+    /// Index of the walk sample (fix) it happened at.
+    public var sampleIndex: Int
+    public var update: RotationUpdate
+}
+
 /// What the oracle measured over one or more walks.
 public struct OracleReport: Hashable, Sendable {
     public var walks = 0
@@ -129,6 +142,8 @@ public struct OracleReport: Hashable, Sendable {
     /// Most regions registered at once (places plus the refresh region).
     public var maxSlotsUsed = 0
     public var misses: [MissEvent] = []
+    /// Every reselection with the sample it happened at (only when asked for).
+    public var updates: [RecordedUpdate] = []
 
     public init() {}
 
@@ -158,5 +173,6 @@ public struct OracleReport: Hashable, Sendable {
         saturatedFixes += other.saturatedFixes
         maxSlotsUsed = max(maxSlotsUsed, other.maxSlotsUsed)
         misses += other.misses
+        updates += other.updates
     }
 }

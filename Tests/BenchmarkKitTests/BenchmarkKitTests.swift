@@ -1,4 +1,5 @@
 import BenchmarkKit
+import RotateFormats
 import Foundation
 import Testing
 

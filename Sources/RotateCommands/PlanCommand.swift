@@ -1,0 +1,129 @@
+import FencePlanner
+import Geodesy
+import RotateFormats
+import WalkSimulator
+
+/// `rotate plan`: replay a walk through a FenceRotator, check it with the missed-fence oracle and
+/// write the plan.
+public enum PlanCommand: Subcommand {
+    public static let name = "plan"
+    public static let abstract = "Plan the fences to monitor along a walk, check it for missed fences, and write the plan."
+    public static let discussion = """
+        Reads the places and the walk (walk CSV, or GPX 1.0/1.1 track, route or waypoints), feeds
+        every fix to a FenceRotator and checks the recorded path, densified to 1 m, against every
+        fence (the recorded positions stand for the true path). The margin defaults to the longest
+        step between two fixes of the walk plus --delay times the fastest speed, so that checking at
+        fixes covers what happens between them.
+
+        Formats: ndjson is the plan trace of spec/formats.md (a config line, one reselect line per
+        reselection with its diff, a summary line with the oracle's misses); csv is one row per
+        reselection; geojson is a FeatureCollection of fences, refresh circles, reselection points,
+        misses and the walk; svg is a map; summary is a short table (the default when stdout is a
+        terminal, ndjson otherwise). --map FILE.svg writes the map as well, whatever the format.
+        Exit 1 if the oracle found an avoidable miss.
+        """
+    public static let options: [OptionSpec] = Inputs.placeOptions + [
+        OptionSpec("--walk", value: "FILE", help: "Walk CSV (t, lat, lon, accuracy_m) or GPX file."),
+        OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "longest walk step + delay x speed"),
+        OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
+    ] + Inputs.plannerOptions + [
+        OptionSpec("--format", value: "ndjson|csv|geojson|svg|summary", help: "What to write.", default: "summary on a terminal, else ndjson"),
+        OptionSpec("--out", value: "FILE", help: "Write the plan to FILE instead of stdout."),
+        OptionSpec("--map", value: "FILE", help: "Also write an SVG map to FILE."),
+    ]
+
+    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+        let format = try arguments.choice("--format", default: TextOutput.stdoutIsTerminal && arguments.string("--out") == nil ? "summary" : "ndjson",
+                                          from: ["ndjson", "csv", "geojson", "svg", "summary"])
+        guard let walkPath = arguments.string("--walk") else { throw .usage("--walk FILE is required") }
+        let delay = try arguments.double("--delay", default: 0, in: 0...86_400)
+        _ = try Inputs.configuration(arguments, marginMeters: 0)  // validate planner options before reading files
+        guard let places = try Inputs.places(arguments, console: console) else { return }
+        let walkFile = try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console)
+        let walk = walkFile.walk()
+
+        var longestStep = 0.0, fastest = 0.0
+        for (a, b) in zip(walk.samples, walk.samples.dropFirst()) {
+            let step = a.truePosition.distance(to: b.truePosition)
+            longestStep = max(longestStep, step)
+            let dt = b.timeSeconds - a.timeSeconds
+            if dt > 0 { fastest = max(fastest, step / dt) }
+        }
+        let margin = arguments.string("--margin") != nil
+            ? try arguments.double("--margin", default: 0, in: 0...1_000_000)
+            : longestStep + delay * fastest
+        let configuration = try Inputs.configuration(arguments, marginMeters: margin)
+        var rotator: FenceRotator
+        do {
+            rotator = try FenceRotator(catalog: places.catalog, configuration: configuration)
+        } catch {
+            throw .usage("\(error)")
+        }
+        let report = MissedFenceOracle.replay(walk, rotator: &rotator, catalog: places.catalog, placeSlots: configuration.placeSlots,
+                                              platformDelaySeconds: delay, recordUpdates: true)
+        let trace = PlanTrace(configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters, report: report)
+        let record = PlanRecord(catalog: places.catalog, walk: walk, report: report)
+        let title = "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
+            + "\(report.reselections) reselections, \(report.misses.count) misses"
+
+        let out = arguments.string("--out")
+        switch format {
+        case "ndjson":
+            try TextOutput.emit(trace.ndjsonLines, out: out, console: console)
+        case "csv":
+            try TextOutput.emit(csvLines(trace), out: out, console: console)
+        case "geojson":
+            try TextOutput.emit([GeoJSONWriter.document(record)], out: out, console: console)
+        case "svg":
+            try TextOutput.emit([SVGMap.document(record, title: title)], out: out, console: console)
+        default:
+            try TextOutput.emit(summaryLines(places: places, walkPath: walkPath, report: report, configuration: configuration,
+                                             mapPath: arguments.string("--map")), out: out, console: console)
+        }
+        if let mapPath = arguments.string("--map") {
+            try TextOutput.write([SVGMap.document(record, title: title)], to: mapPath)
+        }
+        if report.avoidableMisses > 0 {
+            throw .failure("\(report.avoidableMisses) avoidable missed fences (see the plan's misses)")
+        }
+    }
+
+    static func csvLines(_ trace: PlanTrace) -> [String] {
+        var lines = [CSVWriter.row(["fix", "lat", "lon", "guarantee", "monitored", "refresh_id", "refresh_lat", "refresh_lon", "refresh_radius_m",
+                                    "start", "stop", "inside_at_start", "overlapping"])]
+        for r in trace.reselections {
+            lines.append(CSVWriter.row([
+                String(r.fix), CSVWriter.decimal(r.lat), CSVWriter.decimal(r.lon), r.guarantee, String(r.monitored),
+                r.refresh?.id ?? "", r.refresh.map { CSVWriter.decimal($0.lat) } ?? "", r.refresh.map { CSVWriter.decimal($0.lon) } ?? "",
+                r.refresh.map { CSVWriter.decimal($0.radiusMeters, decimals: 3) } ?? "",
+                r.start.joined(separator: ";"), r.stop.joined(separator: ";"), r.insideAtStart.joined(separator: ";"),
+                r.overlapping.map(String.init) ?? "",
+            ]))
+        }
+        return lines
+    }
+
+    static func summaryLines(places: Inputs.LoadedPlaces, walkPath: String, report: OracleReport,
+                             configuration: RotationConfiguration, mapPath: String?) -> [String] {
+        var exact = 0, degraded = 0, saturated = 0
+        for recorded in report.updates {
+            switch recorded.update.selection.guarantee {
+            case .exact: exact += 1
+            case .degraded: degraded += 1
+            case .saturated: saturated += 1
+            }
+        }
+        var lines = [
+            "rotate plan: \(TextFormat.grouped(places.catalog.count)) places (\(places.path)), walk of \(TextFormat.grouped(report.fixes)) fixes, "
+                + "\(TextFormat.fixed(report.kilometers, decimals: 2)) km (\(walkPath))",
+            "slots          limit \(configuration.limit), headroom \(configuration.headroom): \(configuration.placeSlots) places + 1 refresh region",
+            "margin         \(TextFormat.fixed(configuration.marginMeters, decimals: 1)) m; refresh radius at least \(TextFormat.fixed(configuration.minRefreshRadiusMeters, decimals: 0)) m for exact",
+            "reselections   \(report.reselections) (\(TextFormat.fixed(report.perKilometer(report.reselections), decimals: 2)) per km): "
+                + "\(exact) exact, \(degraded) degraded, \(saturated) saturated",
+            "registrations  \(report.starts) starts, \(report.stops) stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 1)) per km), at most \(report.maxSlotsUsed) regions at once",
+            "misses         \(report.misses.count) (\(report.avoidableMisses) avoidable)",
+        ]
+        if let mapPath { lines.append("map            \(mapPath)") }
+        return lines
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Writes RFC 4180 CSV fields and rows.
+public enum CSVWriter {
+    /// A field, quoted when it holds a comma, a quote or a line break (quotes doubled).
+    public static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A row of fields joined by commas (no line end).
+    public static func row(_ fields: [String]) -> String { fields.map(field).joined(separator: ",") }
+
+    /// A coordinate or distance in plain decimal notation with up to `decimals` digits
+    /// (trailing zeros dropped), never in exponent form.
+    public static func decimal(_ value: Double, decimals: Int = 7) -> String {
+        var text = TextFormat.fixed(value, decimals: decimals)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+}

@@ -1,0 +1,55 @@
+import FencePlanner
+import Geodesy
+import SpatialIndex
+import WalkSimulator
+
+/// What a plan did, in the shape maps need: the walk, the places worth drawing, when each was
+/// monitored, every reselection's refresh region, and the misses.
+public struct PlanRecord: Sendable {
+    public struct Reselection: Sendable {
+        public var fix: Int
+        public var position: Coordinate
+        public var refresh: RefreshRegion?
+        public var guarantee: Guarantee
+        public var started: Int
+        public var stopped: Int
+    }
+
+    /// The walk's fix positions.
+    public var walk: [Coordinate]
+    /// Places to draw: every place ever monitored, and every place whose fence edge lies within
+    /// 500 m of a reselection point.
+    public var places: [Place]
+    /// For each place id, the fix ranges during which it was monitored (inclusive).
+    public var monitored: [String: [ClosedRange<Int>]]
+    public var reselections: [Reselection]
+    public var misses: [MissEvent]
+
+    public init(catalog: PlaceCatalog, walk: Walk, report: OracleReport) {
+        self.walk = walk.samples.map(\.truePosition)
+        misses = report.misses
+        let lastFix = max(0, walk.samples.count - 1)
+        var since: [String: Int] = [:]
+        var intervals: [String: [ClosedRange<Int>]] = [:]
+        var reselections: [Reselection] = []
+        var shown = Set<Int>()
+        var buffer = NeighborBuffer()
+        for recorded in report.updates {
+            let fix = recorded.sampleIndex
+            let diff = recorded.update.diff, selection = recorded.update.selection
+            for fence in diff.stop {
+                if let start = since.removeValue(forKey: fence.id) { intervals[fence.id, default: []].append(start...max(start, fix - 1)) }
+            }
+            for fence in diff.start { since[fence.id] = fix }
+            for place in selection.monitored { shown.insert(place.position) }
+            catalog.index.within(500, of: UnitVector(selection.fix.coordinate), measuredTo: .edge, into: &buffer)
+            for neighbor in buffer.neighbors.prefix(2_000) { shown.insert(neighbor.index) }
+            reselections.append(Reselection(fix: fix, position: selection.fix.coordinate, refresh: selection.refresh,
+                                            guarantee: selection.guarantee, started: diff.start.count, stopped: diff.stop.count))
+        }
+        for (id, start) in since { intervals[id, default: []].append(start...max(start, lastFix)) }
+        self.monitored = intervals
+        self.reselections = reselections
+        self.places = shown.sorted().map { catalog.places[$0] }
+    }
+}
