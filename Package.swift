@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateCommandsTests",
-            dependencies: ["RotateCommands", "RotateTestSupport", "rotate"]
+            dependencies: ["RotateCommands", "RotateFormats", "RotateTestSupport", "rotate"]
         ),
     ],
     swiftLanguageModes: [.v6]

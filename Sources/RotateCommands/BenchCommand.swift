@@ -17,6 +17,7 @@ public enum BenchCommand: Subcommand {
         """
     public static let options: [OptionSpec] = [
         OptionSpec("--count", value: "N", help: "Synthetic places to index.", default: "100000"),
+        OptionSpec("--places", value: "FILE", help: "Index the places of a CSV instead (their radii; --radius for rows without)."),
         OptionSpec("--queries", value: "Q", help: "Queries per repetition.", default: "100000"),
         OptionSpec("--seed", value: "S", help: "Seed of places and queries.", default: "1"),
         OptionSpec("--k", value: "K", help: "Neighbours per query.", default: "18"),
@@ -27,7 +28,9 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", default: "about 10M / N"),
         OptionSpec("--leaf-size", value: "L", help: "Points per k-d tree leaf.", default: "\(KDTree.defaultLeafSize)"),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
-        OptionSpec("--quiet", help: "No progress lines on stderr."),
+        OptionSpec("--quiet", help: "No progress lines on stderr (shown only when stderr is a terminal)."),
+        OptionSpec("--strict", help: "With --places: fail on the first bad row."),
+        OptionSpec("--rejects", value: "FILE", help: "With --places: write rejected rows as CSV."),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
@@ -37,7 +40,7 @@ public enum BenchCommand: Subcommand {
         configuration.seed = try arguments.uint64("--seed", default: 1)
         configuration.k = try arguments.int("--k", default: 18, in: 0...100_000)
         configuration.target = try arguments.choice("--by", default: "edge", from: ["edge", "center"]) == "edge" ? .edge : .center
-        let radius = try arguments.double("--radius", default: 100, in: 0...1_000_000)
+        let radius = try arguments.double("--radius", default: 100, in: 0.001...400_000)
         if arguments.flag("--mixed-radii") {
             guard arguments.string("--radius") == nil else {
                 throw .usage("--radius and --mixed-radii exclude each other")
@@ -52,13 +55,22 @@ public enum BenchCommand: Subcommand {
         }
         configuration.leafSize = try arguments.int("--leaf-size", default: KDTree.defaultLeafSize, in: 1...4_096)
 
-        let quiet = arguments.flag("--quiet")
-        let benchmark = ReselectionBenchmark(configuration: configuration)
-        let report = benchmark.run(progress: { line in if !quiet { console.err("rotate bench: " + line) } })
-        let radiusText = configuration.radiusMeters.map { "radius \(TextFormat.fixed($0, decimals: 0)) m" } ?? "radii 20 m to 5 km"
-        let source = "clustered places (seed \(configuration.seed), \(radiusText))"
+        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        var benchmark = ReselectionBenchmark(configuration: configuration)
+        var source = "clustered places (seed \(configuration.seed), "
+            + (configuration.radiusMeters.map { "radius \(TextFormat.fixed($0, decimals: 0)) m" } ?? "radii 20 m to 5 km") + ")"
+        if let path = arguments.string("--places") {
+            guard let loaded = try Inputs.places(arguments, console: console) else { return }
+            configuration.count = loaded.catalog.count
+            configuration.radiusMeters = nil
+            benchmark = ReselectionBenchmark(configuration: configuration, places: loaded.catalog.places.map(\.coordinate),
+                                             radiiMeters: loaded.catalog.places.map(\.radiusMeters))
+            source = "places from \(path)"
+        }
+        let report = benchmark.run(progress: { line in if showProgress { console.err("rotate bench: " + line) } })
         if arguments.flag("--json") {
-            console.out(report.json(seed: configuration.seed, radiusMeters: configuration.radiusMeters, source: "synthetic-clustered"))
+            console.out(report.json(seed: configuration.seed, radiusMeters: configuration.radiusMeters,
+                                    source: arguments.string("--places") ?? "synthetic-clustered"))
         } else {
             report.lines(describing: source).forEach(console.out)
         }

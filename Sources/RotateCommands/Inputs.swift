@@ -36,7 +36,7 @@ enum Inputs {
         do {
             result = try PlacesCSV.read(path: path, options: .init(defaultRadiusMeters: radius, strict: strict))
         } catch {
-            throw .failure("\(path):\(error.line): \(error.reason)")
+            throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
         }
         // Ids that would collide with refresh-region identifiers are rejected rows too.
         let prefix = "refresh-"
@@ -78,7 +78,7 @@ enum Inputs {
         do {
             walk = try WalkFile.read(path: path, strict: strict)
         } catch {
-            throw .failure("\(path):\(error.line): \(error.reason)")
+            throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
         }
         for row in walk.rejected { console.err("\(path):\(row.line): \(row.reason)") }
         console.err("\(path): \(walk.rowsRead) points read, \(walk.fixes.count) accepted, \(walk.rejected.count) rejected")

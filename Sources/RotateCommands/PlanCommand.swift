@@ -42,16 +42,9 @@ public enum PlanCommand: Subcommand {
         let walkFile = try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console)
         let walk = walkFile.walk()
 
-        var longestStep = 0.0, fastest = 0.0
-        for (a, b) in zip(walk.samples, walk.samples.dropFirst()) {
-            let step = a.truePosition.distance(to: b.truePosition)
-            longestStep = max(longestStep, step)
-            let dt = b.timeSeconds - a.timeSeconds
-            if dt > 0 { fastest = max(fastest, step / dt) }
-        }
         let margin = arguments.string("--margin") != nil
             ? try arguments.double("--margin", default: 0, in: 0...1_000_000)
-            : longestStep + delay * fastest
+            : walk.requiredMarginMeters(delaySeconds: delay)
         let configuration = try Inputs.configuration(arguments, marginMeters: margin)
         var rotator: FenceRotator
         do {

@@ -13,7 +13,9 @@ public enum SimulateCommand: Subcommand {
         kind (places are the waypoints, so walks pass where places are), feeds each walk's noisy
         fixes to a FenceRotator and checks the true path, densified to 1 m, against every fence.
         The margin defaults to max speed x (longest fix gap + --delay) + 5 x --noise (walking tops
-        out at 1.8 m/s, driving at 30 m/s). A miss is avoidable when the true point was inside no
+        out at 1.8 m/s, driving at 30 m/s). With --places FILE the places come from a CSV; with
+        --walk FILE one recorded walk (CSV or GPX, its positions taken as the true path) is replayed,
+        with a margin of its longest step plus --delay times its fastest speed. A miss is avoidable when the true point was inside no
         more fences than there are place slots and the planner had not declared the selection
         saturated; the command exits 1 if it finds one, or an unavoidable miss outside a saturated
         state. Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
@@ -37,8 +39,12 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--stickiness", value: "M", help: "Incumbent advantage, meters.", default: "0"),
         OptionSpec("--margin", value: "M", help: "Override the derived margin, meters."),
         OptionSpec("--seed", value: "S", help: "Seed of places and walks.", default: "1"),
+        OptionSpec("--places", value: "FILE", help: "Use a places CSV instead of a synthetic set (with --radius, --strict)."),
+        OptionSpec("--radius", value: "M", help: "Fence radius for --places rows without one.", default: "100"),
+        OptionSpec("--strict", help: "Fail on the first bad row of --places or --walk."),
+        OptionSpec("--walk", value: "FILE", help: "Replay this walk (CSV or GPX) once instead of generated walks."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
-        OptionSpec("--quiet", help: "No progress on stderr."),
+        OptionSpec("--quiet", help: "No progress on stderr (shown only when stderr is a terminal)."),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
@@ -66,19 +72,41 @@ public enum SimulateCommand: Subcommand {
         }
         scenario.seed = try arguments.uint64("--seed", default: 1)
 
+        var catalog: PlaceCatalog?
+        if arguments.string("--places") != nil {
+            catalog = try Inputs.places(arguments, console: console)?.catalog
+            if let catalog { scenario.placeCount = catalog.count }
+        }
+        var fileWalk: Walk?
+        if let walkPath = arguments.string("--walk") {
+            let walk = try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console).walk()
+            fileWalk = walk
+            scenario.walks = 1
+            if scenario.marginOverrideMeters == nil {
+                scenario.marginOverrideMeters = walk.requiredMarginMeters(delaySeconds: scenario.platformDelaySeconds)
+            }
+            if catalog == nil {
+                // Synthetic places around the recorded walk.
+                scenario.regionCenter = walk.samples[walk.samples.count / 2].truePosition
+            }
+        }
         let simulation: Simulation
         do {
-            simulation = try Simulation(scenario)
+            simulation = try Simulation(scenario, catalog: catalog)
         } catch let error as ConfigurationError {
             throw .usage("\(error)")
         } catch {
             throw .failure("cannot build the place set: \(error)")
         }
-        let quiet = arguments.flag("--quiet")
+        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
         let report: OracleReport
         do {
-            report = try simulation.run { done, total in
-                if !quiet && (done == total || done % max(1, total / 10) == 0) { console.err("rotate simulate: \(done)/\(total) walks") }
+            if let fileWalk {
+                report = try simulation.replay(fileWalk)
+            } else {
+                report = try simulation.run { done, total in
+                    if showProgress && (done == total || done % max(1, total / 10) == 0) { console.err("rotate simulate: \(done)/\(total) walks") }
+                }
             }
         } catch {
             throw .failure("\(error)")

@@ -8,9 +8,9 @@ import Darwin
 enum FileBytes {
     static let chunkSize = 1 << 20
 
-    /// Calls `body` with successive chunks of the file; throws `message` describing why the file
-    /// cannot be read.
-    static func forEachChunk(of path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws(FileReadError) {
+    /// Calls `body` with successive chunks of the file. Throws `FileReadError` when the file
+    /// cannot be read, and whatever `body` throws.
+    static func forEachChunk(of path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { if path != "-" { close(descriptor) } }
@@ -27,20 +27,20 @@ enum FileBytes {
                 throw FileReadError(path: path, reason: String(cString: strerror(errno)))
             }
             if count == 0 { return }
-            do {
-                try body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
-            } catch let error as FileReadError {
-                throw error
-            } catch {
-                throw FileReadError(path: path, reason: "\(error)")
-            }
+            try body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 
     /// The whole file as bytes.
     static func contents(of path: String) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
-        try forEachChunk(of: path) { bytes.append(contentsOf: $0) }
+        do {
+            try forEachChunk(of: path) { bytes.append(contentsOf: $0) }
+        } catch let error as FileReadError {
+            throw error
+        } catch {
+            throw FileReadError(path: path, reason: "\(error)")
+        }
         return bytes
     }
 }

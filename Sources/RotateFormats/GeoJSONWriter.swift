@@ -139,3 +139,15 @@ public enum GeoJSONWriter {
         return output
     }
 }
+
+extension GeoJSONWriter {
+    /// The rings `circle` writes (for tests).
+    package static func circlePolygonsForTesting(_ center: Coordinate, radiusMeters: Double) -> [[(Double, Double)]] {
+        circlePolygons(center, radiusMeters: radiusMeters)
+    }
+
+    /// The runs `line` writes (for tests).
+    package static func splitForTesting(_ coordinates: [Coordinate]) -> [[(Double, Double)]] {
+        splitAtAntimeridian(coordinates)
+    }
+}

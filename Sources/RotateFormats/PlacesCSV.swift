@@ -52,6 +52,8 @@ public enum PlacesCSV {
             try scanner.finish { try reader.take($0) }
         } catch let error as PlacesCSVError {
             throw error
+        } catch let error as FileReadError {
+            throw PlacesCSVError(line: 0, reason: .unreadable(error.reason))
         } catch {
             throw PlacesCSVError(line: 0, reason: .unreadable("\(error)"))
         }

@@ -121,43 +121,52 @@ public struct PlanTrace: Equatable, Sendable {
 
     static func strings(_ values: [String]) -> String { "[" + values.map(JSONObject.quoted).joined(separator: ",") + "]" }
 
-    /// Reads a trace back from NDJSON text.
+    /// Reads a trace back from NDJSON text (numbers are parsed exactly, so a written trace reads
+    /// back equal).
     ///
-    /// - Throws: `PlanTraceError` with the 1-based line of the first line that is not valid JSON,
-    ///   lacks a required key or has a wrong type, and for a missing `config` or `summary` line.
+    /// - Throws: `PlanTraceError` with the 1-based line of the first line that is not a JSON
+    ///   object, lacks a required key or has a wrong type, and for a missing `config` or `summary`.
     public static func parse(_ text: String) throws(PlanTraceError) -> PlanTrace {
         var config: Config?
         var summary: Summary?
         var reselections: [Reselect] = []
+        let decoder = JSONDecoder()
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = offset + 1
             if rawLine.allSatisfy({ $0 == " " || $0 == "\r" }) { continue }
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(rawLine.utf8))) as? [String: Any] else {
+            let fields: TraceLine
+            do {
+                fields = try decoder.decode(TraceLine.self, from: Data(rawLine.utf8))
+            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+                throw PlanTraceError(line: line, reason: "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'")
+            } catch let DecodingError.keyNotFound(key, _) {
+                throw PlanTraceError(line: line, reason: "missing '\(key.stringValue)'")
+            } catch {
                 throw PlanTraceError(line: line, reason: "not a JSON object")
             }
-            let fields = Fields(object: object, line: line)
-            switch try fields.string("type") {
+            func need<T>(_ value: T?, _ key: String) throws(PlanTraceError) -> T {
+                guard let value else { throw PlanTraceError(line: line, reason: "missing '\(key)'") }
+                return value
+            }
+            switch fields.type {
             case "config":
-                config = Config(version: try fields.int("version"), limit: try fields.int("limit"), headroom: try fields.int("headroom"),
-                                placeSlots: try fields.int("place_slots"), places: try fields.int("places"),
-                                radiusMeters: try fields.double("radius_m"), marginMeters: try fields.double("margin_m"),
-                                minRefreshRadiusMeters: try fields.double("min_refresh_radius_m"))
+                config = Config(version: try need(fields.version, "version"), limit: try need(fields.limit, "limit"),
+                                headroom: try need(fields.headroom, "headroom"), placeSlots: try need(fields.place_slots, "place_slots"),
+                                places: try need(fields.places, "places"), radiusMeters: try need(fields.radius_m, "radius_m"),
+                                marginMeters: try need(fields.margin_m, "margin_m"),
+                                minRefreshRadiusMeters: try need(fields.min_refresh_radius_m, "min_refresh_radius_m"))
             case "reselect":
-                var refresh: Refresh?
-                if let inner = object["refresh"] as? [String: Any] {
-                    let r = Fields(object: inner, line: line)
-                    refresh = Refresh(id: try r.string("id"), lat: try r.double("lat"), lon: try r.double("lon"), radiusMeters: try r.double("radius_m"))
-                } else if !(object["refresh"] is NSNull) {
-                    throw PlanTraceError(line: line, reason: "'refresh' must be an object or null")
-                }
+                guard let refreshField = fields.refresh else { throw PlanTraceError(line: line, reason: "missing 'refresh'") }
                 reselections.append(Reselect(
-                    fix: try fields.int("fix"), lat: try fields.double("lat"), lon: try fields.double("lon"),
-                    start: try fields.strings("start"), stop: try fields.strings("stop"), insideAtStart: try fields.strings("inside_at_start"),
-                    monitored: try fields.int("monitored"), refresh: refresh, guarantee: try fields.string("guarantee"),
-                    fallback: object["fallback"] as? String, overlapping: (object["overlapping"] as? NSNumber)?.intValue))
+                    fix: try need(fields.fix, "fix"), lat: try need(fields.lat, "lat"), lon: try need(fields.lon, "lon"),
+                    start: try need(fields.start, "start"), stop: try need(fields.stop, "stop"),
+                    insideAtStart: try need(fields.inside_at_start, "inside_at_start"), monitored: try need(fields.monitored, "monitored"),
+                    refresh: refreshField.map { Refresh(id: $0.id, lat: $0.lat, lon: $0.lon, radiusMeters: $0.radius_m) },
+                    guarantee: try need(fields.guarantee, "guarantee"), fallback: fields.fallback, overlapping: fields.overlapping))
             case "summary":
-                summary = Summary(fixes: try fields.int("fixes"), reselections: try fields.int("reselections"), starts: try fields.int("starts"),
-                                  stops: try fields.int("stops"), missed: try fields.int("missed"))
+                summary = Summary(fixes: try need(fields.fixes, "fixes"), reselections: try need(fields.reselections, "reselections"),
+                                  starts: try need(fields.starts, "starts"), stops: try need(fields.stops, "stops"),
+                                  missed: try need(fields.missed, "missed"))
             case let other:
                 throw PlanTraceError(line: line, reason: "unknown type '\(other)'")
             }
@@ -167,31 +176,62 @@ public struct PlanTrace: Equatable, Sendable {
         return PlanTrace(config: config, reselections: reselections, summary: summary)
     }
 
-    private struct Fields {
-        let object: [String: Any]
-        let line: Int
+    /// Any trace line: every key optional, checked per type by `parse`.
+    private struct TraceLine: Decodable {
+        struct RefreshLine: Decodable {
+            var id: String
+            var lat: Double
+            var lon: Double
+            var radius_m: Double
+        }
 
-        func value(_ key: String) throws(PlanTraceError) -> Any {
-            guard let value = object[key] else { throw PlanTraceError(line: line, reason: "missing '\(key)'") }
-            return value
+        var type: String
+        var version, limit, headroom, place_slots, places: Int?
+        var radius_m, margin_m, min_refresh_radius_m: Double?
+        var fix: Int?
+        var lat, lon: Double?
+        var start, stop, inside_at_start: [String]?
+        var monitored: Int?
+        /// nil: the key is missing; .some(nil): `null`.
+        var refresh: RefreshLine??
+        var guarantee, fallback: String?
+        var overlapping: Int?
+        var fixes, reselections, starts, stops, missed: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case type, version, limit, headroom, place_slots, places, radius_m, margin_m, min_refresh_radius_m, fix, lat, lon
+            case start, stop, inside_at_start, monitored, refresh, guarantee, fallback, overlapping, fixes, reselections, starts, stops, missed
         }
-        func string(_ key: String) throws(PlanTraceError) -> String {
-            guard let text = try value(key) as? String else { throw PlanTraceError(line: line, reason: "'\(key)' must be a string") }
-            return text
-        }
-        func int(_ key: String) throws(PlanTraceError) -> Int {
-            guard let number = try value(key) as? NSNumber, let int = Int(exactly: number.doubleValue) else {
-                throw PlanTraceError(line: line, reason: "'\(key)' must be a whole number")
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            type = try c.decode(String.self, forKey: .type)
+            version = try c.decodeIfPresent(Int.self, forKey: .version)
+            limit = try c.decodeIfPresent(Int.self, forKey: .limit)
+            headroom = try c.decodeIfPresent(Int.self, forKey: .headroom)
+            place_slots = try c.decodeIfPresent(Int.self, forKey: .place_slots)
+            places = try c.decodeIfPresent(Int.self, forKey: .places)
+            radius_m = try c.decodeIfPresent(Double.self, forKey: .radius_m)
+            margin_m = try c.decodeIfPresent(Double.self, forKey: .margin_m)
+            min_refresh_radius_m = try c.decodeIfPresent(Double.self, forKey: .min_refresh_radius_m)
+            fix = try c.decodeIfPresent(Int.self, forKey: .fix)
+            lat = try c.decodeIfPresent(Double.self, forKey: .lat)
+            lon = try c.decodeIfPresent(Double.self, forKey: .lon)
+            start = try c.decodeIfPresent([String].self, forKey: .start)
+            stop = try c.decodeIfPresent([String].self, forKey: .stop)
+            inside_at_start = try c.decodeIfPresent([String].self, forKey: .inside_at_start)
+            monitored = try c.decodeIfPresent(Int.self, forKey: .monitored)
+            if c.contains(.refresh) {
+                refresh = .some(try c.decodeNil(forKey: .refresh) ? nil : try c.decode(RefreshLine.self, forKey: .refresh))
             }
-            return int
-        }
-        func double(_ key: String) throws(PlanTraceError) -> Double {
-            guard let number = try value(key) as? NSNumber, !(try value(key) is Bool) else { throw PlanTraceError(line: line, reason: "'\(key)' must be a number") }
-            return number.doubleValue
-        }
-        func strings(_ key: String) throws(PlanTraceError) -> [String] {
-            guard let list = try value(key) as? [String] else { throw PlanTraceError(line: line, reason: "'\(key)' must be a list of strings") }
-            return list
+            guarantee = try c.decodeIfPresent(String.self, forKey: .guarantee)
+            fallback = try c.decodeIfPresent(String.self, forKey: .fallback)
+            overlapping = try c.decodeIfPresent(Int.self, forKey: .overlapping)
+            fixes = try c.decodeIfPresent(Int.self, forKey: .fixes)
+            reselections = try c.decodeIfPresent(Int.self, forKey: .reselections)
+            starts = try c.decodeIfPresent(Int.self, forKey: .starts)
+            stops = try c.decodeIfPresent(Int.self, forKey: .stops)
+            missed = try c.decodeIfPresent(Int.self, forKey: .missed)
         }
     }
 }

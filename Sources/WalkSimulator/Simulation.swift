@@ -60,12 +60,17 @@ public struct Simulation: Sendable {
     public let catalog: PlaceCatalog
     public let configuration: RotationConfiguration
 
-    public init(_ scenario: Scenario) throws {
+    /// A simulation over the scenario's synthetic place set, or over `catalog` when given.
+    public init(_ scenario: Scenario, catalog: PlaceCatalog? = nil) throws {
         self.scenario = scenario
-        var rng = SplitMix64(seed: scenario.seed)
-        let places = scenario.placeSet.places(count: scenario.placeCount, around: scenario.effectiveCenter,
-                                              sideMeters: scenario.regionSideMeters, using: &rng)
-        catalog = try PlaceCatalog(places: places)
+        if let catalog {
+            self.catalog = catalog
+        } else {
+            var rng = SplitMix64(seed: scenario.seed)
+            let places = scenario.placeSet.places(count: scenario.placeCount, around: scenario.effectiveCenter,
+                                                  sideMeters: scenario.regionSideMeters, using: &rng)
+            self.catalog = try PlaceCatalog(places: places)
+        }
         var configuration = scenario.configuration
         configuration.marginMeters = scenario.marginMeters
         self.configuration = try configuration.validated()
@@ -83,6 +88,13 @@ public struct Simulation: Sendable {
         let waypoints = WalkGenerator.waypoints(kind, lengthMeters: length, places: catalog.places,
                                                 center: scenario.effectiveCenter, using: &rng)
         return WalkGenerator.along(waypoints, speedMetersPerSecond: speed, fixes: scenario.fixes, kind: kind, using: &rng)
+    }
+
+    /// Replays one given walk (a recorded track) with the scenario's configuration and delay.
+    public func replay(_ walk: Walk) throws -> OracleReport {
+        var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+        return MissedFenceOracle.replay(walk, rotator: &rotator, catalog: catalog, placeSlots: configuration.placeSlots,
+                                        platformDelaySeconds: scenario.platformDelaySeconds)
     }
 
     /// Replays every walk; `progress` is called after each walk with (done, total).

@@ -33,6 +33,25 @@ public struct Walk: Hashable, Sendable {
         zip(samples, samples.dropFirst()).reduce(0) { $0 + $1.0.truePosition.distance(to: $1.1.truePosition) }
     }
 
+    /// The longest distance between two consecutive samples, meters.
+    public var longestStepMeters: Double {
+        zip(samples, samples.dropFirst()).reduce(0) { max($0, $1.0.truePosition.distance(to: $1.1.truePosition)) }
+    }
+
+    /// The fastest speed between two consecutive samples with distinct times, m/s.
+    public var fastestSpeedMetersPerSecond: Double {
+        zip(samples, samples.dropFirst()).reduce(0) { fastest, pair in
+            let dt = pair.1.timeSeconds - pair.0.timeSeconds
+            return dt > 0 ? max(fastest, pair.0.truePosition.distance(to: pair.1.truePosition) / dt) : fastest
+        }
+    }
+
+    /// The margin a recorded walk needs when the planner is only checked at its samples: its
+    /// longest step, plus the distance covered at its fastest speed during `delaySeconds`.
+    public func requiredMarginMeters(delaySeconds: Double) -> Double {
+        longestStepMeters + delaySeconds * fastestSpeedMetersPerSecond
+    }
+
     /// Fixes delivered (not dropped).
     public var deliveredFixes: Int { samples.reduce(0) { $0 + ($1.fix == nil ? 0 : 1) } }
 }

@@ -7,6 +7,11 @@ public struct PointSet: Sendable, CustomStringConvertible {
 
     public var description: String { "\(name) (\(coordinates.count) points)" }
 
+    public init(name: String, coordinates: [Coordinate]) {
+        self.name = name
+        self.coordinates = coordinates
+    }
+
     /// Uniform over the whole globe.
     public static func uniformGlobe(_ count: Int, seed: UInt64) -> PointSet {
         var rng = SplitMix64(seed: seed)

@@ -1,0 +1,163 @@
+import Foundation
+import RotateFormats
+import Testing
+
+/// The built `rotate` binary on the bundled datasets, as a user runs it.
+@Suite struct EndToEndTests {
+    static var datasets: String {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("Datasets")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+            directory = directory.deletingLastPathComponent()
+        }
+        return "Datasets"
+    }
+    static func data(_ name: String) -> String { datasets + "/" + name }
+    static func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("rotate-e2e-\(UUID().uuidString)-\(name)").path
+    }
+    static func write(_ text: String, _ name: String) throws -> String {
+        let path = temporary(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+    func run(_ arguments: [String]) throws -> (code: Int32, out: String, err: String) { try BinaryTests.run(arguments) }
+
+    let shops = EndToEndTests.data("shops-500.csv"), walk = EndToEndTests.data("walk-6km.csv")
+
+    @Test func planWritesTheSpecTraceWithNoMisses() throws {
+        let result = try run(["plan", "--places", shops, "--walk", walk, "--format", "ndjson"])
+        #expect(result.code == 0, "\(result.err)")
+        let trace = try PlanTrace.parse(result.out)
+        #expect(trace.config.places == 500 && trace.config.placeSlots == 17 && trace.config.radiusMeters == 100)
+        #expect(trace.summary.missed == 0)
+        #expect(trace.summary.fixes == 4_287)
+        #expect(trace.reselections.count == trace.summary.reselections && trace.summary.reselections >= 3)
+        #expect(trace.reselections.first?.fix == 0)
+        #expect(result.err.contains("500 rows read, 500 accepted, 0 rejected"))
+    }
+
+    @Test func planSummaryAndMap() throws {
+        let map = Self.temporary("map.svg")
+        let result = try run(["plan", "--places", shops, "--walk", walk, "--format", "summary", "--map", map])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("misses         0 (0 avoidable)"))
+        let svg = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("<polyline"))
+    }
+
+    @Test func planGeoJSONAndCSV() throws {
+        let geojson = try run(["plan", "--places", shops, "--walk", walk, "--format", "geojson"])
+        #expect(geojson.code == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(geojson.out.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "FeatureCollection")
+        let out = Self.temporary("plan.csv")
+        let csv = try run(["plan", "--places", shops, "--walk", walk, "--format", "csv", "--out", out])
+        #expect(csv.code == 0 && csv.out.isEmpty)
+        let trace = try PlanTrace.parse(try run(["plan", "--places", shops, "--walk", walk, "--format", "ndjson"]).out)
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first?.hasPrefix("fix,lat,lon,guarantee") == true)
+        #expect(rows.count == trace.reselections.count + 1)
+    }
+
+    @Test(arguments: ["walk-korita-zbevnica.csv", "walk-cerknicko-jezero.csv", "walk-around-visnjan-with-car.csv",
+                      "korita-zbevnica.gpx", "cerknicko-jezero.gpx", "around-visnjan-with-car.gpx"])
+    func realTracksAgainstGeoNamesMissNothing(track: String) throws {
+        for extra in [[], ["--limit", "4", "--headroom", "0", "--min-refresh", "50"]] {
+            let result = try run(["plan", "--places", Self.data("cities-si-hr.csv"), "--walk", Self.data(track), "--format", "ndjson"] + extra)
+            #expect(result.code == 0, "\(track): \(result.err)")
+            let trace = try PlanTrace.parse(result.out)
+            #expect(trace.summary.missed == 0, "\(track)")
+            #expect(trace.summary.fixes > 100)
+        }
+    }
+
+    @Test func gpxWithAndWithoutTimestamps() throws {
+        let timed = try Self.write("""
+            <gpx version="1.1"><trk><trkseg>
+            <trkpt lat="46.0320" lon="14.4776"><time>2024-05-01T10:00:00Z</time></trkpt>
+            <trkpt lat="46.0330" lon="14.4790"><time>2024-05-01T10:01:40Z</time></trkpt>
+            <trkpt lat="46.0340" lon="14.4800"><time>2024-05-01T10:03:20Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """, "timed.gpx")
+        let untimed = try Self.write("<gpx><wpt lat=\"46.0320\" lon=\"14.4776\"/><wpt lat=\"46.0330\" lon=\"14.4790\"/><wpt lat=\"46.034\" lon=\"14.48\"/></gpx>", "untimed.gpx")
+        for path in [timed, untimed] {
+            let result = try run(["plan", "--places", shops, "--walk", path, "--format", "ndjson"])
+            #expect(result.code == 0, "\(result.err)")
+            #expect(try PlanTrace.parse(result.out).summary.fixes == 3)
+        }
+    }
+
+    @Test func badRowsAreReportedWithFileAndLineAndNothingIsLost() throws {
+        let places = try Self.write("id,lat,lon,radius_m\na,46.03,14.47,100\nb,north,14.47,100\nc,46.04,14.48,-1\nd,46.05,14.49,\na,46.0,14.0,50\n", "bad.csv")
+        let rejects = Self.temporary("rejects.csv")
+        let result = try run(["validate", "--places", places, "--rejects", rejects])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.err.contains("\(places):3: 'lat' is not a number: 'north'"))
+        #expect(result.err.contains("\(places):4: radius must be > 0, got -1.0"))
+        #expect(result.err.contains("\(places):6: duplicate id 'a' (first on line 2)"))
+        #expect(result.err.contains("5 rows read, 2 accepted, 3 rejected"))
+        let rejected = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(rejected.first == "line,reason,id,lat,lon,radius_m")
+        #expect(rejected.count == 4)
+        #expect(rejected[1].hasPrefix("3,"))
+        let strict = try run(["validate", "--places", places, "--strict"])
+        #expect(strict.code == 1)
+        #expect(strict.err.contains("\(places):3: 'lat' is not a number"))
+    }
+
+    @Test func fileErrorsExitOneAndUsageErrorsExitTwo() throws {
+        let empty = try Self.write("", "empty.csv")
+        let noLat = try Self.write("id,lon\na,1\n", "nolat.csv")
+        for (arguments, code, message) in [
+            (["plan", "--places", "/nonexistent.csv", "--walk", walk], Int32(1), "/nonexistent.csv"),
+            (["plan", "--places", empty, "--walk", walk], 1, "the file is empty"),
+            (["validate", "--places", noLat], 1, "no 'lat' column"),
+            (["plan", "--places", shops], 2, "--walk FILE is required"),
+            (["plan", "--walk", walk], 2, "--places FILE is required"),
+            (["plan", "--places", shops, "--walk", walk, "--format", "pdf"], 2, "must be one of"),
+            (["select", "--places", shops], 2, "exactly one of"),
+            (["select", "--places", shops, "--at", "95,14"], 2, "latitude 95.0"),
+            (["plan", "--places", shops, "--walk", "/nonexistent.gpx"], 1, "/nonexistent.gpx"),
+        ] {
+            let result = try run(arguments)
+            #expect(result.code == code, "\(arguments): \(result.err)")
+            #expect(result.err.contains(message), "\(arguments): \(result.err)")
+        }
+    }
+
+    @Test func selectAtAPositionAndInBatch() throws {
+        let one = try run(["select", "--places", shops, "--at", "46.05,14.5", "--format", "json"])
+        #expect(one.code == 0, "\(one.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(one.out.utf8)) as? [String: Any])
+        #expect((object["monitored"] as? [Any])?.count == 17)
+        #expect(object["guarantee"] as? String == "exact")
+        let positions = try Self.write("id,lat,lon,accuracy_m\nu1,46.05,14.5,5\nu2,x,14.5,\nu3,46.04,14.49,\nu4,46.06,14.51,-2\n", "positions.csv")
+        let batch = try run(["select", "--places", shops, "--positions", positions])
+        #expect(batch.code == 0, "\(batch.err)")
+        let rows = batch.out.split(separator: "\n")
+        #expect(rows.count == 5)
+        #expect(rows[1].hasPrefix("2,u1,46.05,14.5,ok,exact,"))
+        #expect(rows[2].hasPrefix("3,u2,x,14.5,rejected"))
+        #expect(rows[4].hasPrefix("5,u4,46.06,14.51,rejected"))
+        #expect(batch.err.contains("\(positions):3: lat and lon must be numbers"))
+        #expect(batch.err.contains("4 rows read, 2 accepted, 2 rejected"))
+    }
+
+    @Test func generateReproducesTheBundledScenario() throws {
+        let places = Self.temporary("shops.csv"), walkOut = Self.temporary("walk.csv")
+        let result = try run(["generate", "--places-out", places, "--walk-out", walkOut])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: places)) == Data(contentsOf: URL(fileURLWithPath: shops)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: walkOut)) == Data(contentsOf: URL(fileURLWithPath: walk)))
+    }
+
+    @Test func simulateAcceptsPlaceAndWalkFiles() throws {
+        let result = try run(["simulate", "--places", Self.data("cities-si-hr.csv"), "--walk", Self.data("korita-zbevnica.gpx"), "--json"])
+        #expect(result.code == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(object["misses"] as? Int == 0)
+        #expect(object["places"] as? Int == 1_065)
+    }
+}

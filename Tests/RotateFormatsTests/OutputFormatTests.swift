@@ -1,0 +1,166 @@
+import FencePlanner
+import Foundation
+import Geodesy
+import RotateFormats
+import RotateTestSupport
+import SpatialIndex
+import Testing
+import WalkSimulator
+
+@Suite struct PlanTraceTests {
+    func replay() throws -> (PlanTrace, OracleReport, PlanRecord) {
+        var scenario = Simulation.Scenario()
+        scenario.placeCount = 800
+        scenario.regionSideMeters = 6_000
+        scenario.placeSet = .mixed
+        scenario.lengthMeters = 5_000...5_000
+        scenario.configuration = RotationConfiguration(limit: 12, headroom: 1)
+        let simulation = try Simulation(scenario)
+        var rotator = try FenceRotator(catalog: simulation.catalog, configuration: simulation.configuration)
+        let walk = simulation.walk(0)
+        let report = MissedFenceOracle.replay(walk, rotator: &rotator, catalog: simulation.catalog,
+                                              placeSlots: simulation.configuration.placeSlots, recordUpdates: true)
+        let trace = PlanTrace(configuration: simulation.configuration, places: simulation.catalog.count, defaultRadiusMeters: 100, report: report)
+        return (trace, report, PlanRecord(catalog: simulation.catalog, walk: walk, report: report))
+    }
+
+    @Test func traceRoundTripsThroughNDJSON() throws {
+        let (trace, report, _) = try replay()
+        #expect(trace.reselections.count == report.reselections && report.reselections > 3)
+        let text = trace.ndjsonLines.joined(separator: "\n") + "\n"
+        #expect(try PlanTrace.parse(text) == trace)
+    }
+
+    @Test func traceFollowsTheSpec() throws {
+        let (trace, report, _) = try replay()
+        let lines = trace.ndjsonLines
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.first?["type"] as? String == "config")
+        #expect(objects.last?["type"] as? String == "summary")
+        #expect(Set(objects.first!.keys) == ["type", "version", "limit", "headroom", "place_slots", "places", "radius_m", "margin_m", "min_refresh_radius_m"])
+        #expect(objects.first?["place_slots"] as? Int == 10)
+        var monitored: Set<String> = []
+        var lastFix = -1
+        for object in objects.dropFirst().dropLast() {
+            #expect(object["type"] as? String == "reselect")
+            let fix = try #require(object["fix"] as? Int)
+            #expect(fix > lastFix)
+            lastFix = fix
+            let start = try #require(object["start"] as? [String]), stop = try #require(object["stop"] as? [String])
+            for id in stop { #expect(monitored.remove(id) != nil, "stopped an unmonitored id") }
+            for id in start { #expect(monitored.insert(id).inserted, "started a monitored id") }
+            #expect(object["monitored"] as? Int == monitored.count)
+            #expect(monitored.count <= 10)
+            let guarantee = try #require(object["guarantee"] as? String)
+            #expect(["exact", "degraded", "saturated"].contains(guarantee))
+            #expect((object["fallback"] as? String == "distance") == (guarantee != "exact"))
+            #expect((object["overlapping"] != nil) == (guarantee == "saturated"))
+            let refresh = try #require(object["refresh"] as? [String: Any])
+            #expect(Set(refresh.keys) == ["id", "lat", "lon", "radius_m"])
+        }
+        #expect(objects.last?["missed"] as? Int == report.misses.count)
+        #expect(objects.last?["reselections"] as? Int == objects.count - 2)
+    }
+
+    @Test(arguments: [
+        ("{\"type\":\"config\"", 1), ("{\"type\":\"summary\",\"fixes\":1,\"reselections\":0,\"starts\":0,\"stops\":0,\"missed\":0}", 1),
+        ("not json", 1), ("{\"type\":\"weird\"}", 1), ("[1,2]", 1),
+    ])
+    func badTracesAreErrorsWithLines(text: String, line: Int) {
+        #expect(throws: PlanTraceError.self) { try PlanTrace.parse(text) }
+    }
+
+    @Test func geoJSONIsValidAndComplete() throws {
+        let (_, report, record) = try replay()
+        let document = GeoJSONWriter.document(record)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "FeatureCollection")
+        let features = try #require(object["features"] as? [[String: Any]])
+        let kinds = features.compactMap { ($0["properties"] as? [String: Any])?["kind"] as? String }
+        #expect(kinds.filter { $0 == "reselect" }.count == report.reselections)
+        #expect(kinds.filter { $0 == "walk" }.count == 1)
+        #expect(kinds.filter { $0 == "place" }.count == record.places.count)
+        for feature in features where (feature["properties"] as? [String: Any])?["kind"] as? String == "place" {
+            let geometry = try #require(feature["geometry"] as? [String: Any])
+            let rings = try #require(geometry["coordinates"] as? [[[Double]]])
+            #expect(rings[0].count == GeoJSONWriter.circleVertices + 1)
+            #expect(rings[0].first == rings[0].last)
+        }
+    }
+
+    @Test func svgMapHasItsParts() throws {
+        let (_, _, record) = try replay()
+        let svg = SVGMap.document(record, title: "test <map>")
+        #expect(svg.hasPrefix("<svg"))
+        #expect(svg.hasSuffix("</svg>"))
+        #expect(svg.contains("<polyline"))
+        #expect(svg.contains("test &lt;map&gt;"))
+        #expect(svg.contains("stroke-dasharray"))
+        #expect(svg.components(separatedBy: "<polygon").count - 1 >= record.places.count)
+        #expect(svg.contains(" km</text>") || svg.contains(" m</text>"))
+    }
+}
+
+@Suite struct GeoJSONGeometryTests {
+    @Test func circlesAcrossTheDateLineSplitIntoTwoCounterClockwiseParts() {
+        let polygons = GeoJSONWriter.circlePolygonsForTesting(Coordinate(validLatitude: -17, longitude: 179.99), radiusMeters: 5_000)
+        #expect(polygons.count == 2)
+        for ring in polygons {
+            #expect(ring.first! == ring.last!)
+            #expect(ring.allSatisfy { (-180...180).contains($0.0) })
+            #expect(signedArea(ring) > 0, "counter-clockwise")
+        }
+        #expect(polygons[0].contains { $0.0 == 180 } && polygons[1].contains { $0.0 == -180 })
+        let plain = GeoJSONWriter.circlePolygonsForTesting(Coordinate(validLatitude: 45, longitude: 15), radiusMeters: 5_000)
+        #expect(plain.count == 1 && plain[0].count == 65 && signedArea(plain[0]) > 0)
+    }
+
+    @Test func aCircleAroundThePoleClosesOverIt() {
+        let polygons = GeoJSONWriter.circlePolygonsForTesting(Coordinate(validLatitude: -90, longitude: 0), radiusMeters: 1_000)
+        #expect(polygons.count == 1)
+        #expect(polygons[0].contains { $0.1 == -90 })
+        #expect(signedArea(polygons[0]) > 0)
+    }
+
+    @Test func walksAcrossTheDateLineBecomeMultiLineStrings() {
+        let parts = GeoJSONWriter.splitForTesting([Coordinate(validLatitude: 0, longitude: 179.9), Coordinate(validLatitude: 0.2, longitude: -179.9),
+                                                  Coordinate(validLatitude: 0.4, longitude: -179.8)])
+        #expect(parts.count == 2)
+        #expect(parts[0].last! == (180, 0.1))
+        #expect(parts[1].first! == (-180, 0.1))
+    }
+
+    func signedArea(_ ring: [(Double, Double)]) -> Double {
+        zip(ring, ring.dropFirst()).reduce(0) { $0 + ($1.0.0 * $1.1.1 - $1.1.0 * $1.0.1) } / 2
+    }
+}
+
+@Suite struct RealDataIndexTests {
+    /// The k-d tree against brute force on the GeoNames cities1000 set (200 of 2,000 seeded queries in
+    /// debug; the release `rotate bench --places Datasets/cities1000.csv` in CI checks more).
+    @Test func citiesMatchBruteForce() throws {
+        let cities = try PlacesCSV.read(path: DatasetPaths.path("cities1000.csv")).places
+        let coordinates = cities.map(\.coordinate)
+        var radii = cities.map(\.radiusMeters)
+        let tree = KDTree(coordinates: coordinates, radiiMeters: radii)
+        let brute = BruteForceIndex(coordinates: coordinates, radiiMeters: radii)
+        let set = PointSet(name: "cities1000", coordinates: coordinates)
+        let seed = TestSeed.value(salt: 800)
+        var buffer = NeighborBuffer()
+        for (i, q) in set.queries(2_000, sigmaMeters: 3_000, seed: seed).enumerated() where i % 10 == 0 {
+            let v = UnitVector(q)
+            let expected = brute.nearest(18, to: v, measuredTo: .edge)
+            tree.nearest(18, to: v, measuredTo: .edge, into: &buffer)
+            #expect(buffer.neighbors == expected, "query \(i); \(TestSeed.replay(seed))")
+        }
+        // Mixed radii on the same points.
+        var rng = SplitMix64(seed: seed)
+        radii = radii.map { _ in rng.nextDouble(in: 20..<5_000) }
+        let mixed = KDTree(coordinates: coordinates, radiiMeters: radii)
+        let mixedBrute = BruteForceIndex(coordinates: coordinates, radiiMeters: radii)
+        for q in set.queries(40, sigmaMeters: 3_000, seed: seed ^ 1) {
+            mixed.nearest(17, to: UnitVector(q), measuredTo: .edge, into: &buffer)
+            #expect(buffer.neighbors == mixedBrute.nearest(17, to: UnitVector(q), measuredTo: .edge))
+        }
+    }
+}
