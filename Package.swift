@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "SpatialIndex", "Geodesy"]),
+        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "RotateFormats", "WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(

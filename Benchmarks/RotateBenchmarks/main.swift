@@ -43,6 +43,8 @@ let usage = """
       --filter TEXT  Run only entries whose name contains TEXT.
       --json         One JSON object per entry (rotate bench's keys plus "name").
       --list         List the entry names and exit.
+    (Also formats.readPlacesCSV/cities1000 and /1M: reading a places CSV, in MB/s; run from the
+    package root, the 1M file is written to /tmp.)
       -h, --help     Show this help.
     """
 
@@ -73,8 +75,40 @@ while !arguments.isEmpty {
 }
 
 var failed = false
+// Reading places CSV files: the bundled GeoNames file and a generated 1,000,000-row file.
+let csvEntries: [(name: String, path: () throws -> String)] = [
+    ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }),
+    ("formats.readPlacesCSV/1M", {
+        let path = "/tmp/rotate-bench-places-1M.csv"
+        try CSVReadBenchmark.writeSyntheticFile(path: path, count: 1_000_000)
+        return path
+    }),
+]
+for entry in csvEntries where filter == nil || entry.name.contains(filter!) {
+    do {
+        let report = try CSVReadBenchmark.run(path: try entry.path())
+        if json {
+            var object = JSONObject()
+            object.add("name", entry.name)
+            object.add("rows", report.rows)
+            object.add("bytes", report.bytes)
+            object.add("ms", report.milliseconds.median)
+            object.add("ms_min", report.milliseconds.min)
+            object.add("ms_max", report.milliseconds.max)
+            object.add("mb_per_s", report.megabytesPerSecond, decimals: 1)
+            print(object.text)
+        } else {
+            print("\(entry.name): \(TextFormat.grouped(report.rows)) rows, \(TextFormat.fixed(Double(report.bytes) / 1e6, decimals: 1)) MB in "
+                + "\(TextFormat.fixed(report.milliseconds.median, decimals: 1)) ms median (min \(TextFormat.fixed(report.milliseconds.min, decimals: 1)), "
+                + "max \(TextFormat.fixed(report.milliseconds.max, decimals: 1))): \(TextFormat.fixed(report.megabytesPerSecond, decimals: 1)) MB/s")
+        }
+    } catch {
+        StandardStreams.write("RotateBenchmarks: \(entry.name): \(error)\n", to: 2)
+        failed = true
+    }
+}
 let selected = entries.filter { filter == nil || $0.name.contains(filter!) }
-if !json {
+if !json && !selected.isEmpty {
     print("name                               build ms   ns/query (min, max)        brute ns/query   ratio     checksum")
 }
 for entry in selected {

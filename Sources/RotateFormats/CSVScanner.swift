@@ -136,7 +136,10 @@ struct CSVScanner {
     }
 
     private mutating func endField() {
-        if let text = String(validating: field, as: UTF8.self) {
+        if field.allSatisfy({ $0 < 0x80 }) {
+            // ASCII needs no validation (the common case, and much faster).
+            fields.append(String(decoding: field, as: UTF8.self))
+        } else if let text = String(validating: field, as: UTF8.self) {
             fields.append(text)
         } else {
             problem = problem ?? .invalidUTF8

@@ -79,7 +79,13 @@ public enum PlacesCSV {
     private struct Reader {
         let options: Options
         var header: [String]?
-        var columns: [String: Int] = [:]
+        var columns: [String: Int] = [:] {
+            didSet {
+                idColumn = columns["id"]; latColumn = columns["lat"]; lonColumn = columns["lon"]
+                radiusColumn = columns["radius_m"]; nameColumn = columns["name"]
+            }
+        }
+        var idColumn: Int?, latColumn: Int?, lonColumn: Int?, radiusColumn: Int?, nameColumn: Int?
         var places: [Place] = []
         var lines: [Int] = []
         var rejected: [RejectedRow] = []
@@ -120,13 +126,11 @@ public enum PlacesCSV {
             guard let header, record.fields.count == header.count else {
                 throw PlacesCSVError(line: line, reason: .wrongFieldCount(expected: header?.count ?? 0, found: record.fields.count))
             }
-            func field(_ name: String) -> String? {
-                columns[name].map { record.fields[$0].trimmingASCIIWhitespace() }
-            }
-            guard let id = field("id"), !id.isEmpty else { throw PlacesCSVError(line: line, reason: .missingField("id")) }
+            func field(_ column: Int?) -> String? { column.map { record.fields[$0].trimmingASCIIWhitespace() } }
+            guard let id = field(idColumn), !id.isEmpty else { throw PlacesCSVError(line: line, reason: .missingField("id")) }
             if let first = firstLineOfID[id] { throw PlacesCSVError(line: line, reason: .duplicateID(id, firstLine: first)) }
-            let latitude = try number("lat", field("lat"), line)
-            let longitude = try number("lon", field("lon"), line)
+            let latitude = try number("lat", field(latColumn), line)
+            let longitude = try number("lon", field(lonColumn), line)
             let coordinate: Coordinate
             do {
                 coordinate = try Coordinate(latitude: latitude, longitude: longitude)
@@ -134,11 +138,11 @@ public enum PlacesCSV {
                 throw PlacesCSVError(line: line, reason: .outOfRange(error.description))
             }
             var radius = options.defaultRadiusMeters
-            if let text = field("radius_m"), !text.isEmpty {
+            if let text = field(radiusColumn), !text.isEmpty {
                 radius = try number("radius_m", text, line)
                 guard radius > 0 else { throw PlacesCSVError(line: line, reason: .radiusNotPositive(radius)) }
             }
-            let name = columns["name"].map { record.fields[$0] }
+            let name = nameColumn.map { record.fields[$0] }
             return Place(id: id, coordinate: coordinate, radiusMeters: radius, name: name?.isEmpty == true ? nil : name)
         }
 
@@ -243,6 +247,8 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
 extension String {
     /// The string without leading and trailing spaces, tabs, CR and LF.
     func trimmingASCIIWhitespace() -> String {
+        let isSpaceByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        if let first = utf8.first, let last = utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return self }
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
