@@ -5,7 +5,8 @@ import PackageDescription
 //   Geodesy
 //   SpatialIndex    -> Geodesy
 //   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
-//   WalkSimulator   -> FencePlanner, SpatialIndex, Geodesy (walks, missed-fence oracle)
+//   FenceRules      -> Geodesy                        (P(inside), hysteresis and dwell rules)
+//   WalkSimulator   -> FenceRules, FencePlanner, SpatialIndex, Geodesy (walks, oracle, evaluation)
 //   RotateFormats   -> WalkSimulator, FencePlanner, ...   (CSV, GPX, NDJSON, GeoJSON, SVG)
 //   BenchmarkKit    -> RotateFormats, SpatialIndex     (timer, bench scenarios)
 //   RotateCommands  -> BenchmarkKit, RotateFormats and the libraries below (CLI)
@@ -16,6 +17,7 @@ let package = Package(
         .library(name: "Geodesy", targets: ["Geodesy"]),
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
         .library(name: "FencePlanner", targets: ["FencePlanner"]),
+        .library(name: "FenceRules", targets: ["FenceRules"]),
         .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
         .library(name: "RotateFormats", targets: ["RotateFormats"]),
         .executable(name: "rotate", targets: ["rotate"]),
@@ -25,10 +27,11 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
-        .target(name: "WalkSimulator", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "FenceRules", dependencies: ["Geodesy"]),
+        .target(name: "WalkSimulator", dependencies: ["FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "RotateFormats", "WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
             name: "RotateBenchmarks",
@@ -43,6 +46,10 @@ let package = Package(
         ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
         .testTarget(name: "FencePlannerTests", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
+        .testTarget(
+            name: "FenceRulesTests", dependencies: ["FenceRules", "Geodesy", "RotateTestSupport"],
+            exclude: ["make_rice_reference.py"]
+        ),
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "RotateFormatsTests", dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),

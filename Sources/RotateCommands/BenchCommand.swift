@@ -27,6 +27,7 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--repetitions", value: "R", help: "Timed repetitions (the median is reported).", default: "5"),
         OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", default: "about 10M / N"),
         OptionSpec("--leaf-size", value: "L", help: "Points per k-d tree leaf.", default: "\(KDTree.defaultLeafSize)"),
+        OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress lines on stderr (shown only when stderr is a terminal)."),
         OptionSpec("--strict", help: "With --places: fail on the first bad row."),
@@ -34,6 +35,32 @@ public enum BenchCommand: Subcommand {
     ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+        if arguments.flag("--probability") {
+            let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
+            let count = try arguments.int("--queries", default: 200_000, in: 1...100_000_000)
+            let report = ProbabilityBenchmark.run(evaluations: count, repetitions: repetitions, seed: try arguments.uint64("--seed", default: 1))
+            let time = report.nanosecondsPerEvaluation
+            if arguments.flag("--json") {
+                var object = JSONObject()
+                object.add("evaluations", report.evaluations)
+                object.add("repetitions", repetitions)
+                object.add("ns_per_evaluation", time.median, decimals: 1)
+                object.add("ns_per_evaluation_min", time.min, decimals: 1)
+                object.add("ns_per_evaluation_max", time.max, decimals: 1)
+                object.add("ns_per_evaluation_anywhere", report.nanosecondsPerEvaluationAnywhere.median, decimals: 1)
+                object.add("checksum", report.checksum, decimals: 6)
+                console.out(object.text)
+            } else {
+                console.out("rotate bench --probability: \(TextFormat.grouped(report.evaluations)) evaluations x \(repetitions) repetitions "
+                    + "(R 1 m to 5 km, sigma 0.5 to 200 m)")
+                console.out("near the edge  \(TextFormat.fixed(time.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(time.min, decimals: 1)), "
+                    + "max \(TextFormat.fixed(time.max, decimals: 1))), d within 6 sigma of R")
+                let anywhere = report.nanosecondsPerEvaluationAnywhere
+                console.out("anywhere       \(TextFormat.fixed(anywhere.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(anywhere.min, decimals: 1)), "
+                    + "max \(TextFormat.fixed(anywhere.max, decimals: 1))), d 0 to 10 km; checksum \(TextFormat.fixed(report.checksum, decimals: 6))")
+            }
+            return
+        }
         var configuration = ReselectionBenchmark.Configuration()
         configuration.count = try arguments.int("--count", default: 100_000, in: 0...50_000_000)
         configuration.queries = try arguments.int("--queries", default: 100_000, in: 1...100_000_000)

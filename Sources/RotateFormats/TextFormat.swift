@@ -3,7 +3,7 @@ public enum TextFormat {
     /// `value` with exactly `decimals` digits after the point (half away from zero), e.g.
     /// `fixed(2760.456, decimals: 1)` is `"2760.5"`. Non-finite values print as `nan`, `inf`, `-inf`.
     public static func fixed(_ value: Double, decimals: Int) -> String {
-        precondition((0...9).contains(decimals), "0 to 9 decimals")
+        precondition((0...15).contains(decimals), "0 to 15 decimals")
         guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
         var scale: Double = 1
         for _ in 0..<decimals { scale *= 10 }

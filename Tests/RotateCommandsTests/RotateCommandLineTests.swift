@@ -119,3 +119,27 @@ import Testing
         #expect(CapturingConsole.run(["simulate", "--walks", "1"] + extra).code == 2)
     }
 }
+
+@Suite struct RuleCommandsTests {
+    @Test func probabilityPrintsTheRiceCDF() throws {
+        let text = CapturingConsole.run(["probability", "--distance", "100", "--radius", "100", "--sigma", "20"])
+        #expect(text.code == 0)
+        #expect(text.out == "0.459902")
+        let json = CapturingConsole.run(["probability", "--distance", "674", "--radius", "100", "--sigma", "5", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(object["p_inside"] as? Double == 0)
+        #expect(CapturingConsole.run(["probability", "--distance", "1"]).code == 2)
+        #expect(CapturingConsole.run(["probability", "--distance", "-1", "--radius", "1", "--sigma", "1"]).code == 2)
+    }
+
+    @Test func evaluatePrintsARowPerWalkAndRule() {
+        let result = CapturingConsole.run(["evaluate", "--runs", "5", "--exercise"])
+        #expect(result.code == 0, "\(result.err)")
+        let rows = result.out.split(separator: "\n")
+        #expect(rows.filter { $0.hasPrefix("skirting") }.count == 4)
+        #expect(rows.filter { $0.hasPrefix("crossing") }.count == 4)
+        #expect(rows.filter { $0.hasPrefix("15.0 m/s") }.count == 2)
+        #expect(rows.contains { $0.hasPrefix("crossing    confident") && $0.contains("5/5") })
+        #expect(CapturingConsole.run(["evaluate", "--rule", "psychic"]).code == 2)
+    }
+}

@@ -140,3 +140,24 @@ import Testing
         }
     }
 }
+
+@Suite struct WalkFuzzTests {
+    @Test func randomBytesNeverCrashTheWalkReaders() {
+        var rng = SplitMix64(seed: 901)
+        let gpxAlphabet = Array("<gpx trkpt wpt rtept lat=\"1.5\" lon='2' <time>2020-01-01T00:00:00Z</time> /> <!-- --> <![CDATA[ ]]>\n".utf8)
+        let csvAlphabet = Array("t,lat,lon,accuracy_m\"\r\n 0123456789.-:TZe".utf8)
+        for round in 0..<1_500 {
+            let alphabet = round % 2 == 0 ? gpxAlphabet : csvAlphabet
+            var bytes = (0..<rng.nextInt(below: 120)).map { _ in
+                rng.nextUnit() < 0.9 ? alphabet[rng.nextInt(below: alphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
+            }
+            if round % 2 == 0 { bytes = Array("<gpx>".utf8) + bytes } else { bytes = Array("lat,lon\n".utf8) + bytes }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-fuzz-\(round % 2).\(round % 2 == 0 ? "gpx" : "csv")").path
+            guard (try? Data(bytes).write(to: URL(fileURLWithPath: path))) != nil else { continue }
+            if let walk = try? WalkFile.read(path: path) {
+                #expect(walk.fixes.count + walk.rejected.count == walk.rowsRead)
+                #expect(zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) })
+            }
+        }
+    }
+}
