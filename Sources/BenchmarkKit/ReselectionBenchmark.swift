@@ -63,6 +63,8 @@ public struct ReselectionBenchmark: Sendable {
     public let configuration: Configuration
     public let places: [Coordinate]
     public let radiiMeters: [Double]
+    /// Query positions given by the caller (else generated near places).
+    public var givenQueries: [UnitVector]?
 
     /// A benchmark over synthetic clustered places (200 towns of about 20 km, seeded).
     public init(configuration: Configuration) {
@@ -77,16 +79,18 @@ public struct ReselectionBenchmark: Sendable {
         self.init(configuration: configuration, places: places, radiiMeters: radii)
     }
 
-    /// A benchmark over given places and radii.
-    public init(configuration: Configuration, places: [Coordinate], radiiMeters: [Double]) {
+    /// A benchmark over given places and radii (and, optionally, given query positions).
+    public init(configuration: Configuration, places: [Coordinate], radiiMeters: [Double], queries: [UnitVector]? = nil) {
         precondition(places.count == radiiMeters.count, "one radius per place")
         self.configuration = configuration
         self.places = places
         self.radiiMeters = radiiMeters
+        self.givenQueries = queries
     }
 
     /// Query positions: a random place, moved by a Gaussian of 500 m per axis (seeded).
     public func queryPoints() -> [UnitVector] {
+        if let givenQueries { return givenQueries }
         var rng = SplitMix64(seed: configuration.seed ^ 0x5155_4552_5931)
         guard !places.isEmpty else { return [] }
         return (0..<configuration.queries).map { _ in

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import Geodesy
 import RotateFormats
 import SpatialIndex
 
@@ -18,6 +19,7 @@ public enum BenchCommand: Subcommand {
     public static let options: [OptionSpec] = [
         OptionSpec("--count", value: "N", help: "Synthetic places to index.", default: "100000"),
         OptionSpec("--places", value: "FILE", help: "Index the places of a CSV instead (their radii; --radius for rows without)."),
+        OptionSpec("--positions", value: "FILE", help: "Query these positions (CSV with lat, lon) instead of generated ones."),
         OptionSpec("--queries", value: "Q", help: "Queries per repetition.", default: "100000"),
         OptionSpec("--seed", value: "S", help: "Seed of places and queries.", default: "1"),
         OptionSpec("--k", value: "K", help: "Neighbours per query.", default: "18"),
@@ -27,12 +29,40 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--repetitions", value: "R", help: "Timed repetitions (the median is reported).", default: "5"),
         OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", default: "about 10M / N"),
         OptionSpec("--leaf-size", value: "L", help: "Points per k-d tree leaf.", default: "\(KDTree.defaultLeafSize)"),
+        OptionSpec("--write-neighbors", value: "FILE", help: "Write the first 1,000 queries' neighbour indices (CSV) for outside checks."),
         OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress lines on stderr (shown only when stderr is a terminal)."),
         OptionSpec("--strict", help: "With --places: fail on the first bad row."),
         OptionSpec("--rejects", value: "FILE", help: "With --places: write rejected rows as CSV."),
     ]
+
+    /// Query positions from a CSV with lat and lon columns (a bad row is an error: benchmarks
+    /// need exactly the positions asked for).
+    static func positions(_ path: String) throws(CommandError) -> [UnitVector] {
+        var columns: [String: Int]?
+        var result: [UnitVector] = []
+        do {
+            try CSVFile.forEachRecord(path: path) { record in
+                guard let found = columns else {
+                    columns = CSVFile.columns(of: record.fields, aliases: ["lat": ["lat", "latitude"], "lon": ["lon", "lng", "longitude"]])
+                    guard columns?["lat"] != nil, columns?["lon"] != nil else { throw CommandError.failure("\(path):\(record.line): the header needs lat and lon") }
+                    return
+                }
+                guard let lat = Double(CSVFile.trimmed(record.fields[found["lat"]!])), let lon = Double(CSVFile.trimmed(record.fields[found["lon"]!])),
+                      let c = try? Coordinate(latitude: lat, longitude: lon) else {
+                    throw CommandError.failure("\(path):\(record.line): not a valid position")
+                }
+                result.append(UnitVector(c))
+            }
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw .failure("\(path): \(error)")
+        }
+        guard !result.isEmpty else { throw .failure("\(path): no positions") }
+        return result
+    }
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
         if arguments.flag("--probability") {
@@ -94,7 +124,22 @@ public enum BenchCommand: Subcommand {
                                              radiiMeters: loaded.catalog.places.map(\.radiusMeters))
             source = "places from \(path)"
         }
+        if let path = arguments.string("--positions") {
+            let queries = try positions(path)
+            configuration.queries = queries.count
+            benchmark = ReselectionBenchmark(configuration: configuration, places: benchmark.places, radiiMeters: benchmark.radiiMeters,
+                                             queries: queries)
+        }
         let report = benchmark.run(progress: { line in if showProgress { console.err("rotate bench: " + line) } })
+        if let path = arguments.string("--write-neighbors") {
+            let tree = KDTree(coordinates: benchmark.places, radiiMeters: benchmark.radiiMeters, leafSize: configuration.leafSize)
+            var buffer = NeighborBuffer()
+            let lines = benchmark.queryPoints().prefix(1_000).map { query -> String in
+                tree.nearest(configuration.k, to: query, measuredTo: configuration.target, into: &buffer)
+                return buffer.neighbors.map { String($0.index) }.joined(separator: ",")
+            }
+            try TextOutput.write(Array(lines), to: path)
+        }
         if arguments.flag("--json") {
             console.out(report.json(seed: configuration.seed, radiusMeters: configuration.radiusMeters,
                                     source: arguments.string("--places") ?? "synthetic-clustered"))
