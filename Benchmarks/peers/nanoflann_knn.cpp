@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
         tree->buildIndex();
         builds.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
-    std::vector<size_t> idx(k);
+    std::vector<unsigned int> idx(k);
     std::vector<double> dist(k);
     unsigned long long checksum = 0;
     std::vector<double> times;
@@ -76,15 +76,15 @@ int main(int argc, char** argv) {
     FILE* check = fopen(argv[6], "w");
     for (size_t i = 0; i < std::min<size_t>(q, 1000); ++i) {
         size_t found = tree->knnSearch(&queries[3 * i], k, idx.data(), dist.data());
-        for (size_t j = 0; j < found; ++j) fprintf(check, j ? ",%zu" : "%zu", idx[j]);
+        for (size_t j = 0; j < found; ++j) fprintf(check, j ? ",%u" : "%u", idx[j]);
         fprintf(check, "\n");
     }
     fclose(check);
     std::sort(times.begin(), times.end());
     std::sort(builds.begin(), builds.end());
     // Index memory: the points are the caller's (24 bytes each) plus nanoflann's index permutation
-    // (8 bytes) and nodes (counted as ~2n/leaf nodes of 56 bytes).
-    double bytes = 24.0 + 8.0 + 2.0 * 56.0 / leaf;
+    // (4 bytes, unsigned int in nanoflann 1.4) and nodes (counted as ~2n/leaf nodes of 56 bytes).
+    double bytes = 24.0 + 4.0 + 2.0 * 56.0 / leaf;
     printf("{\"peer\":\"nanoflann leaf %zu\",\"n\":%zu,\"queries\":%zu,\"build_ms\":%.3f,\"ns_per_query\":%.1f,\"ns_min\":%.1f,\"ns_max\":%.1f,\"bytes_per_place\":%.1f,\"checksum\":%llu}\n",
            leaf, n, q, builds[builds.size() / 2], times[times.size() / 2], times.front(), times.back(), bytes, checksum);
     delete tree;

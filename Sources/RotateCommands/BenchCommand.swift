@@ -25,7 +25,7 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--k", value: "K", help: "Neighbours per query.", default: "18"),
         OptionSpec("--by", value: "edge|center", help: "Rank by fence edge or by centre.", default: "edge"),
         OptionSpec("--radius", value: "M", help: "Fence radius of every place, meters.", default: "100"),
-        OptionSpec("--mixed-radii", help: "Random radii from 20 m to 5 km instead of --radius."),
+        OptionSpec("--mixed-radii", help: "Random radii from 20 m to 5 km instead of --radius (also replaces a --places file's radii)."),
         OptionSpec("--repetitions", value: "R", help: "Timed repetitions (the median is reported).", default: "5"),
         OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", default: "about 10M / N"),
         OptionSpec("--leaf-size", value: "L", help: "Points per k-d tree leaf.", default: "\(KDTree.defaultLeafSize)"),
@@ -119,10 +119,17 @@ public enum BenchCommand: Subcommand {
         if let path = arguments.string("--places") {
             guard let loaded = try Inputs.places(arguments, console: console) else { return }
             configuration.count = loaded.catalog.count
+            // File order (not the catalog's id order), so result indices are row numbers.
+            let filePlaces = loaded.result.places
+            var radii = filePlaces.map(\.radiusMeters)
+            if arguments.flag("--mixed-radii") {
+                // Replace the file's radii with seeded random ones (20 m to 5 km).
+                var rng = SplitMix64(seed: configuration.seed)
+                radii = radii.map { _ in rng.nextDouble(in: 20..<5_000) }
+            }
             configuration.radiusMeters = nil
-            benchmark = ReselectionBenchmark(configuration: configuration, places: loaded.catalog.places.map(\.coordinate),
-                                             radiiMeters: loaded.catalog.places.map(\.radiusMeters))
-            source = "places from \(path)"
+            benchmark = ReselectionBenchmark(configuration: configuration, places: filePlaces.map(\.coordinate), radiiMeters: radii)
+            source = "places from \(path)" + (arguments.flag("--mixed-radii") ? " with radii 20 m to 5 km" : "")
         }
         if let path = arguments.string("--positions") {
             let queries = try positions(path)

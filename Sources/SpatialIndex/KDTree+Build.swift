@@ -80,19 +80,19 @@ private struct Builder {
     mutating func build(_ low: Int, _ high: Int, depth: Int) -> Int {
         var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
-        var minRadius = Double.infinity, maxRadius = -Double.infinity
+        var maxRadius = -Double.infinity
         for i in low..<high {
             let p = points[i]
             minX = min(minX, p.vector.x); maxX = max(maxX, p.vector.x)
             minY = min(minY, p.vector.y); maxY = max(maxY, p.vector.y)
             minZ = min(minZ, p.vector.z); maxZ = max(maxZ, p.vector.z)
-            minRadius = min(minRadius, p.radius); maxRadius = max(maxRadius, p.radius)
+            maxRadius = max(maxRadius, p.radius)
         }
         let node = KDTree.Node(
             minX: Self.floatDown(minX), minY: Self.floatDown(minY), minZ: Self.floatDown(minZ),
             maxX: Self.floatUp(maxX), maxY: Self.floatUp(maxY), maxZ: Self.floatUp(maxZ),
-            minRadius: Self.floatDown(minRadius), maxRadius: Self.floatUp(maxRadius),
-            start: Int32(low), end: Int32(high), right: -1)
+            maxRadius: Self.floatUp(maxRadius),
+            start: Int32(low), link: -1 - Int32(high))
         let nodeIndex = nodes.count
         nodes.append(node)
         height = max(height, depth)
@@ -104,7 +104,7 @@ private struct Builder {
         select(nth: middle, low: low, high: high, axis: axis)
         _ = build(low, middle, depth: depth + 1)
         let right = build(middle, high, depth: depth + 1)
-        nodes[nodeIndex].right = Int32(right)
+        nodes[nodeIndex].link = Int32(right)
         return nodeIndex
     }
 

@@ -20,30 +20,36 @@ extension KDTree {
         }
         var nextLeafStart = 0
         var maxDepth = 0
-        func visit(_ nodeIndex: Int, depth: Int) -> Int {
+        /// Checks the subtree at `nodeIndex`; returns the index after it and its point range end.
+        func visit(_ nodeIndex: Int, depth: Int) -> (next: Int, end: Int) {
             maxDepth = Swift.max(maxDepth, depth)
             let node = nodes[nodeIndex]
-            for i in Int(node.start)..<Int(node.end) {
+            if node.isLeaf {
+                precondition(Int(node.end - node.start) <= leafSize && node.end >= node.start, "leaf \(nodeIndex) size")
+                precondition(Int(node.start) == nextLeafStart, "leaves out of order at \(nodeIndex)")
+                nextLeafStart = Int(node.end)
+                checkPoints(node, nodeIndex, Int(node.start)..<Int(node.end))
+                return (nodeIndex + 1, Int(node.end))
+            }
+            let left = nodes[nodeIndex + 1]
+            let (rightIndex, leftEnd) = visit(nodeIndex + 1, depth: depth + 1)
+            precondition(rightIndex == Int(node.right), "right child of \(nodeIndex) misplaced")
+            let right = nodes[rightIndex]
+            let (after, end) = visit(rightIndex, depth: depth + 1)
+            precondition(left.start == node.start && Int(right.start) == leftEnd, "children of \(nodeIndex) do not split it")
+            checkPoints(node, nodeIndex, Int(node.start)..<end)
+            return (after, end)
+        }
+        func checkPoints(_ node: Node, _ nodeIndex: Int, _ range: Range<Int>) {
+            for i in range {
                 let v = vectors[i]
                 precondition(Double(node.minX) <= v.x && v.x <= Double(node.maxX), "x outside node \(nodeIndex)")
                 precondition(Double(node.minY) <= v.y && v.y <= Double(node.maxY), "y outside node \(nodeIndex)")
                 precondition(Double(node.minZ) <= v.z && v.z <= Double(node.maxZ), "z outside node \(nodeIndex)")
-                precondition(Double(node.minRadius) <= radiiMeters[i] && radiiMeters[i] <= Double(node.maxRadius), "radius outside node \(nodeIndex)")
+                precondition(radiiMeters[i] <= Double(node.maxRadius), "radius above node \(nodeIndex)'s bound")
             }
-            if node.isLeaf {
-                precondition(Int(node.end - node.start) <= leafSize, "leaf \(nodeIndex) too large")
-                precondition(Int(node.start) == nextLeafStart, "leaves out of order at \(nodeIndex)")
-                nextLeafStart = Int(node.end)
-                return nodeIndex + 1
-            }
-            let left = nodes[nodeIndex + 1]
-            let rightIndex = visit(nodeIndex + 1, depth: depth + 1)
-            precondition(rightIndex == Int(node.right), "right child of \(nodeIndex) misplaced")
-            let right = nodes[rightIndex]
-            precondition(left.start == node.start && left.end == right.start && right.end == node.end, "children of \(nodeIndex) do not split it")
-            return visit(rightIndex, depth: depth + 1)
         }
-        let end = visit(0, depth: 0)
+        let (end, _) = visit(0, depth: 0)
         precondition(end == nodes.count, "unreachable nodes")
         precondition(nextLeafStart == count, "leaves do not cover every point")
         precondition(maxDepth == height, "height \(height) but deepest node at \(maxDepth)")

@@ -16,18 +16,34 @@ extension KDTree {
     @inlinable
     public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer) {
         precondition(k >= 0, "k must be >= 0")
+        var probe = NoProbe()
+        search(k, query, target, &buffer, &probe)
+    }
+
+    /// The same query, also counting the distance evaluations and nodes it made (for tests that
+    /// prove the pruning works without timing anything).
+    package func nearestCounting(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, into buffer: inout NeighborBuffer)
+        -> (pointsEvaluated: Int, nodesVisited: Int) {
+        precondition(k >= 0, "k must be >= 0")
+        var probe = CountingProbe()
+        search(k, query, target, &buffer, &probe)
+        return (probe.points, probe.nodes)
+    }
+
+    @inlinable
+    func search<Probe: SearchProbe>(_ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ buffer: inout NeighborBuffer, _ probe: inout Probe) {
         switch target {
         case .center:
             var metric = CenterMetric()
-            searchNearest(k, query, &metric, &buffer)
+            searchNearest(k, query, &metric, &buffer, &probe)
         case .edge:
             if let radius = uniformRadiusMeters {
                 // One common radius: edge order is centre order (see `RankingKey`).
                 var metric = UniformEdgeMetric(radiusMeters: radius)
-                searchNearest(k, query, &metric, &buffer)
+                searchNearest(k, query, &metric, &buffer, &probe)
             } else {
                 var metric = EdgeMetric()
-                searchNearest(k, query, &metric, &buffer)
+                searchNearest(k, query, &metric, &buffer, &probe)
             }
         }
     }
@@ -40,7 +56,9 @@ extension KDTree {
     }
 
     @inlinable
-    func searchNearest<Metric: RankingMetric>(_ k: Int, _ query: UnitVector, _ metric: inout Metric, _ buffer: inout NeighborBuffer) {
+    func searchNearest<Metric: RankingMetric, Probe: SearchProbe>(
+        _ k: Int, _ query: UnitVector, _ metric: inout Metric, _ buffer: inout NeighborBuffer, _ probe: inout Probe
+    ) {
         buffer._neighbors.removeAll(keepingCapacity: true)
         let k = Swift.min(k, count)
         guard k > 0 else { return }
@@ -58,21 +76,24 @@ extension KDTree {
                             buffer.stack.withUnsafeMutableBufferPointer { stack in
                                 var found = 0
                                 var top = 1
-                                stack[0] = .init(node: 0, bound: 0)
+                                stack[0] = .init(node: 0, bound: -Double.infinity)
                                 while top > 0 {
                                     top -= 1
                                     let next = stack[top]
                                     let node = nodes[Int(next.node)]
                                     var worst = found < k ? Double.infinity : best[k - 1].key
-                                    var limit = metric.pruningSquaredChord(worstKey: worst, maxRadius: Double(node.maxRadius))
-                                    if next.bound > limit { continue }
+                                    // Bounds are in key space: no place under the node ranks before it.
+                                    if next.bound > worst { continue }
+                                    probe.node()
                                     if node.isLeaf {
                                         for i in Int(node.start)..<Int(node.end) {
+                                            probe.point()
                                             let squaredChord = vectors[i].squaredChord(to: query)
-                                            if squaredChord > limit { continue }
-                                            let candidate = NeighborBuffer.Entry(
-                                                key: metric.key(squaredChord: squaredChord, radius: Metric.usesRadius ? radii[i] : 0),
-                                                squaredChord: squaredChord, index: ids[i])
+                                            let radius = Metric.usesRadius ? radii[i] : 0
+                                            if metric.skips(squaredChord: squaredChord, radius: radius, worstKey: worst) { continue }
+                                            let key = metric.key(squaredChord: squaredChord, radius: radius)
+                                            if key > worst { continue }
+                                            let candidate = NeighborBuffer.Entry(key: key, squaredChord: squaredChord, index: ids[i])
                                             var position: Int
                                             if found == k {
                                                 guard candidate.precedes(best[k - 1]) else { continue }
@@ -86,17 +107,15 @@ extension KDTree {
                                                 position -= 1
                                             }
                                             best[position] = candidate
-                                            if found == k {
-                                                worst = best[k - 1].key
-                                                limit = metric.pruningSquaredChord(worstKey: worst, maxRadius: Double(node.maxRadius))
-                                            }
+                                            if found == k { worst = best[k - 1].key }
                                         }
                                     } else {
                                         assert(top + 2 <= height + 2, "stack deeper than the tree")
                                         let left = next.node + 1
                                         let right = node.right
-                                        let leftBound = nodes[Int(left)].squaredDistance(to: query)
-                                        let rightBound = nodes[Int(right)].squaredDistance(to: query)
+                                        let leftNode = nodes[Int(left)], rightNode = nodes[Int(right)]
+                                        let leftBound = metric.lowerBound(squaredChord: leftNode.squaredDistance(to: query), maxRadius: Double(leftNode.maxRadius))
+                                        let rightBound = metric.lowerBound(squaredChord: rightNode.squaredDistance(to: query), maxRadius: Double(rightNode.maxRadius))
                                         // Visit the nearer child first: push it last.
                                         if leftBound <= rightBound {
                                             stack[top] = .init(node: right, bound: rightBound)
@@ -121,16 +140,45 @@ extension KDTree {
     }
 }
 
-/// How a query ranks places, and how it turns its ranking into a pruning bound in chord space.
+/// Hooks a search calls as it works; `NoProbe` compiles away, `CountingProbe` counts.
+@usableFromInline
+protocol SearchProbe {
+    mutating func node()
+    mutating func point()
+}
+
+@usableFromInline
+struct NoProbe: SearchProbe {
+    @inlinable init() {}
+    @inlinable @inline(__always) mutating func node() {}
+    @inlinable @inline(__always) mutating func point() {}
+}
+
+@usableFromInline
+struct CountingProbe: SearchProbe {
+    @usableFromInline var nodes = 0
+    @usableFromInline var points = 0
+    @inlinable init() {}
+    @inlinable @inline(__always) mutating func node() { nodes += 1 }
+    @inlinable @inline(__always) mutating func point() { points += 1 }
+}
+
+/// How a query ranks places, and when a node cannot hold anything that ranks at or before the
+/// current k-th.
 @usableFromInline
 protocol RankingMetric {
     /// Whether keys depend on the place's radius (else radii are not even loaded).
     static var usesRadius: Bool { get }
+    /// Whether a place at `squaredChord` with `radius` surely ranks after `worstKey`, decided
+    /// without computing its key (a cheap, conservative pre-filter).
+    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool
     /// The ranking key of a place at `squaredChord` with `radius` (see `RankingKey`).
     func key(squaredChord: Double, radius: Double) -> Double
-    /// A squared chord beyond which no place with radius ≤ `maxRadius` can rank at or before
-    /// `worstKey`.
-    mutating func pruningSquaredChord(worstKey: Double, maxRadius: Double) -> Double
+    /// A key no place under a node can beat, given the squared chord to the node's box and the
+    /// largest radius under it. Exact: rounding can only make it smaller (every operation involved
+    /// is monotone, and the edge bound is padded), so a node whose bound exceeds the k-th key holds
+    /// nothing that ranks at or before it. Children are visited in order of this bound.
+    func lowerBound(squaredChord: Double, maxRadius: Double) -> Double
     /// The distance in meters a key stands for.
     func meters(key: Double) -> Double
 }
@@ -141,34 +189,39 @@ struct CenterMetric: RankingMetric {
     @inlinable init() {}
     @inlinable static var usesRadius: Bool { false }
     @inlinable @inline(__always)
+    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool { squaredChord > worstKey }
+    @inlinable @inline(__always)
     func key(squaredChord: Double, radius: Double) -> Double { squaredChord }
     @inlinable @inline(__always)
-    func pruningSquaredChord(worstKey: Double, maxRadius: Double) -> Double { worstKey }
+    func lowerBound(squaredChord: Double, maxRadius: Double) -> Double { squaredChord }
     @inlinable func meters(key: Double) -> Double { GreatCircle.arcMeters(squaredChord: key) }
 }
 
-/// Rank by fence edge (meters). The chord bound for (worst key + largest radius under a node)
-/// needs a `sin`; it is cached, since the worst key and the radius bound rarely change between
-/// consecutive nodes (with equal radii, only when a better candidate arrives).
+/// Rank by fence edge (meters). Pruning and skipping need no square root or trigonometry: a
+/// chord never exceeds its arc (`chord · R ≤ arc`), so when `c² R² > (worst + r)²` (with a
+/// 1e-12 relative pad for rounding) the arc minus r exceeds the worst key; and when
+/// `worst + r < 0`, every place (arc ≥ 0) ranks after it.
 @usableFromInline
 struct EdgeMetric: RankingMetric {
-    @usableFromInline var cachedMeters: Double = .nan
-    @usableFromInline var cachedChord: Double = .infinity
-
     @inlinable init() {}
     @inlinable static var usesRadius: Bool { true }
+    @inlinable @inline(__always)
+    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool {
+        guard worstKey.isFinite else { return false }
+        let reach = worstKey + radius
+        if reach < 0 { return true }
+        let r = Earth.meanRadiusMeters
+        return squaredChord * (r * r) > reach * reach * (1 + 1e-12)
+    }
     @inlinable @inline(__always)
     func key(squaredChord: Double, radius: Double) -> Double {
         RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radius)
     }
+    /// `chord · R · (1 − 1e-12) − maxRadius`: the chord never exceeds the arc, and the pad covers
+    /// the rounding of the square root and the arc.
     @inlinable @inline(__always)
-    mutating func pruningSquaredChord(worstKey: Double, maxRadius: Double) -> Double {
-        let meters = worstKey + maxRadius
-        if meters != cachedMeters {
-            cachedMeters = meters
-            cachedChord = RankingKey.pruningSquaredChord(beyondMeters: meters)
-        }
-        return cachedChord
+    func lowerBound(squaredChord: Double, maxRadius: Double) -> Double {
+        squaredChord.squareRoot() * (Earth.meanRadiusMeters * (1 - 1e-12)) - maxRadius
     }
     @inlinable func meters(key: Double) -> Double { key }
 }
@@ -185,9 +238,11 @@ struct UniformEdgeMetric: RankingMetric {
     }
     @inlinable static var usesRadius: Bool { false }
     @inlinable @inline(__always)
+    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool { squaredChord > worstKey }
+    @inlinable @inline(__always)
     func key(squaredChord: Double, radius: Double) -> Double { squaredChord }
     @inlinable @inline(__always)
-    func pruningSquaredChord(worstKey: Double, maxRadius: Double) -> Double { worstKey }
+    func lowerBound(squaredChord: Double, maxRadius: Double) -> Double { squaredChord }
     @inlinable func meters(key: Double) -> Double {
         RankingKey.edgeMeters(squaredChord: key, radiusMeters: radiusMeters)
     }

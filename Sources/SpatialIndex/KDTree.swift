@@ -37,18 +37,23 @@ public struct KDTree: Sendable {
     @inlinable public var count: Int { vectors.count }
     @inlinable public var isEmpty: Bool { vectors.isEmpty }
 
-    /// One tree node (40 bytes): bounding box of its points and their radius range, both in
-    /// `Float` rounded outward (so the box only grows and bounds stay safe), their range in leaf
-    /// order, and the right child (`-1` for a leaf; the left child is always the next node).
+    /// One tree node (36 bytes): the bounding box of its points and their largest radius, in
+    /// `Float` rounded outward (so the box only grows and bounds stay safe), the first of its
+    /// points in leaf order, and `link`: the right child's index for an internal node (the left
+    /// child is always the next node), or `-1 - end` for a leaf holding points `start..<end`.
     @usableFromInline
     struct Node: Sendable {
         @usableFromInline var minX: Float, minY: Float, minZ: Float
         @usableFromInline var maxX: Float, maxY: Float, maxZ: Float
-        @usableFromInline var minRadius: Float, maxRadius: Float
-        @usableFromInline var start: Int32, end: Int32
-        @usableFromInline var right: Int32
+        @usableFromInline var maxRadius: Float
+        @usableFromInline var start: Int32
+        @usableFromInline var link: Int32
 
-        @inlinable var isLeaf: Bool { right < 0 }
+        @inlinable var isLeaf: Bool { link < 0 }
+        /// The right child (internal nodes).
+        @inlinable var right: Int32 { link }
+        /// One past the last point (leaves).
+        @inlinable var end: Int32 { -1 - link }
 
         /// Squared distance from `q` to the nearest point of the box.
         ///

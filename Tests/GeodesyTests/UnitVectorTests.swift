@@ -1,3 +1,4 @@
+import Foundation
 import Geodesy
 import RotateTestSupport
 import Testing
@@ -65,5 +66,21 @@ import Testing
             let viaChord = GreatCircle.arcMeters(squaredChord: UnitVector(a).squaredChord(to: UnitVector(b)))
             #expect(isApproximatelyEqual(viaChord, a.distance(to: b), absolute: 1e-6), "\(TestSeed.replay(seed))")
         }
+    }
+}
+
+@Suite struct SmallArcsineTests {
+    @Test func theSeriesMatchesLibmBelowTheSwitchAndIsMonotone() {
+        var previous = -1.0
+        var worst = 0.0
+        for i in 0...20_000 {
+            let c = 0.1 * Double(i) / 20_000  // chords 0 ... 0.1 (the switch is at 0.1)
+            let arc = GreatCircle.arcMeters(squaredChord: c * c)
+            let reference = 2 * Earth.meanRadiusMeters * Foundation.asin(c / 2)
+            worst = max(worst, abs(arc - reference) / max(reference, 1e-300))
+            #expect(arc >= previous)
+            previous = arc
+        }
+        #expect(worst < 4e-16, "relative error \(worst)")
     }
 }

@@ -97,3 +97,27 @@ import Testing
         }
     }
 }
+
+@Suite struct PruningTests {
+    /// A million clustered places: an 18-nearest query evaluates a few hundred distances, not
+    /// millions (counted, not timed).
+    @Test func aQueryAtAMillionPlacesEvaluatesFewDistances() {
+        var rng = SplitMix64(seed: 31)
+        let points = SyntheticCoordinates.clustered(count: 1_000_000, using: &rng)
+        let tree = KDTree(coordinates: points, radiiMeters: Array(repeating: 100, count: points.count))
+        let set = PointSet(name: "clustered 1M", coordinates: points)
+        var buffer = NeighborBuffer()
+        var worst = 0, total = 0
+        let queries = set.queries(200, sigmaMeters: 500, seed: 32)
+        for q in queries {
+            for target in [DistanceTarget.center, .edge] {
+                let counts = tree.nearestCounting(18, to: UnitVector(q), measuredTo: target, into: &buffer)
+                #expect(buffer.neighbors.count == 18)
+                worst = max(worst, counts.pointsEvaluated)
+                total += counts.pointsEvaluated
+            }
+        }
+        #expect(Double(total) / Double(2 * queries.count) < 300, "mean \(Double(total) / Double(2 * queries.count))")
+        #expect(worst < 3_000, "worst \(worst)")
+    }
+}
