@@ -8,6 +8,9 @@ import Geodesy
 /// configuration and fixes give the same updates.
 public struct FenceRotator: Sendable {
     private var planner: RotationPlanner
+    /// Catalog positions of `state.monitored` from the last selection made here (not stored:
+    /// a restored rotator looks them up once).
+    private var monitoredPositions: [Int]?
     /// What is registered now; store it to resume later with `init(catalog:configuration:state:)`.
     public private(set) var state: RotatorState
 
@@ -61,7 +64,8 @@ public struct FenceRotator: Sendable {
     /// - Precondition: the fix's accuracy, if any, is finite and ≥ 0 (check it as `update` does).
     public mutating func reselect(at fix: Fix) -> RotationUpdate {
         let refreshID = catalog.refreshIdentifierPrefix + String(state.reselections)
-        let selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID)
+        let selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID, incumbentPositions: monitoredPositions)
+        monitoredPositions = selection.monitored.map(\.position)
         let diff = RegistrationDiff(from: state.monitored, previousRefresh: state.refresh, to: selection)
         state.monitored = selection.fences
         state.refresh = selection.refresh

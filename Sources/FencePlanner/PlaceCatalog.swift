@@ -11,6 +11,8 @@ public struct PlaceCatalog: Sendable {
     public let places: [Place]
     /// The index over `places` (same order), ranked by fence edge with the clamped radii.
     public let index: KDTree
+    /// Each place's unit vector, in `places` order (exactly the vectors the index holds).
+    public let vectors: [UnitVector]
     /// Every radius that was clamped into the platform's range, in input order.
     public let clamps: [RadiusClamp]
     /// The prefix of refresh-region identifiers; no place id starts with it.
@@ -62,7 +64,8 @@ public struct PlaceCatalog: Sendable {
         self.places = clamped
         self.clamps = clamps
         self.refreshIdentifierPrefix = refreshIdentifierPrefix
-        self.index = KDTree(coordinates: clamped.map(\.coordinate), radiiMeters: clamped.map(\.radiusMeters))
+        self.vectors = clamped.map { UnitVector($0.coordinate) }
+        self.index = KDTree(vectors: vectors, radiiMeters: clamped.map(\.radiusMeters))
         var positions: [String: Int] = [:]
         positions.reserveCapacity(clamped.count)
         for (i, place) in clamped.enumerated() { positions[place.id] = i }

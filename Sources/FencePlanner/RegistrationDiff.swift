@@ -19,10 +19,18 @@ public struct RegistrationDiff: Hashable, Sendable, Codable {
 
     /// The diff from `previous` fences and refresh region to `selection`.
     public init(from previous: [Fence], previousRefresh: RefreshRegion?, to selection: Selection) {
-        let next = Dictionary(selection.monitored.map { ($0.fence.id, $0.fence) }, uniquingKeysWith: { first, _ in first })
-        let before = Dictionary(previous.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        stop = previous.filter { next[$0.id] != $0 }
-        let started = selection.monitored.filter { before[$0.fence.id] != $0.fence }
+        let nextFences = selection.monitored.map(\.fence)
+        // A fence is kept when the other side holds an identical definition. Selections hold a few
+        // dozen fences: linear search is cheaper than hashing ids there; large ones use sets.
+        let kept: (Fence, [Fence]) -> Bool
+        if previous.count + nextFences.count <= 128 {
+            kept = { fence, others in others.contains(fence) }
+        } else {
+            let previousSet = Set(previous), nextSet = Set(nextFences)
+            kept = { fence, others in others.count == previous.count ? previousSet.contains(fence) : nextSet.contains(fence) }
+        }
+        stop = previous.filter { !kept($0, nextFences) }
+        let started = selection.monitored.filter { !kept($0.fence, previous) }
         start = started.map(\.fence)
         insideAtStart = started.filter(\.containsFix).map(\.fence.id)
         stopRefresh = previousRefresh?.id

@@ -10,6 +10,7 @@ public struct RotationPlanner: Sendable {
     public let catalog: PlaceCatalog
     public let configuration: RotationConfiguration
     private var buffer = NeighborBuffer()
+    private var seeds: [NeighborSeed] = []
 
     /// - Throws: `ConfigurationError` when the configuration is invalid.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
@@ -29,7 +30,12 @@ public struct RotationPlanner: Sendable {
     ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
     ///   the guarantee.
     /// - Complexity: one k-nearest query with k = placeSlots + 1, plus O(slots²) bookkeeping.
-    public mutating func select(at fix: Fix, incumbents: [Fence] = [], refreshID: String) -> Selection {
+    ///   - warmStart: seed the index query with the incumbents (consecutive selections are near one
+    ///     another, so the search starts almost done); the result is the same either way.
+    ///   - incumbentPositions: the incumbents' positions in this catalog, when the caller knows
+    ///     them (a rotator keeps them from its last selection), to skip looking them up by id.
+    public mutating func select(at fix: Fix, incumbents: [Fence] = [], refreshID: String, warmStart: Bool = true,
+                                incumbentPositions knownPositions: [Int]? = nil) -> Selection {
         let config = configuration
         let slots = config.placeSlots
         let query = UnitVector(fix.coordinate)
@@ -45,16 +51,35 @@ public struct RotationPlanner: Sendable {
                              nextUnmonitoredEdgeMeters: nil, trustedFix: trusted)
         }
 
-        catalog.index.nearest(slots + 1, to: query, measuredTo: .edge, into: &buffer)
+        let catalog = self.catalog
+        // The incumbents that are still in the catalog with the same definition.
+        let incumbentPositions: [Int]
+        if let knownPositions, knownPositions.count == incumbents.count {
+            incumbentPositions = knownPositions
+        } else {
+            incumbentPositions = incumbents.compactMap { fence in
+                guard let position = catalog.position(of: fence.id), catalog.places[position].fence == fence else { return nil }
+                return position
+            }
+        }
+        if warmStart && !incumbentPositions.isEmpty {
+            seeds.removeAll(keepingCapacity: true)
+            for position in incumbentPositions {
+                seeds.append(NeighborSeed(index: position, vector: catalog.vectors[position], radiusMeters: catalog.places[position].radiusMeters))
+            }
+            catalog.index.nearest(slots + 1, to: query, measuredTo: .edge, seededWith: seeds, into: &buffer)
+        } else {
+            catalog.index.nearest(slots + 1, to: query, measuredTo: .edge, into: &buffer)
+        }
         let ranked = buffer.neighbors
-        var edges: [Int: Double] = [:]
-        for neighbor in ranked { edges[neighbor.index] = neighbor.distanceMeters }
+        // Edge distances known so far (the ranked places, then any incumbent asked about): a few
+        // dozen entries, searched linearly (cheaper than hashing at this size).
+        var edges: [(position: Int, edge: Double)] = ranked.map { ($0.index, $0.distanceMeters) }
         func edge(_ position: Int) -> Double {
-            if let known = edges[position] { return known }
-            let place = catalog.places[position]
-            let value = RankingKey.edgeMeters(squaredChord: UnitVector(place.coordinate).squaredChord(to: query),
-                                              radiusMeters: place.radiusMeters)
-            edges[position] = value
+            if let known = edges.first(where: { $0.position == position }) { return known.edge }
+            let value = RankingKey.edgeMeters(squaredChord: catalog.vectors[position].squaredChord(to: query),
+                                              radiusMeters: catalog.places[position].radiusMeters)
+            edges.append((position, value))
             return value
         }
 
@@ -62,14 +87,9 @@ public struct RotationPlanner: Sendable {
         func precedes(_ a: Int, _ b: Int) -> Bool {
             let ea = edge(a), eb = edge(b)
             if ea != eb { return ea < eb }
-            let ca = UnitVector(catalog.places[a].coordinate).squaredChord(to: query)
-            let cb = UnitVector(catalog.places[b].coordinate).squaredChord(to: query)
+            let ca = catalog.vectors[a].squaredChord(to: query)
+            let cb = catalog.vectors[b].squaredChord(to: query)
             return ca != cb ? ca < cb : a < b
-        }
-
-        let incumbentPositions: [Int] = incumbents.compactMap { fence in
-            guard let position = catalog.position(of: fence.id), catalog.places[position].fence == fence else { return nil }
-            return position
         }
 
         // Pure choice: the nearest `slots` by edge, except that an untrusted fix never drops a
@@ -101,8 +121,7 @@ public struct RotationPlanner: Sendable {
 
         // The nearest unmonitored place is among the first slots + 1 ranked (pigeonhole).
         func safeRadius(_ members: [Int]) -> (next: Double, radius: Double) {
-            let set = Set(members)
-            let next = ranked.first { !set.contains($0.index) }?.distanceMeters ?? .infinity
+            let next = ranked.first { !members.contains($0.index) }?.distanceMeters ?? .infinity
             return (next, min(config.maxRegionRadiusMeters, next - config.marginMeters - reach))
         }
         var (nextEdge, radius) = safeRadius(chosen)
@@ -122,7 +141,8 @@ public struct RotationPlanner: Sendable {
         } else {
             guarantee = .degraded(fallbackDistanceMeters: max(0, radius))
         }
-        let order = chosen.sorted(by: precedes)
+        // `chosen` is already in ranking order unless pinning or stickiness replaced members.
+        let order = chosen == Array(ranked.prefix(slots).map(\.index)) ? chosen : chosen.sorted(by: precedes)
         return Selection(
             fix: fix, monitored: order.map { monitoredPlace($0, edge: edge($0)) },
             refresh: RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: max(0, radius)),

@@ -30,6 +30,7 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", default: "about 10M / N"),
         OptionSpec("--leaf-size", value: "L", help: "Points per k-d tree leaf.", default: "\(KDTree.defaultLeafSize)"),
         OptionSpec("--write-neighbors", value: "FILE", help: "Write the first 1,000 queries' neighbour indices (CSV) for outside checks."),
+        OptionSpec("--walk-reselection", help: "Time whole reselections along a walk (fixes 15 m apart), cold and warm-started."),
         OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress lines on stderr (shown only when stderr is a terminal)."),
@@ -65,6 +66,36 @@ public enum BenchCommand: Subcommand {
     }
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+        if arguments.flag("--walk-reselection") {
+            let count = try arguments.int("--count", default: 100_000, in: 1_000...50_000_000)
+            let fixes = try arguments.int("--queries", default: 20_000, in: 10...10_000_000)
+            let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
+            let report: WalkReselectionBenchmark.Report
+            do {
+                report = try WalkReselectionBenchmark.run(places: count, fixes: fixes, repetitions: repetitions,
+                                                          seed: try arguments.uint64("--seed", default: 1), mixedRadii: arguments.flag("--mixed-radii"))
+            } catch {
+                throw .failure("\(error)")
+            }
+            if arguments.flag("--json") {
+                var object = JSONObject()
+                object.add("n", report.places)
+                object.add("reselections", report.reselections)
+                object.add("cold_ns_per_reselection", report.cold.median, decimals: 1)
+                object.add("warm_ns_per_reselection", report.warm.median, decimals: 1)
+                object.add("speedup", report.speedup, decimals: 2)
+                object.add("mismatches", report.mismatches)
+                console.out(object.text)
+            } else {
+                console.out("rotate bench --walk-reselection: \(TextFormat.grouped(report.places)) clustered places, "
+                    + "\(TextFormat.grouped(report.reselections)) reselections 15 m apart (selection, refresh radius, diff) x \(repetitions)")
+                console.out("cold           \(TextFormat.grouped(report.cold.median)) ns/reselection median (min \(TextFormat.grouped(report.cold.min)), max \(TextFormat.grouped(report.cold.max)))")
+                console.out("warm           \(TextFormat.grouped(report.warm.median)) ns/reselection median (min \(TextFormat.grouped(report.warm.min)), max \(TextFormat.grouped(report.warm.max)))")
+                console.out("speedup        \(TextFormat.fixed(report.speedup, decimals: 2))x; selections identical: \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
+            }
+            if report.mismatches > 0 { throw .failure("warm and cold reselections differ at \(report.mismatches) fixes") }
+            return
+        }
         if arguments.flag("--probability") {
             let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
             let count = try arguments.int("--queries", default: 200_000, in: 1...100_000_000)

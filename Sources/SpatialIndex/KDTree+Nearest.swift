@@ -17,33 +17,49 @@ extension KDTree {
     public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer) {
         precondition(k >= 0, "k must be >= 0")
         var probe = NoProbe()
-        search(k, query, target, &buffer, &probe)
+        search(k, query, target, [], &buffer, &probe)
+    }
+
+    /// The `k` nearest places, warm-started from places that were near a previous query (a
+    /// reselection along a walk, where consecutive queries are meters apart).
+    ///
+    /// The seeds are ranked first, so the search starts with a k-th key close to the final one
+    /// and prunes from the root; the answer is exactly that of the cold query. Each seed must be
+    /// an indexed place with its exact vector and radius (as given to the index), listed once.
+    public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, seededWith seeds: [NeighborSeed],
+                        into buffer: inout NeighborBuffer) {
+        precondition(k >= 0, "k must be >= 0")
+        var probe = NoProbe()
+        search(k, query, target, seeds, &buffer, &probe)
     }
 
     /// The same query, also counting the distance evaluations and nodes it made (for tests that
     /// prove the pruning works without timing anything).
-    package func nearestCounting(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, into buffer: inout NeighborBuffer)
+    package func nearestCounting(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, seededWith seeds: [NeighborSeed] = [],
+                                 into buffer: inout NeighborBuffer)
         -> (pointsEvaluated: Int, nodesVisited: Int) {
         precondition(k >= 0, "k must be >= 0")
         var probe = CountingProbe()
-        search(k, query, target, &buffer, &probe)
+        search(k, query, target, seeds, &buffer, &probe)
         return (probe.points, probe.nodes)
     }
 
     @inlinable
-    func search<Probe: SearchProbe>(_ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ buffer: inout NeighborBuffer, _ probe: inout Probe) {
+    func search<Probe: SearchProbe>(
+        _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed], _ buffer: inout NeighborBuffer, _ probe: inout Probe
+    ) {
         switch target {
         case .center:
             var metric = CenterMetric()
-            searchNearest(k, query, &metric, &buffer, &probe)
+            searchNearest(k, query, seeds, &metric, &buffer, &probe)
         case .edge:
             if let radius = uniformRadiusMeters {
                 // One common radius: edge order is centre order (see `RankingKey`).
                 var metric = UniformEdgeMetric(radiusMeters: radius)
-                searchNearest(k, query, &metric, &buffer, &probe)
+                searchNearest(k, query, seeds, &metric, &buffer, &probe)
             } else {
                 var metric = EdgeMetric()
-                searchNearest(k, query, &metric, &buffer, &probe)
+                searchNearest(k, query, seeds, &metric, &buffer, &probe)
             }
         }
     }
@@ -57,7 +73,7 @@ extension KDTree {
 
     @inlinable
     func searchNearest<Metric: RankingMetric, Probe: SearchProbe>(
-        _ k: Int, _ query: UnitVector, _ metric: inout Metric, _ buffer: inout NeighborBuffer, _ probe: inout Probe
+        _ k: Int, _ query: UnitVector, _ seeds: [NeighborSeed], _ metric: inout Metric, _ buffer: inout NeighborBuffer, _ probe: inout Probe
     ) {
         buffer._neighbors.removeAll(keepingCapacity: true)
         let k = Swift.min(k, count)
@@ -68,13 +84,35 @@ extension KDTree {
         // tree (children of valid nodes), point indices from node ranges inside `vectors`, result
         // slots from 0..<k (the entries array holds k), and the stack never holds more than
         // height + 1 entries (each pop of an internal node pushes its two children).
-        let found: Int = vectors.withUnsafeBufferPointer { vectors in
+        let found: Int = seeds.withUnsafeBufferPointer { seeds in vectors.withUnsafeBufferPointer { vectors in
             radiiMeters.withUnsafeBufferPointer { radii in
                 originalIndices.withUnsafeBufferPointer { ids in
                     nodes.withUnsafeBufferPointer { nodes in
                         buffer.entries.withUnsafeMutableBufferPointer { best in
                             buffer.stack.withUnsafeMutableBufferPointer { stack in
                                 var found = 0
+                                /// Inserts into the sorted best-k (k ≥ 1) unless it ranks after all of them.
+                                func offer(_ candidate: NeighborBuffer.Entry) {
+                                    var position: Int
+                                    if found == k {
+                                        guard candidate.precedes(best[k - 1]) else { return }
+                                        position = k - 1
+                                    } else {
+                                        position = found
+                                        found += 1
+                                    }
+                                    while position > 0, candidate.precedes(best[position - 1]) {
+                                        best[position] = best[position - 1]
+                                        position -= 1
+                                    }
+                                    best[position] = candidate
+                                }
+                                for seed in seeds {
+                                    let squaredChord = seed.vector.squaredChord(to: query)
+                                    offer(NeighborBuffer.Entry(
+                                        key: metric.key(squaredChord: squaredChord, radius: Metric.usesRadius ? seed.radiusMeters : 0),
+                                        squaredChord: squaredChord, index: Int32(seed.index)))
+                                }
                                 var top = 1
                                 stack[0] = .init(node: 0, bound: -Double.infinity)
                                 while top > 0 {
@@ -93,20 +131,10 @@ extension KDTree {
                                             if metric.skips(squaredChord: squaredChord, radius: radius, worstKey: worst) { continue }
                                             let key = metric.key(squaredChord: squaredChord, radius: radius)
                                             if key > worst { continue }
-                                            let candidate = NeighborBuffer.Entry(key: key, squaredChord: squaredChord, index: ids[i])
-                                            var position: Int
-                                            if found == k {
-                                                guard candidate.precedes(best[k - 1]) else { continue }
-                                                position = k - 1
-                                            } else {
-                                                position = found
-                                                found += 1
-                                            }
-                                            while position > 0, candidate.precedes(best[position - 1]) {
-                                                best[position] = best[position - 1]
-                                                position -= 1
-                                            }
-                                            best[position] = candidate
+                                            let id = ids[i]
+                                            // A seed was ranked already; never count it twice.
+                                            if !seeds.isEmpty && seeds.contains(where: { $0.index == Int(id) }) { continue }
+                                            offer(NeighborBuffer.Entry(key: key, squaredChord: squaredChord, index: id))
                                             if found == k { worst = best[k - 1].key }
                                         }
                                     } else {
@@ -133,10 +161,24 @@ extension KDTree {
                     }
                 }
             }
-        }
+        } }
         for entry in buffer.entries.prefix(found) {
             buffer._neighbors.append(Neighbor(index: Int(entry.index), distanceMeters: metric.meters(key: entry.key)))
         }
+    }
+}
+
+/// A place to rank before searching (see `KDTree.nearest(_:to:measuredTo:seededWith:into:)`).
+public struct NeighborSeed: Sendable, Hashable {
+    /// The place's index in the input the tree was built from.
+    public var index: Int
+    public var vector: UnitVector
+    public var radiusMeters: Double
+
+    public init(index: Int, vector: UnitVector, radiusMeters: Double) {
+        self.index = index
+        self.vector = vector
+        self.radiusMeters = radiusMeters
     }
 }
 

@@ -1,6 +1,7 @@
 import Geodesy
 import RotateTestSupport
 import SpatialIndex
+import Foundation
 import Testing
 
 @Suite struct KDTreeUsageTests {
@@ -119,5 +120,33 @@ import Testing
         }
         #expect(Double(total) / Double(2 * queries.count) < 300, "mean \(Double(total) / Double(2 * queries.count))")
         #expect(worst < 3_000, "worst \(worst)")
+    }
+}
+
+@Suite struct WarmStartTests {
+    /// Seeded queries along a walk return exactly the cold answer, with fewer evaluations.
+    @Test(arguments: RadiusMix.allCases)
+    func seededQueriesEqualColdOnesAlongAWalk(mix: RadiusMix) {
+        let seed = TestSeed.value(salt: 1_400)
+        let set = PointSet.clusteredCities(20_000, seed: seed)
+        let radii = mix.radii(count: set.coordinates.count, seed: seed ^ 1)
+        let tree = KDTree(coordinates: set.coordinates, radiiMeters: radii)
+        let vectors = set.coordinates.map(UnitVector.init)
+        var rng = SplitMix64(seed: seed ^ 2)
+        var position = set.coordinates[rng.nextInt(below: set.coordinates.count)]
+        var cold = NeighborBuffer(), warm = NeighborBuffer()
+        var previous: [Neighbor] = []
+        var coldPoints = 0, warmPoints = 0
+        for step in 0..<400 {
+            position = position.destination(bearingDegrees: 45 + 20 * sin(Double(step) / 10), distanceMeters: step % 50 == 0 ? 3_000 : 15)
+            for target in [DistanceTarget.edge, .center] {
+                let seeds = previous.map { NeighborSeed(index: $0.index, vector: vectors[$0.index], radiusMeters: radii[$0.index]) }
+                coldPoints += tree.nearestCounting(18, to: UnitVector(position), measuredTo: target, into: &cold).pointsEvaluated
+                warmPoints += tree.nearestCounting(18, to: UnitVector(position), measuredTo: target, seededWith: seeds, into: &warm).pointsEvaluated
+                #expect(warm.neighbors == cold.neighbors, "step \(step) \(target); \(TestSeed.replay(seed))")
+                if target == .edge { previous = cold.neighbors }
+            }
+        }
+        #expect(warmPoints < coldPoints, "warm \(warmPoints), cold \(coldPoints)")
     }
 }
