@@ -22,15 +22,17 @@ public struct RegistrationDiff: Hashable, Sendable, Codable {
         let nextFences = selection.monitored.map(\.fence)
         // A fence is kept when the other side holds an identical definition. Selections hold a few
         // dozen fences: linear search is cheaper than hashing ids there; large ones use sets.
-        let kept: (Fence, [Fence]) -> Bool
+        let inNext: (Fence) -> Bool, inPrevious: (Fence) -> Bool
         if previous.count + nextFences.count <= 128 {
-            kept = { fence, others in others.contains(fence) }
+            inNext = { nextFences.contains($0) }
+            inPrevious = { previous.contains($0) }
         } else {
             let previousSet = Set(previous), nextSet = Set(nextFences)
-            kept = { fence, others in others.count == previous.count ? previousSet.contains(fence) : nextSet.contains(fence) }
+            inNext = { nextSet.contains($0) }
+            inPrevious = { previousSet.contains($0) }
         }
-        stop = previous.filter { !kept($0, nextFences) }
-        let started = selection.monitored.filter { !kept($0.fence, previous) }
+        stop = previous.filter { !inNext($0) }
+        let started = selection.monitored.filter { !inPrevious($0.fence) }
         start = started.map(\.fence)
         insideAtStart = started.filter(\.containsFix).map(\.fence.id)
         stopRefresh = previousRefresh?.id
