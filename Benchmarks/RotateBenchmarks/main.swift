@@ -2,6 +2,7 @@
 // Each entry is `area.op/size`, builds its input from a seed (set-up untimed), times with the shared
 // BenchmarkKit stopwatch, verifies its answers against brute force and prints a checksum.
 import BenchmarkKit
+import Foundation
 import RotateFormats
 import SpatialIndex
 
@@ -43,6 +44,7 @@ let usage = """
       --filter TEXT  Run only entries whose name contains TEXT.
       --json         One JSON object per entry (rotate bench's keys plus "name").
       --list         List the entry names and exit.
+      --scaling FILE Measure N = 1,000 ... 10,000,000 and write an SVG chart to FILE.
     (Also formats.readPlacesCSV/cities1000 and /1M: reading a places CSV, in MB/s; run from the
     package root, the 1M file is written to /tmp.)
       -h, --help     Show this help.
@@ -50,6 +52,7 @@ let usage = """
 
 var filter: String?
 var json = false
+var scalingSVG: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -62,6 +65,12 @@ while !arguments.isEmpty {
     case "--list":
         entries.forEach { print($0.name) }
         exit(0)
+    case "--scaling":
+        guard !arguments.isEmpty else {
+            StandardStreams.write("RotateBenchmarks: error: --scaling needs a file\n", to: 2)
+            exit(2)
+        }
+        scalingSVG = arguments.removeFirst()
     case "--filter":
         guard !arguments.isEmpty else {
             StandardStreams.write("RotateBenchmarks: error: --filter needs a value\n", to: 2)
@@ -75,6 +84,35 @@ while !arguments.isEmpty {
 }
 
 var failed = false
+if let path = scalingSVG {
+    // ns per query (k = 18 by edge, 100 m fences, 100,000 queries, median of 3) and build time
+    // for N from 1,000 to 10,000,000 clustered places; writes an SVG chart and prints a table.
+    var rows: [(n: Int, ns: Double, build: Double, bytes: Double)] = []
+    for n in [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000] {
+        var configuration = ReselectionBenchmark.Configuration()
+        configuration.count = n
+        configuration.repetitions = 3
+        configuration.baselineQueries = 3
+        let report = ReselectionBenchmark(configuration: configuration).run()
+        failed = failed || report.mismatches > 0
+        rows.append((n, report.nanosecondsPerQuery.median, report.buildMilliseconds.median, report.bytesPerPlace))
+        print("N \(TextFormat.grouped(n)): \(TextFormat.grouped(report.nanosecondsPerQuery.median)) ns/query, build \(TextFormat.fixed(report.buildMilliseconds.median, decimals: 1)) ms, \(TextFormat.fixed(report.bytesPerPlace, decimals: 1)) bytes/place")
+    }
+    let charts = [
+        SVGChart.chart(title: "k = 18 nearest by fence edge: ns per query", xLabel: "places (clustered, 100 m fences)", yLabel: "ns per query",
+                       series: [.init(name: "rotate k-d tree", color: "#1f5fbf", points: rows.map { (Double($0.n), $0.ns) })], logX: true, logY: false),
+        SVGChart.chart(title: "index build time", xLabel: "places", yLabel: "ms",
+                       series: [.init(name: "rotate build", color: "#c77700", points: rows.map { (Double($0.n), $0.build) })], logX: true, logY: true,
+                       originY: 360),
+    ]
+    do {
+        try SVGChart.document(charts).write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+        StandardStreams.write("RotateBenchmarks: cannot write \(path): \(error)\n", to: 2)
+        exit(1)
+    }
+    exit(failed ? 1 : 0)
+}
 // Reading places CSV files: the bundled GeoNames file and a generated 1,000,000-row file.
 let csvEntries: [(name: String, path: () throws -> String)] = [
     ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }),
