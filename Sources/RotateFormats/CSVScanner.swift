@@ -6,11 +6,74 @@
 /// a quote left open at the end, text after a closing quote, bytes that are not UTF-8 — is reported
 /// per record, never trapped on.
 struct CSVScanner {
-    /// One record: its fields, the line it starts on, or why it is malformed.
+    /// One record: its fields' bytes back to back with each field's end offset, the line it
+    /// starts on, and why it is malformed, if it is. Fields become strings only when asked for,
+    /// so a reader pays only for the columns it uses.
     struct Record {
         var line: Int
-        var fields: [String]
+        var bytes: [UInt8]
+        var ends: [Int]
         var problem: Problem?
+
+        var count: Int { ends.count }
+
+        func range(_ i: Int) -> Range<Int> { (i == 0 ? 0 : ends[i - 1])..<ends[i] }
+
+        /// Field `i` as a string (invalid UTF-8 repaired; the record's `problem` says so).
+        func field(_ i: Int) -> String { String(decoding: bytes[range(i)], as: UTF8.self) }
+
+        /// Every field as a string.
+        var fields: [String] { (0..<count).map(field) }
+
+        /// Field `i` without leading and trailing spaces, tabs and line ends.
+        func trimmedField(_ i: Int) -> String {
+            var r = range(i)
+            while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
+            while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
+            return String(decoding: bytes[r], as: UTF8.self)
+        }
+
+        @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+
+        /// Field `i` trimmed, as a number: decimal text with at most 15 significant digits and a
+        /// power of ten up to 22 is converted exactly as `Double(String)` would (one correctly
+        /// rounded operation on exact operands: Clinger's fast path); anything else goes through
+        /// `Double(String)`. nil when it is not a number.
+        func number(_ i: Int) -> Double? {
+            var r = range(i)
+            while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
+            while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
+            guard !r.isEmpty else { return nil }
+            var j = r.lowerBound
+            var negative = false
+            if bytes[j] == 0x2D || bytes[j] == 0x2B {
+                negative = bytes[j] == 0x2D
+                j += 1
+            }
+            var mantissa: UInt64 = 0, digits = 0, fractionDigits = 0
+            var seenPoint = false, simple = j < r.upperBound
+            while j < r.upperBound {
+                let b = bytes[j]
+                if b >= 0x30 && b <= 0x39 {
+                    if mantissa > 0 || b != 0x30 { digits += 1 }
+                    mantissa = mantissa &* 10 &+ UInt64(b - 0x30)
+                    if seenPoint { fractionDigits += 1 }
+                } else if b == 0x2E && !seenPoint {
+                    seenPoint = true
+                } else {
+                    simple = false
+                    break
+                }
+                j += 1
+            }
+            let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+            if simple && digits <= 15 && fractionDigits <= 22 && !(seenPoint && r.upperBound - r.lowerBound == 1 + (negative || bytes[r.lowerBound] == 0x2B ? 1 : 0)) {
+                let value = Double(mantissa) / powers[fractionDigits]
+                return negative ? -value : value
+            }
+            return Double(String(decoding: bytes[r], as: UTF8.self))
+        }
     }
 
     enum Problem: Equatable {
@@ -24,8 +87,10 @@ struct CSVScanner {
     }
 
     private var state = State.fieldStart
-    private var field: [UInt8] = []
-    private var fields: [String] = []
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+    /// Whether the record in progress has a byte ≥ 0x80 (then its fields are checked as UTF-8).
+    private var nonASCII = false
     private var problem: Problem?
     private var line = 1
     private var recordLine = 1
@@ -35,7 +100,8 @@ struct CSVScanner {
     private var recordHasContent = false
 
     init() {
-        field.reserveCapacity(64)
+        bytes.reserveCapacity(256)
+        ends.reserveCapacity(16)
     }
 
     /// Scans `bytes`, calling `emit` for every completed record.
@@ -93,12 +159,12 @@ struct CSVScanner {
                 } else if byte == lf && !afterCR {
                     line += 1
                 }
-                field.append(byte)
+                append(byte)
             }
             return
         case .quoteInQuoted:
             if byte == quote {
-                field.append(quote)
+                append(quote)
                 state = .quoted
                 return
             }
@@ -115,7 +181,7 @@ struct CSVScanner {
         case lf, cr:
             if byte == cr { pendingCR = true }
             line += 1
-            if recordHasContent || !fields.isEmpty || !field.isEmpty {
+            if recordHasContent || !ends.isEmpty || bytes.count > (ends.last ?? 0) {
                 endField()
                 try emitRecord(emit)
             }
@@ -131,30 +197,38 @@ struct CSVScanner {
                 return
             }
             state = .unquoted
-            field.append(byte)
+            append(byte)
         }
+    }
+
+    @inline(__always) private mutating func append(_ byte: UInt8) {
+        if byte >= 0x80 { nonASCII = true }
+        bytes.append(byte)
     }
 
     private mutating func endField() {
-        if field.allSatisfy({ $0 < 0x80 }) {
-            // ASCII needs no validation (the common case, and much faster).
-            fields.append(String(decoding: field, as: UTF8.self))
-        } else if let text = String(validating: field, as: UTF8.self) {
-            fields.append(text)
-        } else {
-            problem = problem ?? .invalidUTF8
-            fields.append(String(decoding: field, as: UTF8.self))
-        }
-        field.removeAll(keepingCapacity: true)
+        ends.append(bytes.count)
     }
 
     private mutating func emitRecord(_ emit: (Record) throws -> Void) rethrows {
-        let record = Record(line: recordLine, fields: fields, problem: problem)
-        fields.removeAll(keepingCapacity: true)
+        if nonASCII && problem == nil {
+            var start = 0
+            for end in ends {
+                if String(validating: bytes[start..<end], as: UTF8.self) == nil {
+                    problem = .invalidUTF8
+                    break
+                }
+                start = end
+            }
+        }
+        let record = Record(line: recordLine, bytes: bytes, ends: ends, problem: problem)
+        try emit(record)
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        nonASCII = false
         problem = nil
         recordHasContent = false
         state = .fieldStart
-        try emit(record)
     }
 }
 
