@@ -147,3 +147,26 @@ enum DatasetPaths {
         #expect(throws: PlacesCSVError.self) { try PlacesCSV.read(path: "/tmp") }
     }
 }
+
+@Suite struct NumberParsingTests {
+    /// The byte-level number reader must give exactly `Double(String)`'s value for every spelling.
+    @Test func fastPathEqualsDoubleInit() throws {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 1_500))
+        var texts: [String] = ["0", "-0", "+5", "1.", ".5", "-.25", "00.50", "90", "-90", "89.999999999999999", "45.123456789012345",
+                               "1e1", "4.5E1", " 7 ", "12.3456789012345678", "0.0000000000000000000001", "-1.0000000000000002"]
+        for _ in 0..<3_000 {
+            let digits = rng.nextInt(below: 18) + 1
+            let whole = rng.nextInt(below: 90)
+            var fraction = ""
+            for _ in 0..<digits { fraction.append(Character(String(rng.nextInt(below: 10)))) }
+            texts.append((rng.nextUnit() < 0.5 ? "-" : "") + "\(whole)." + fraction)
+        }
+        let csv = "id,lat,lon\n" + texts.enumerated().map { "p\($0),\($1),0" }.joined(separator: "\n") + "\n"
+        let result = try PlacesCSV.read(bytes: Array(csv.utf8))
+        #expect(result.rejected.isEmpty)
+        for (place, text) in zip(result.places, texts) {
+            let expected = try #require(Double(text.trimmingCharacters(in: .whitespaces)))
+            #expect(place.coordinate.latitude.bitPattern == expected.bitPattern || (expected == 0 && place.coordinate.latitude == 0), "\(text)")
+        }
+    }
+}
