@@ -58,7 +58,7 @@ import Testing
 
     @Test func matchesBruteForceIntegrationOnRandomInputs() {
         let seed = TestSeed.value(salt: 1_000)
-        var rng = SplitMixForTests(seed: seed)
+        var rng = SplitMixForSeeds(state: seed)
         for _ in 0..<300 {
             let s = exp(rng.uniform(log(0.5), log(200)))
             let r = exp(rng.uniform(log(1), log(5_000)))
@@ -100,19 +100,4 @@ import Testing
         #expect(abs(p(100 - 10 * 8, 100, 8) - 1) < 1e-9 && p(100 + 10 * 8, 100, 8) < 1e-9)
         #expect(p(.nan, 1, 1).isNaN && p(1, -1, 1).isNaN && p(1, 1, .infinity).isNaN)
     }
-}
-
-/// A small local generator so the reference does not share code with the library under test.
-struct SplitMixForTests {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
 }

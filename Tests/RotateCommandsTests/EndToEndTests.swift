@@ -1,19 +1,11 @@
 import Foundation
 import RotateFormats
+import RotateTestSupport
 import Testing
 
 /// The built `rotate` binary on the bundled datasets, as a user runs it.
 @Suite struct EndToEndTests {
-    static var datasets: String {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("Datasets")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-            directory = directory.deletingLastPathComponent()
-        }
-        return "Datasets"
-    }
-    static func data(_ name: String) -> String { datasets + "/" + name }
+    static func data(_ name: String) -> String { DatasetPaths.path(name) }
     static func temporary(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("rotate-e2e-\(UUID().uuidString)-\(name)").path
     }

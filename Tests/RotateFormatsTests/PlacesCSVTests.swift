@@ -5,20 +5,6 @@ import RotateFormats
 import RotateTestSupport
 import Testing
 
-/// Where the repository's Datasets folder is (tests run from the package root or elsewhere).
-enum DatasetPaths {
-    static var root: String {
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("Datasets")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-            directory = directory.deletingLastPathComponent()
-        }
-        return "Datasets"
-    }
-    static func path(_ name: String) -> String { root + "/" + name }
-}
-
 @Suite struct PlacesCSVTests {
     func read(_ text: String, strict: Bool = false, radius: Double = 100) throws(PlacesCSVError) -> PlacesCSV.Result {
         try PlacesCSV.read(bytes: Array(text.utf8), options: .init(defaultRadiusMeters: radius, strict: strict))

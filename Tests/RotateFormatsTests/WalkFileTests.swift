@@ -2,6 +2,7 @@ import FencePlanner
 import Foundation
 import Geodesy
 import RotateFormats
+import RotateTestSupport
 import Testing
 
 @Suite struct WalkFileTests {

@@ -25,14 +25,18 @@ public enum TestSeed {
     }
 }
 
-/// A private mixer for deriving seeds (kept apart from the library generator under test).
-private struct SplitMixForSeeds {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+/// A SplitMix64 of the tests' own, kept apart from the library generator under test: it derives
+/// seeds and draws inputs for references that must not share code with what they check.
+public struct SplitMixForSeeds {
+    public var state: UInt64
+    public init(state: UInt64) { self.state = state }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    public mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
 }
