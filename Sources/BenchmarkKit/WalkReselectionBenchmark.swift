@@ -42,7 +42,7 @@ public enum WalkReselectionBenchmark {
             for (i, fix) in walk.enumerated() {
                 let selection = planner.select(at: fix, incumbents: previous, refreshID: "refresh-\(i)", warmStart: warm,
                                                incumbentPositions: positions)
-                let diff = RegistrationDiff(from: previous, previousRefresh: refresh, to: selection)
+                let diff = RegistrationDiff(from: previous, previousPositions: positions, previousRefresh: refresh, to: selection)
                 previous = selection.fences
                 positions = selection.monitored.map(\.position)
                 refresh = selection.refresh

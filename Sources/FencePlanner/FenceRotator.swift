@@ -65,8 +65,8 @@ public struct FenceRotator: Sendable {
     public mutating func reselect(at fix: Fix) -> RotationUpdate {
         let refreshID = catalog.refreshIdentifierPrefix + String(state.reselections)
         let selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID, incumbentPositions: monitoredPositions)
+        let diff = RegistrationDiff(from: state.monitored, previousPositions: monitoredPositions, previousRefresh: state.refresh, to: selection)
         monitoredPositions = selection.monitored.map(\.position)
-        let diff = RegistrationDiff(from: state.monitored, previousRefresh: state.refresh, to: selection)
         state.monitored = selection.fences
         state.refresh = selection.refresh
         state.guarantee = selection.guarantee

@@ -13,6 +13,8 @@ public struct PlaceCatalog: Sendable {
     public let index: KDTree
     /// Each place's unit vector, in `places` order (exactly the vectors the index holds).
     public let vectors: [UnitVector]
+    /// Each place's registration, in `places` order.
+    public let fences: [Fence]
     /// Every radius that was clamped into the platform's range, in input order.
     public let clamps: [RadiusClamp]
     /// The prefix of refresh-region identifiers; no place id starts with it.
@@ -65,6 +67,7 @@ public struct PlaceCatalog: Sendable {
         self.clamps = clamps
         self.refreshIdentifierPrefix = refreshIdentifierPrefix
         self.vectors = clamped.map { UnitVector($0.coordinate) }
+        self.fences = clamped.map(\.fence)
         self.index = KDTree(vectors: vectors, radiiMeters: clamped.map(\.radiusMeters))
         var positions: [String: Int] = [:]
         positions.reserveCapacity(clamped.count)

@@ -18,7 +18,21 @@ public struct RegistrationDiff: Hashable, Sendable, Codable {
     public var insideAtStart: [String]
 
     /// The diff from `previous` fences and refresh region to `selection`.
-    public init(from previous: [Fence], previousRefresh: RefreshRegion?, to selection: Selection) {
+    ///
+    /// - Parameter previousPositions: the previous fences' positions in the catalog the selection
+    ///   was made from, when the caller knows them (a rotator does): then kept places are found by
+    ///   position, without comparing strings. They must be the positions of exactly those fences.
+    public init(from previous: [Fence], previousPositions: [Int]? = nil, previousRefresh: RefreshRegion?, to selection: Selection) {
+        if let previousPositions, previousPositions.count == previous.count {
+            let nextPositions = selection.monitored.map(\.position)
+            stop = zip(previous, previousPositions).filter { !nextPositions.contains($0.1) }.map(\.0)
+            let started = selection.monitored.filter { !previousPositions.contains($0.position) }
+            start = started.map(\.fence)
+            insideAtStart = started.filter(\.containsFix).map(\.fence.id)
+            stopRefresh = previousRefresh?.id
+            startRefresh = selection.refresh
+            return
+        }
         let nextFences = selection.monitored.map(\.fence)
         // A fence is kept when the other side holds an identical definition. Selections hold a few
         // dozen fences: linear search is cheaper than hashing ids there; large ones use sets.

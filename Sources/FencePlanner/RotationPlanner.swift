@@ -11,6 +11,11 @@ public struct RotationPlanner: Sendable {
     public let configuration: RotationConfiguration
     private var buffer = NeighborBuffer()
     private var seeds: [NeighborSeed] = []
+    /// The warm-start neighbourhood: the places nearest by edge to `center` (more than a selection
+    /// needs), and `boundary`, the edge distance there of the first place left out. Every place
+    /// outside has an edge at least `boundary − d` at a fix `d` meters away (triangle inequality).
+    private var neighbourhood: (center: UnitVector, positions: [Int], boundary: Double)?
+    private var scratch: [(key: Double, squaredChord: Double, position: Int)] = []
 
     /// - Throws: `ConfigurationError` when the configuration is invalid.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
@@ -58,20 +63,33 @@ public struct RotationPlanner: Sendable {
             incumbentPositions = knownPositions
         } else {
             incumbentPositions = incumbents.compactMap { fence in
-                guard let position = catalog.position(of: fence.id), catalog.places[position].fence == fence else { return nil }
+                guard let position = catalog.position(of: fence.id), catalog.fences[position] == fence else { return nil }
                 return position
             }
         }
-        if warmStart && !incumbentPositions.isEmpty {
+        let ranked: [Neighbor]
+        if warmStart, let cached = rankFromNeighbourhood(query, count: slots + 1) {
+            ranked = cached
+        } else if warmStart {
+            // Refresh the neighbourhood: twice what a selection needs, plus the boundary place,
+            // seeded with the incumbents.
             seeds.removeAll(keepingCapacity: true)
             for position in incumbentPositions {
                 seeds.append(NeighborSeed(index: position, vector: catalog.vectors[position], radiusMeters: catalog.places[position].radiusMeters))
             }
-            catalog.index.nearest(slots + 1, to: query, measuredTo: .edge, seededWith: seeds, into: &buffer)
+            let wanted = min(catalog.count, 2 * (slots + 1) + 1)
+            catalog.index.nearest(wanted, to: query, measuredTo: .edge, seededWith: seeds, into: &buffer)
+            let found = buffer.neighbors
+            if found.count == wanted && wanted < catalog.count {
+                neighbourhood = (query, found.dropLast().map(\.index), found[found.count - 1].distanceMeters)
+            } else {
+                neighbourhood = nil
+            }
+            ranked = Array(found.prefix(slots + 1))
         } else {
             catalog.index.nearest(slots + 1, to: query, measuredTo: .edge, into: &buffer)
+            ranked = buffer.neighbors
         }
-        let ranked = buffer.neighbors
         // Edge distances known so far (the ranked places, then any incumbent asked about): a few
         // dozen entries, searched linearly (cheaper than hashing at this size).
         var edges: [(position: Int, edge: Double)] = ranked.map { ($0.index, $0.distanceMeters) }
@@ -149,6 +167,27 @@ public struct RotationPlanner: Sendable {
             guarantee: guarantee, nextUnmonitoredEdgeMeters: nextEdge, trustedFix: trusted)
     }
 
+    /// The `count` nearest places by edge at `query`, from the cached neighbourhood, when it
+    /// provably holds them: the count-th key there must stay below every outside place's lowest
+    /// possible key (`boundary − d`, less 1 µm for rounding). The same keys, order and ties as
+    /// the index query, so the answer is identical.
+    private mutating func rankFromNeighbourhood(_ query: UnitVector, count: Int) -> [Neighbor]? {
+        guard let cached = neighbourhood, cached.positions.count >= count else { return nil }
+        let moved = GreatCircle.arcMeters(squaredChord: cached.center.squaredChord(to: query))
+        scratch.removeAll(keepingCapacity: true)
+        for position in cached.positions {
+            let squaredChord = catalog.vectors[position].squaredChord(to: query)
+            scratch.append((RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: catalog.places[position].radiusMeters), squaredChord, position))
+        }
+        scratch.sort { a, b in
+            if a.key != b.key { return a.key < b.key }
+            if a.squaredChord != b.squaredChord { return a.squaredChord < b.squaredChord }
+            return a.position < b.position
+        }
+        guard scratch[count - 1].key + 1e-6 < cached.boundary - moved - 1e-6 else { return nil }
+        return scratch.prefix(count).map { Neighbor(index: $0.position, distanceMeters: $0.key) }
+    }
+
     /// How many fences have an edge within `reach` of the query (only counted when the
     /// (slots+1)-th nearest is within reach, i.e. when it can exceed the slots).
     private mutating func overlappingCount(_ query: UnitVector, reach: Double, kthEdge: Double) -> Int {
@@ -158,6 +197,6 @@ public struct RotationPlanner: Sendable {
     }
 
     private func monitoredPlace(_ position: Int, edge: Double) -> MonitoredPlace {
-        MonitoredPlace(position: position, fence: catalog.places[position].fence, edgeDistanceMeters: edge)
+        MonitoredPlace(position: position, fence: catalog.fences[position], edgeDistanceMeters: edge)
     }
 }
