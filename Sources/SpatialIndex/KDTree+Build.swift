@@ -80,12 +80,13 @@ private struct Builder {
     mutating func build(_ low: Int, _ high: Int, depth: Int) -> Int {
         var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
-        var maxRadius = -Double.infinity
+        var minRadius = Double.infinity, maxRadius = -Double.infinity
         for i in low..<high {
             let p = points[i]
             minX = min(minX, p.vector.x); maxX = max(maxX, p.vector.x)
             minY = min(minY, p.vector.y); maxY = max(maxY, p.vector.y)
             minZ = min(minZ, p.vector.z); maxZ = max(maxZ, p.vector.z)
+            minRadius = min(minRadius, p.radius)
             maxRadius = max(maxRadius, p.radius)
         }
         let node = KDTree.Node(
@@ -96,7 +97,15 @@ private struct Builder {
         let nodeIndex = nodes.count
         nodes.append(node)
         height = max(height, depth)
-        guard high - low > leafSize else { return nodeIndex }
+        guard high - low > leafSize else {
+            // Within a leaf, largest fences first: with mixed radii they tend to rank best by
+            // edge, so the k-th key tightens early and more of the leaf is skipped. (Equal radii:
+            // index order, unchanged.)
+            if minRadius < maxRadius {
+                points[low..<high].sort { $0.radius != $1.radius ? $0.radius > $1.radius : $0.index < $1.index }
+            }
+            return nodeIndex
+        }
 
         let ex = maxX - minX, ey = maxY - minY, ez = maxZ - minZ
         let axis = ey > ex ? (ez > ey ? 2 : 1) : (ez > ex ? 2 : 0)
