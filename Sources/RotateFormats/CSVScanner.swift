@@ -105,11 +105,15 @@ struct CSVScanner {
     }
 
     /// Scans `bytes`, calling `emit` for every completed record.
-    mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, emit: (Record) throws -> Void) rethrows {
-        for byte in bytes {
+    mutating func feed(_ input: UnsafeBufferPointer<UInt8>, emit: (Record) throws -> Void) rethrows {
+        var i = 0
+        let count = input.count
+        while i < count {
+            let byte = input[i]
             if atStart {
                 // Skip a UTF-8 BOM (EF BB BF) at the very beginning.
                 let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+                i += 1
                 if byte == bom[bomMatched] {
                     bomMatched += 1
                     if bomMatched == 3 { atStart = false }
@@ -122,10 +126,34 @@ struct CSVScanner {
                     bomMatched = 0
                     for b in taken { try consume(b, emit: emit) }
                 }
+                try consume(byte, emit: emit)
+                continue
+            }
+            // Fast path: a run of ordinary bytes inside a field is copied at once (the per-byte
+            // state machine only sees separators, quotes and line ends).
+            if !pendingCR && (state == .fieldStart || state == .unquoted || state == .quoted) && Self.isOrdinary(byte) {
+                var j = i + 1
+                var high = byte >= 0x80
+                while j < count {
+                    let b = input[j]
+                    if !Self.isOrdinary(b) { break }
+                    if b >= 0x80 { high = true }
+                    j += 1
+                }
+                if state == .fieldStart { state = .unquoted }
+                recordHasContent = true
+                if high { nonASCII = true }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<j]))
+                i = j
+                continue
             }
             try consume(byte, emit: emit)
+            i += 1
         }
     }
+
+    /// Not a comma, quote, CR or LF.
+    @inline(__always) static func isOrdinary(_ b: UInt8) -> Bool { b != 0x2C && b != 0x22 && b != 0x0D && b != 0x0A }
 
     /// Ends the input, emitting the last record if it has content.
     mutating func finish(emit: (Record) throws -> Void) rethrows {
