@@ -222,15 +222,15 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
 
         public var description: String {
             switch self {
-            case .unreadable(let why): "cannot read the file: \(why)"
+            case .unreadable(let why): RowProblemText.unreadable(why)
             case .emptyFile: "the file is empty (no header row)"
-            case .missingColumn(let column): "the header has no '\(column)' column (\(PlacesCSV.aliases[column]?.joined(separator: ", ") ?? column) are accepted)"
+            case .missingColumn(let column): RowProblemText.missingColumn(column, aliases: PlacesCSV.aliases)
             case .noValidRows(let rejected): "no valid rows (\(rejected) rejected)"
             case .malformed(let problem): problem.description
-            case .wrongFieldCount(let expected, let found): "wrong field count: \(found) fields, the header has \(expected)"
-            case .missingField(let column): "missing field '\(column)'"
-            case .notANumber(let column, let text): "'\(column)' is not a number: '\(text)'"
-            case .notFinite(let column, let text): "'\(column)' is not finite: '\(text)'"
+            case .wrongFieldCount(let expected, let found): RowProblemText.wrongFieldCount(expected: expected, found: found)
+            case .missingField(let column): RowProblemText.missingField(column)
+            case .notANumber(let column, let text): RowProblemText.notANumber(column, text)
+            case .notFinite(let column, let text): RowProblemText.notFinite(column, text)
             case .outOfRange(let why): why
             case .radiusNotPositive(let radius): "radius must be > 0, got \(radius)"
             case .duplicateID(let id, let first): "duplicate id '\(id)' (first on line \(first))"
@@ -273,4 +273,17 @@ extension String {
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
     }
+}
+
+/// The wording of the row and file problems the places and walk readers share, in one place so
+/// that both formats report them alike.
+enum RowProblemText {
+    static func unreadable(_ why: String) -> String { "cannot read the file: \(why)" }
+    static func missingColumn(_ column: String, aliases: [String: [String]]) -> String {
+        "the header has no '\(column)' column (\(aliases[column]?.joined(separator: ", ") ?? column) are accepted)"
+    }
+    static func wrongFieldCount(expected: Int, found: Int) -> String { "wrong field count: \(found) fields, the header has \(expected)" }
+    static func missingField(_ column: String) -> String { "missing field '\(column)'" }
+    static func notANumber(_ column: String, _ text: String) -> String { "'\(column)' is not a number: '\(text)'" }
+    static func notFinite(_ column: String, _ text: String) -> String { "'\(column)' is not finite: '\(text)'" }
 }

@@ -169,15 +169,15 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
 
         public var description: String {
             switch self {
-            case .unreadable(let why): "cannot read the file: \(why)"
+            case .unreadable(let why): RowProblemText.unreadable(why)
             case .emptyFile: "the file is empty"
-            case .missingColumn(let column): "the header has no '\(column)' column (\(WalkCSV.aliases[column]?.joined(separator: ", ") ?? column) are accepted)"
+            case .missingColumn(let column): RowProblemText.missingColumn(column, aliases: WalkCSV.aliases)
             case .noValidPoints(let rejected): "no valid points (\(rejected) rejected)"
             case .malformed(let problem): problem.description
-            case .wrongFieldCount(let expected, let found): "wrong field count: \(found) fields, the header has \(expected)"
-            case .missingField(let column): "missing field '\(column)'"
-            case .notANumber(let column, let text): "'\(column)' is not a number: '\(text)'"
-            case .notFinite(let column, let text): "'\(column)' is not finite: '\(text)'"
+            case .wrongFieldCount(let expected, let found): RowProblemText.wrongFieldCount(expected: expected, found: found)
+            case .missingField(let column): RowProblemText.missingField(column)
+            case .notANumber(let column, let text): RowProblemText.notANumber(column, text)
+            case .notFinite(let column, let text): RowProblemText.notFinite(column, text)
             case .outOfRange(let why): why
             case .badTime(let text): "time is neither seconds nor ISO 8601: '\(text)'"
             case .negativeAccuracy(let value): "accuracy must be >= 0, got \(value)"
