@@ -35,8 +35,9 @@ public struct RotationPlanner: Sendable {
     ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
     ///   the guarantee.
     /// - Complexity: one k-nearest query with k = placeSlots + 1, plus O(slots²) bookkeeping.
-    ///   - warmStart: seed the index query with the incumbents (consecutive selections are near one
-    ///     another, so the search starts almost done); the result is the same either way.
+    ///   - warmStart: with incumbents, reuse the neighbourhood of the last selection while it
+    ///     provably holds the answer, else seed the index query with the incumbents; the result is
+    ///     the same either way.
     ///   - incumbentPositions: the incumbents' positions in this catalog, when the caller knows
     ///     them (a rotator keeps them from its last selection), to skip looking them up by id.
     public mutating func select(at fix: Fix, incumbents: [Fence] = [], refreshID: String, warmStart: Bool = true,
@@ -68,9 +69,12 @@ public struct RotationPlanner: Sendable {
             }
         }
         let ranked: [Neighbor]
-        if warmStart, let cached = rankFromNeighbourhood(query, count: slots + 1) {
+        // Warm starts serve a rotation (consecutive fixes with incumbents); a one-off selection,
+        // like a batch over unrelated positions, takes the plain query.
+        let warm = warmStart && !incumbents.isEmpty
+        if warm, let cached = rankFromNeighbourhood(query, count: slots + 1) {
             ranked = cached
-        } else if warmStart {
+        } else if warm {
             // Refresh the neighbourhood: twice what a selection needs, plus the boundary place,
             // seeded with the incumbents.
             seeds.removeAll(keepingCapacity: true)
