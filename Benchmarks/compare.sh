@@ -27,6 +27,7 @@ fi
 g++ -O3 -march=native -std=c++17 Benchmarks/peers/nanoflann_knn.cpp -o "$peers/nanoflann_knn"
 swift build -c release >/dev/null
 rotate=.build/release/rotate
+benchmarks=.build/release/RotateBenchmarks
 python="$peers/venv/bin/python"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 results=$peers/results.jsonl
@@ -47,6 +48,7 @@ for dist in clustered globe; do
       | sed "s/^{/{\"peer\":\"rotate by edge (equal radii)\",$tag,/" >> "$results"
     $rotate bench --places "$places" --positions "$positions" --by edge --mixed-radii --k "$k" --repetitions 3 --json --quiet \
       | sed "s/^{/{\"peer\":\"rotate by edge (radii 20 m-5 km)\",$tag,/" >> "$results"
+    $benchmarks --read-places "$places" --json | sed "s/^{/{\"peer\":\"rotate PlacesCSV.read\",$tag,/" >> "$results"
     for leaf in 10 32; do
       "$peers/nanoflann_knn" "$places" "$positions" "$k" "$leaf" 3 "$data/check-nanoflann-$leaf.csv" | sed "s/^{/{$tag,/" >> "$results"
     done

@@ -34,7 +34,7 @@ let entries: [Entry] = [
 ]
 
 let usage = """
-    USAGE: RotateBenchmarks [--filter TEXT] [--json] [--list]
+    USAGE: RotateBenchmarks [--filter TEXT] [--json] [--list] [--scaling FILE] [--read-places FILE]
 
     Runs the named benchmarks (k = 18 nearest, 100,000 queries near places, 5 repetitions, seed 1)
     and prints, per entry: build time, ns per query (median, min, max), the brute-force baseline of
@@ -45,6 +45,9 @@ let usage = """
       --json         One JSON object per entry (rotate bench's keys plus "name").
       --list         List the entry names and exit.
       --scaling FILE Measure N = 1,000 ... 10,000,000 and write an SVG chart to FILE.
+      --read-places FILE
+                     Time reading this places CSV (median of 5 reads after a warm-up) and exit
+                     (Benchmarks/compare.sh puts it beside pandas' read_csv of the same file).
     (Also formats.readPlacesCSV/cities1000 and /1M: reading a places CSV, in MB/s; run from the
     package root, the 1M file is written to /tmp.)
       -h, --help     Show this help.
@@ -53,6 +56,7 @@ let usage = """
 var filter: String?
 var json = false
 var scalingSVG: String?
+var readPlaces: String?
 var arguments = Array(CommandLine.arguments.dropFirst())
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -71,6 +75,12 @@ while !arguments.isEmpty {
             exit(2)
         }
         scalingSVG = arguments.removeFirst()
+    case "--read-places":
+        guard !arguments.isEmpty else {
+            StandardStreams.write("RotateBenchmarks: error: --read-places needs a file\n", to: 2)
+            exit(2)
+        }
+        readPlaces = arguments.removeFirst()
     case "--filter":
         guard !arguments.isEmpty else {
             StandardStreams.write("RotateBenchmarks: error: --filter needs a value\n", to: 2)
@@ -113,8 +123,9 @@ if let path = scalingSVG {
     }
     exit(failed ? 1 : 0)
 }
-// Reading places CSV files: the bundled GeoNames file and a generated 1,000,000-row file.
-let csvEntries: [(name: String, path: () throws -> String)] = [
+// Reading places CSV files: the bundled GeoNames file and a generated 1,000,000-row file (or the
+// one file given with --read-places).
+let csvEntries: [(name: String, path: () throws -> String)] = readPlaces.map { path in [("formats.readPlacesCSV/file", { path })] } ?? [
     ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }),
     ("formats.readPlacesCSV/1M", {
         let path = "/tmp/rotate-bench-places-1M.csv"
@@ -145,6 +156,7 @@ for entry in csvEntries where filter == nil || entry.name.contains(filter!) {
         failed = true
     }
 }
+if readPlaces != nil { exit(failed ? 1 : 0) }
 let selected = entries.filter { filter == nil || $0.name.contains(filter!) }
 if !json && !selected.isEmpty {
     print("name                               build ms   ns/query (min, max)        brute ns/query   ratio     checksum")

@@ -99,14 +99,24 @@ public enum PlacesCSV {
         var places: [Place] = []
         var lines: [Int] = []
         var rejected: [RejectedRow] = []
-        var firstLineOfID: [String: Int] = [:]
+        /// Every checked id, by its position in `places`.
+        var ids = IDTable()
+        /// Places appended but not yet checked for a repeated id (the last `pending.count` of
+        /// `places`), with their ids' hashes and their records' bytes, kept until the check in
+        /// case they must be rejected after all.
+        var pendingHashes: [UInt64] = []
+        var pendingBytes: [UInt8] = []
+        /// Per pending record: its field ends (relative to its own bytes) in `pendingEnds`, from
+        /// `pendingFieldStarts[j]` to `pendingFieldStarts[j + 1]` (or the end).
+        var pendingEnds: [Int] = []
+        var pendingFieldStarts: [Int] = []
+        static let batch = 64
 
         init(options: Options) {
             self.options = options
         }
 
         mutating func reserve(rows: Int) {
-            firstLineOfID.reserveCapacity(rows)
             places.reserveCapacity(rows)
             lines.reserveCapacity(rows)
         }
@@ -116,15 +126,62 @@ public enum PlacesCSV {
                 try readHeader(record)
                 return
             }
-            do {
+            do throws(PlacesCSVError) {
                 let place = try parse(record)
-                firstLineOfID[place.id] = record.line
                 places.append(place)
                 lines.append(record.line)
+                pendingHashes.append(IDTable.hash(place.id))
+                pendingBytes.append(contentsOf: record.bytes[0..<(record.ends.last ?? 0)])
+                pendingFieldStarts.append(pendingEnds.count)
+                pendingEnds.append(contentsOf: record.ends)
+                if pendingHashes.count == Self.batch { try checkPendingIDs() }
             } catch {
+                // Earlier rows come first: settle their ids before this row's verdict (so
+                // rejections stay in line order, and strict mode throws the first bad row).
+                try checkPendingIDs()
                 if options.strict { throw error }
                 rejected.append(RejectedRow(line: record.line, reason: error.reason.description, fields: record.fields))
             }
+        }
+
+        /// Checks the pending places' ids against every earlier one, in row order, and rejects
+        /// the repeats (strict mode: throws at the first).
+        mutating func checkPendingIDs() throws(PlacesCSVError) {
+            let count = pendingHashes.count
+            guard count > 0 else { return }
+            for hash in pendingHashes { ids.touch(hash) }
+            let first = places.count - count
+            // Repeats leave the list as they are found; the others move down over them, and each
+            // enters the table at its final position.
+            var kept = first
+            var recordStart = 0
+            for j in 0..<count {
+                let position = first + j
+                let ends = pendingEnds[pendingFieldStarts[j]..<(j + 1 < count ? pendingFieldStarts[j + 1] : pendingEnds.count)]
+                defer { recordStart += ends.last ?? 0 }
+                let id = places[position].id
+                if let earlier = ids.insertIfAbsent(id, hash: pendingHashes[j], position: kept, ids: { [places] in places[$0].id }) {
+                    let line = lines[position]
+                    let error = PlacesCSVError(line: line, reason: .duplicateID(id, firstLine: lines[earlier]))
+                    if options.strict { throw error }
+                    let fields = ends.indices.map { i in
+                        String(decoding: pendingBytes[(recordStart + (i == ends.startIndex ? 0 : ends[i - 1]))..<(recordStart + ends[i])], as: UTF8.self)
+                    }
+                    rejected.append(RejectedRow(line: line, reason: error.reason.description, fields: fields))
+                } else {
+                    if kept != position {
+                        places[kept] = places[position]
+                        lines[kept] = lines[position]
+                    }
+                    kept += 1
+                }
+            }
+            places.removeLast(places.count - kept)
+            lines.removeLast(lines.count - kept)
+            pendingHashes.removeAll(keepingCapacity: true)
+            pendingBytes.removeAll(keepingCapacity: true)
+            pendingEnds.removeAll(keepingCapacity: true)
+            pendingFieldStarts.removeAll(keepingCapacity: true)
         }
 
         mutating func readHeader(_ record: CSVScanner.Record) throws(PlacesCSVError) {
@@ -144,7 +201,6 @@ public enum PlacesCSV {
             }
             func field(_ column: Int?) -> String? { column.map { record.trimmedField($0) } }
             guard let id = field(idColumn), !id.isEmpty else { throw PlacesCSVError(line: line, reason: .missingField("id")) }
-            if let first = firstLineOfID[id] { throw PlacesCSVError(line: line, reason: .duplicateID(id, firstLine: first)) }
             let latitude = try number("lat", latColumn, record)
             let longitude = try number("lon", lonColumn, record)
             let coordinate: Coordinate
@@ -173,8 +229,9 @@ public enum PlacesCSV {
             return value
         }
 
-        func result() throws(PlacesCSVError) -> Result {
+        mutating func result() throws(PlacesCSVError) -> Result {
             guard let header else { throw PlacesCSVError(line: 1, reason: .emptyFile) }
+            try checkPendingIDs()
             guard !places.isEmpty else { throw PlacesCSVError(line: 1, reason: .noValidRows(rejected: rejected.count)) }
             return Result(places: places, lines: lines, rejected: rejected, header: header)
         }

@@ -118,6 +118,61 @@ import Testing
         }
     }
 
+    /// Repeated ids among hundreds of rows (ids are checked in batches, so repeats fall inside
+    /// a batch, across batches and after other bad rows) against an obviously-correct reference:
+    /// walk the rows in order, remember the first line of each id.
+    @Test func repeatedIDsAcrossManyRowsMatchAReference() throws {
+        let seed = TestSeed.value(salt: 701)
+        var rng = SplitMixForSeeds(state: seed)
+        for round in 0..<20 {
+            let rows = 1 + Int(rng.next() % 700)
+            let distinct = 1 + Int(rng.next() % UInt64(rows + 1))
+            var text = "id,lat,lon,name\n"
+            var expectedPlaces: [(id: String, line: Int)] = []
+            var expectedRejected: [(line: Int, reason: String)] = []
+            var firstLine: [String: Int] = [:]
+            for row in 0..<rows {
+                let line = row + 2
+                let id = "p\(rng.next() % UInt64(distinct))"
+                let bad = rng.next() % 10 == 0
+                text += "\(id),\(bad ? "x" : "1.5"),2,name \(row)\n"
+                if bad {
+                    expectedRejected.append((line, PlacesCSVError.Reason.notANumber("lat", "x").description))
+                } else if let first = firstLine[id] {
+                    expectedRejected.append((line, PlacesCSVError.Reason.duplicateID(id, firstLine: first).description))
+                } else {
+                    firstLine[id] = line
+                    expectedPlaces.append((id, line))
+                }
+            }
+            let context = "round \(round), \(TestSeed.replay(seed))"
+            guard !expectedPlaces.isEmpty else {
+                #expect(throws: PlacesCSVError.self, Comment(rawValue: context)) { try read(text) }
+                continue
+            }
+            let result = try read(text)
+            #expect(result.places.map(\.id) == expectedPlaces.map(\.id), Comment(rawValue: context))
+            #expect(result.lines == expectedPlaces.map(\.line), Comment(rawValue: context))
+            #expect(result.rejected.map(\.line) == expectedRejected.map(\.line), Comment(rawValue: context))
+            #expect(result.rejected.map(\.reason) == expectedRejected.map(\.reason), Comment(rawValue: context))
+            #expect(result.rowsRead == rows, Comment(rawValue: context))
+            // A rejected repeat keeps its fields as read.
+            if let repeatRow = result.rejected.first(where: { $0.reason.hasPrefix("duplicate") }) {
+                #expect(repeatRow.fields == [repeatRow.fields[0], "1.5", "2", "name \(repeatRow.line - 2)"], Comment(rawValue: context))
+            }
+            // Strict mode stops at the first bad row, whatever kind it is.
+            if let first = expectedRejected.first {
+                do {
+                    _ = try read(text, strict: true)
+                    Issue.record("strict read accepted a bad file, \(context)")
+                } catch {
+                    #expect(error.line == first.line, Comment(rawValue: context))
+                    #expect(error.reason.description == first.reason, Comment(rawValue: context))
+                }
+            }
+        }
+    }
+
     @Test func bundledCitiesReadCompletely() throws {
         let result = try PlacesCSV.read(path: DatasetPaths.path("cities1000.csv"))
         #expect(result.places.count == 170_391)
