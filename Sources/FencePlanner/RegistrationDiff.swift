@@ -24,11 +24,18 @@ public struct RegistrationDiff: Hashable, Sendable, Codable {
     ///   position, without comparing strings. They must be the positions of exactly those fences.
     public init(from previous: [Fence], previousPositions: [Int]? = nil, previousRefresh: RefreshRegion?, to selection: Selection) {
         if let previousPositions, previousPositions.count == previous.count {
-            let nextPositions = selection.monitored.map(\.position)
-            stop = zip(previous, previousPositions).filter { !nextPositions.contains($0.1) }.map(\.0)
-            let started = selection.monitored.filter { !previousPositions.contains($0.position) }
-            start = started.map(\.fence)
-            insideAtStart = started.filter(\.containsFix).map(\.fence.id)
+            // A few dozen positions on each side: plain loops, no intermediate arrays.
+            let monitored = selection.monitored
+            stop = []
+            for (fence, position) in zip(previous, previousPositions) where !monitored.contains(where: { $0.position == position }) {
+                stop.append(fence)
+            }
+            start = []
+            insideAtStart = []
+            for place in monitored where !previousPositions.contains(place.position) {
+                start.append(place.fence)
+                if place.containsFix { insideAtStart.append(place.fence.id) }
+            }
             stopRefresh = previousRefresh?.id
             startRefresh = selection.refresh
             return

@@ -12,9 +12,11 @@ public struct RotationPlanner: Sendable {
     private var buffer = NeighborBuffer()
     private var seeds: [NeighborSeed] = []
     /// The warm-start neighbourhood: the places nearest by edge to `center` (more than a selection
-    /// needs), and `boundary`, the edge distance there of the first place left out. Every place
-    /// outside has an edge at least `boundary − d` at a fix `d` meters away (triangle inequality).
-    private var neighbourhood: (center: UnitVector, positions: [Int], boundary: Double)?
+    /// needs), ranked there, with their edge distances there (`edges`, ascending), and
+    /// `boundary`, the edge distance there of the first place left out. At a fix `d` meters away
+    /// every edge has moved by at most `d` (triangle inequality): every place outside has an edge
+    /// of at least `boundary − d`.
+    private var neighbourhood: (center: UnitVector, positions: [Int], edges: [Double], boundary: Double)?
     private var scratch: [(key: Double, squaredChord: Double, position: Int)] = []
 
     /// - Throws: `ConfigurationError` when the configuration is invalid.
@@ -85,7 +87,8 @@ public struct RotationPlanner: Sendable {
             catalog.index.nearest(wanted, to: query, measuredTo: .edge, seededWith: seeds, into: &buffer)
             let found = buffer.neighbors
             if found.count == wanted && wanted < catalog.count {
-                neighbourhood = (query, found.dropLast().map(\.index), found[found.count - 1].distanceMeters)
+                let kept = found.dropLast()
+                neighbourhood = (query, kept.map(\.index), kept.map(\.distanceMeters), found[found.count - 1].distanceMeters)
             } else {
                 neighbourhood = nil
             }
@@ -96,12 +99,13 @@ public struct RotationPlanner: Sendable {
         }
         // Edge distances known so far (the ranked places, then any incumbent asked about): a few
         // dozen entries, searched linearly (cheaper than hashing at this size).
-        var edges: [(position: Int, edge: Double)] = ranked.map { ($0.index, $0.distanceMeters) }
+        var otherEdges: [(position: Int, edge: Double)] = []
         func edge(_ position: Int) -> Double {
-            if let known = edges.first(where: { $0.position == position }) { return known.edge }
+            if let known = ranked.first(where: { $0.index == position }) { return known.distanceMeters }
+            if let known = otherEdges.first(where: { $0.position == position }) { return known.edge }
             let value = RankingKey.edgeMeters(squaredChord: catalog.vectors[position].squaredChord(to: query),
                                               radiusMeters: catalog.places[position].radiusMeters)
-            edges.append((position, value))
+            otherEdges.append((position, value))
             return value
         }
 
@@ -143,7 +147,9 @@ public struct RotationPlanner: Sendable {
 
         // The nearest unmonitored place is among the first slots + 1 ranked (pigeonhole).
         func safeRadius(_ members: [Int]) -> (next: Double, radius: Double) {
-            let next = ranked.first { !members.contains($0.index) }?.distanceMeters ?? .infinity
+            let next = members.elementsEqual(ranked.prefix(slots).lazy.map(\.index))
+                ? ranked[slots].distanceMeters
+                : ranked.first { !members.contains($0.index) }?.distanceMeters ?? .infinity
             return (next, min(config.maxRegionRadiusMeters, next - config.marginMeters - reach))
         }
         var (nextEdge, radius) = safeRadius(chosen)
@@ -164,7 +170,7 @@ public struct RotationPlanner: Sendable {
             guarantee = .degraded(fallbackDistanceMeters: max(0, radius))
         }
         // `chosen` is already in ranking order unless pinning or stickiness replaced members.
-        let order = chosen == Array(ranked.prefix(slots).map(\.index)) ? chosen : chosen.sorted(by: precedes)
+        let order = chosen.elementsEqual(ranked.prefix(slots).lazy.map(\.index)) ? chosen : chosen.sorted(by: precedes)
         return Selection(
             fix: fix, monitored: order.map { monitoredPlace($0, edge: edge($0)) },
             refresh: RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: max(0, radius)),
@@ -178,18 +184,38 @@ public struct RotationPlanner: Sendable {
     private mutating func rankFromNeighbourhood(_ query: UnitVector, count: Int) -> [Neighbor]? {
         guard let cached = neighbourhood, cached.positions.count >= count else { return nil }
         let moved = GreatCircle.arcMeters(squaredChord: cached.center.squaredChord(to: query))
+        // At least `count` places have an edge of at most `edges[count − 1] + moved` now, so a
+        // place whose edge at the centre exceeds that by 2 × moved ranks after all of them and
+        // needs no key: only a prefix of the cached ranking is re-ranked (1 µm pads for rounding).
+        let cutoff = cached.edges[count - 1] + 2 * moved + 2e-6
         scratch.removeAll(keepingCapacity: true)
-        for position in cached.positions {
+        for (position, edgeAtCenter) in zip(cached.positions, cached.edges) {
+            if edgeAtCenter > cutoff { break }
             let squaredChord = catalog.vectors[position].squaredChord(to: query)
             scratch.append((RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: catalog.places[position].radiusMeters), squaredChord, position))
         }
-        scratch.sort { a, b in
+        // Insertion sort: the ranking at the centre, meters away, is nearly right already.
+        func precedes(_ a: (key: Double, squaredChord: Double, position: Int), _ b: (key: Double, squaredChord: Double, position: Int)) -> Bool {
             if a.key != b.key { return a.key < b.key }
             if a.squaredChord != b.squaredChord { return a.squaredChord < b.squaredChord }
             return a.position < b.position
         }
+        for i in 1..<scratch.count {
+            let entry = scratch[i]
+            var j = i
+            while j > 0 && precedes(entry, scratch[j - 1]) {
+                scratch[j] = scratch[j - 1]
+                j -= 1
+            }
+            scratch[j] = entry
+        }
         guard scratch[count - 1].key + 1e-6 < cached.boundary - moved - 1e-6 else { return nil }
-        return scratch.prefix(count).map { Neighbor(index: $0.position, distanceMeters: $0.key) }
+        if scratch.count == cached.positions.count {
+            // Every cached place was re-ranked: re-centre here, so the next fixes re-rank a short
+            // prefix again. Outside places still have an edge of at least `boundary − moved`.
+            neighbourhood = (query, scratch.map(\.position), scratch.map(\.key), cached.boundary - moved - 1e-6)
+        }
+        return scratch[0..<count].map { Neighbor(index: $0.position, distanceMeters: $0.key) }
     }
 
     /// How many fences have an edge within `reach` of the query (only counted when the

@@ -107,6 +107,29 @@ import Testing
         #expect(reselections >= 3, "the walk should reselect a few times")
     }
 
+    /// Reselecting at every fix of a walk with short steps keeps the planner's warm-start
+    /// neighbourhood alive for many fixes (re-ranked, re-centred, refreshed when it no longer
+    /// provably holds the answer): every selection must equal the reference's and the cold path's.
+    @Test(arguments: [(100.0...100.0, 8.0), (20.0...1_500.0, 25.0), (50.0...300.0, 300.0)])
+    func warmReselectionsAtEveryFixMatchTheReference(radii: ClosedRange<Double>, maxStepMeters: Double) throws {
+        let seed = TestSeed.value(salt: 702 &+ UInt64(maxStepMeters))
+        let catalog = PlannerFixtures.catalog(count: 1_200, sideMeters: 9_000, radii: radii, seed: seed)
+        let config = RotationConfiguration(marginMeters: 30)
+        var warm = try RotationPlanner(catalog: catalog, configuration: config)
+        var cold = try RotationPlanner(catalog: catalog, configuration: config)
+        let walk = PlannerFixtures.walk(count: 600, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
+                                        maxStepMeters: maxStepMeters, seed: seed ^ 11)
+        var incumbents: [Fence] = []
+        for (i, fix) in walk.enumerated() {
+            let id = "refresh-\(i)"
+            let selection = warm.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: true)
+            let context = "fix \(i), radii \(radii), steps up to \(maxStepMeters) m; \(TestSeed.replay(seed))"
+            #expect(selection == cold.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: false), Comment(rawValue: context))
+            #expect(selection == ReferencePlanner.select(catalog, config, at: fix, incumbents: incumbents, refreshID: id), Comment(rawValue: context))
+            incumbents = selection.fences
+        }
+    }
+
     @Test func sameInputsGiveTheSameUpdates() throws {
         let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 5_000, radii: 30...300, seed: 5)
         let walk = PlannerFixtures.walk(count: 300, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 100, seed: 6)
