@@ -12,11 +12,10 @@ public struct RotationPlanner: Sendable {
     private var buffer = NeighborBuffer()
     private var seeds: [NeighborSeed] = []
     /// The warm-start neighbourhood: the places nearest by edge to `center` (more than a selection
-    /// needs), ranked there, with their edge distances there (`edges`, ascending), and
-    /// `boundary`, the edge distance there of the first place left out. At a fix `d` meters away
-    /// every edge has moved by at most `d` (triangle inequality): every place outside has an edge
-    /// of at least `boundary − d`.
-    private var neighbourhood: (center: UnitVector, positions: [Int], edges: [Double], boundary: Double)?
+    /// needs), ranked there with their edge distances there, and `boundary`, the edge distance
+    /// there of the first place left out. At a fix `d` meters away every edge has moved by at most
+    /// `d` (triangle inequality): every place outside has an edge of at least `boundary − d`.
+    private var neighbourhood: (center: UnitVector, nearest: [Neighbor], boundary: Double)?
     private var scratch: [(key: Double, squaredChord: Double, position: Int)] = []
 
     /// - Throws: `ConfigurationError` when the configuration is invalid.
@@ -87,8 +86,7 @@ public struct RotationPlanner: Sendable {
             catalog.index.nearest(wanted, to: query, measuredTo: .edge, seededWith: seeds, into: &buffer)
             let found = buffer.neighbors
             if found.count == wanted && wanted < catalog.count {
-                let kept = found.dropLast()
-                neighbourhood = (query, kept.map(\.index), kept.map(\.distanceMeters), found[found.count - 1].distanceMeters)
+                neighbourhood = (query, Array(found.dropLast()), found[found.count - 1].distanceMeters)
             } else {
                 neighbourhood = nil
             }
@@ -145,9 +143,12 @@ public struct RotationPlanner: Sendable {
             }
         }
 
+        /// Whether `members` are the first `slots` ranked, in order (the usual case).
+        func isRankedPrefix(_ members: [Int]) -> Bool { members.elementsEqual(ranked.prefix(slots).lazy.map(\.index)) }
+
         // The nearest unmonitored place is among the first slots + 1 ranked (pigeonhole).
         func safeRadius(_ members: [Int]) -> (next: Double, radius: Double) {
-            let next = members.elementsEqual(ranked.prefix(slots).lazy.map(\.index))
+            let next = isRankedPrefix(members)
                 ? ranked[slots].distanceMeters
                 : ranked.first { !members.contains($0.index) }?.distanceMeters ?? .infinity
             return (next, min(config.maxRegionRadiusMeters, next - config.marginMeters - reach))
@@ -170,7 +171,7 @@ public struct RotationPlanner: Sendable {
             guarantee = .degraded(fallbackDistanceMeters: max(0, radius))
         }
         // `chosen` is already in ranking order unless pinning or stickiness replaced members.
-        let order = chosen.elementsEqual(ranked.prefix(slots).lazy.map(\.index)) ? chosen : chosen.sorted(by: precedes)
+        let order = isRankedPrefix(chosen) ? chosen : chosen.sorted(by: precedes)
         return Selection(
             fix: fix, monitored: order.map { monitoredPlace($0, edge: edge($0)) },
             refresh: RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: max(0, radius)),
@@ -182,23 +183,22 @@ public struct RotationPlanner: Sendable {
     /// possible key (`boundary − d`, less 1 µm for rounding). The same keys, order and ties as
     /// the index query, so the answer is identical.
     private mutating func rankFromNeighbourhood(_ query: UnitVector, count: Int) -> [Neighbor]? {
-        guard let cached = neighbourhood, cached.positions.count >= count else { return nil }
+        guard let cached = neighbourhood, cached.nearest.count >= count else { return nil }
         let moved = GreatCircle.arcMeters(squaredChord: cached.center.squaredChord(to: query))
-        // At least `count` places have an edge of at most `edges[count − 1] + moved` now, so a
+        // At least `count` places have an edge of at most `nearest[count − 1]`'s + moved now, so a
         // place whose edge at the centre exceeds that by 2 × moved ranks after all of them and
         // needs no key: only a prefix of the cached ranking is re-ranked (1 µm pads for rounding).
-        let cutoff = cached.edges[count - 1] + 2 * moved + 2e-6
+        let cutoff = cached.nearest[count - 1].distanceMeters + 2 * moved + 2e-6
         scratch.removeAll(keepingCapacity: true)
-        for (position, edgeAtCenter) in zip(cached.positions, cached.edges) {
-            if edgeAtCenter > cutoff { break }
+        for neighbor in cached.nearest {
+            if neighbor.distanceMeters > cutoff { break }
+            let position = neighbor.index
             let squaredChord = catalog.vectors[position].squaredChord(to: query)
             scratch.append((RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: catalog.places[position].radiusMeters), squaredChord, position))
         }
         // Insertion sort: the ranking at the centre, meters away, is nearly right already.
         func precedes(_ a: (key: Double, squaredChord: Double, position: Int), _ b: (key: Double, squaredChord: Double, position: Int)) -> Bool {
-            if a.key != b.key { return a.key < b.key }
-            if a.squaredChord != b.squaredChord { return a.squaredChord < b.squaredChord }
-            return a.position < b.position
+            RankingKey.precedes(key: a.key, squaredChord: a.squaredChord, index: a.position, b.key, b.squaredChord, b.position)
         }
         for i in 1..<scratch.count {
             let entry = scratch[i]
@@ -210,12 +210,13 @@ public struct RotationPlanner: Sendable {
             scratch[j] = entry
         }
         guard scratch[count - 1].key + 1e-6 < cached.boundary - moved - 1e-6 else { return nil }
-        if scratch.count == cached.positions.count {
+        let ranked = scratch.map { Neighbor(index: $0.position, distanceMeters: $0.key) }
+        if ranked.count == cached.nearest.count {
             // Every cached place was re-ranked: re-centre here, so the next fixes re-rank a short
             // prefix again. Outside places still have an edge of at least `boundary − moved`.
-            neighbourhood = (query, scratch.map(\.position), scratch.map(\.key), cached.boundary - moved - 1e-6)
+            neighbourhood = (query, ranked, cached.boundary - moved - 1e-6)
         }
-        return scratch[0..<count].map { Neighbor(index: $0.position, distanceMeters: $0.key) }
+        return Array(ranked.prefix(count))
     }
 
     /// How many fences have an edge within `reach` of the query (only counted when the

@@ -101,8 +101,8 @@ public enum PlacesCSV {
         var rejected: [RejectedRow] = []
         /// Every checked id, by its position in `places`.
         var ids = IDTable()
-        /// Places appended but not yet checked for a repeated id (the last `pending.count` of
-        /// `places`), with their ids' hashes and their records' bytes, kept until the check in
+        /// Places appended but not yet checked for a repeated id (the last `pendingHashes.count`
+        /// of `places`), with their ids' hashes and their records' bytes, kept until the check in
         /// case they must be rejected after all.
         var pendingHashes: [UInt64] = []
         var pendingBytes: [UInt8] = []
@@ -164,10 +164,9 @@ public enum PlacesCSV {
                     let line = lines[position]
                     let error = PlacesCSVError(line: line, reason: .duplicateID(id, firstLine: lines[earlier]))
                     if options.strict { throw error }
-                    let fields = ends.indices.map { i in
-                        String(decoding: pendingBytes[(recordStart + (i == ends.startIndex ? 0 : ends[i - 1]))..<(recordStart + ends[i])], as: UTF8.self)
-                    }
-                    rejected.append(RejectedRow(line: line, reason: error.reason.description, fields: fields))
+                    let record = CSVScanner.Record(line: line, bytes: Array(pendingBytes[recordStart..<(recordStart + (ends.last ?? 0))]),
+                                                   ends: Array(ends), problem: nil)
+                    rejected.append(RejectedRow(line: line, reason: error.reason.description, fields: record.fields))
                 } else {
                     if kept != position {
                         places[kept] = places[position]

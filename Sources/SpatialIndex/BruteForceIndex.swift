@@ -70,9 +70,7 @@ public struct BruteForceIndex: Sendable {
         var neighbor: Neighbor
 
         func precedes(_ other: Keyed) -> Bool {
-            if key != other.key { return key < other.key }
-            if squaredChord != other.squaredChord { return squaredChord < other.squaredChord }
-            return neighbor.index < other.neighbor.index
+            RankingKey.precedes(key: key, squaredChord: squaredChord, index: neighbor.index, other.key, other.squaredChord, other.neighbor.index)
         }
     }
 

@@ -44,6 +44,16 @@ public enum RankingKey {
         GreatCircle.arcMeters(squaredChord: squaredChord) - radiusMeters
     }
 
+    /// Whether a place ranks before another: by key (edge meters, or the squared chord when ranking
+    /// by centre), then squared chord, then index — the one order of rotate's rankings.
+    @inlinable @inline(__always)
+    public static func precedes(key: Double, squaredChord: Double, index: Int,
+                                _ otherKey: Double, _ otherSquaredChord: Double, _ otherIndex: Int) -> Bool {
+        if key != otherKey { return key < otherKey }
+        if squaredChord != otherSquaredChord { return squaredChord < otherSquaredChord }
+        return index < otherIndex
+    }
+
     /// A squared chord `T` such that any point whose squared chord exceeds `T` lies strictly
     /// farther than `meters` (as computed by `GreatCircle.arcMeters(squaredChord:)`).
     ///

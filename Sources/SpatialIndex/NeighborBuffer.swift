@@ -36,9 +36,7 @@ public struct NeighborBuffer: Sendable {
         /// Strict (key, squared chord, index) order: the one ranking of rotate (see `RankingKey`).
         @inlinable @inline(__always)
         func precedes(_ other: Entry) -> Bool {
-            if key != other.key { return key < other.key }
-            if squaredChord != other.squaredChord { return squaredChord < other.squaredChord }
-            return index < other.index
+            RankingKey.precedes(key: key, squaredChord: squaredChord, index: Int(index), other.key, other.squaredChord, Int(other.index))
         }
     }
 
