@@ -15,10 +15,15 @@ public struct PlaceCatalog: Sendable {
     public let vectors: [UnitVector]
     /// Each place's registration, in `places` order.
     public let fences: [Fence]
+    /// Each place's fence radius (clamped), in `places` order.
+    public let radiiMeters: [Double]
     /// Every radius that was clamped into the platform's range, in input order.
     public let clamps: [RadiusClamp]
     /// The prefix of refresh-region identifiers; no place id starts with it.
     public let refreshIdentifierPrefix: String
+    /// The radius every place shares (after clamping), when they all share one: then the edge
+    /// order of places is their centre order.
+    public let uniformRadiusMeters: Double?
 
     private let positionsByID: [String: Int]
 
@@ -68,7 +73,10 @@ public struct PlaceCatalog: Sendable {
         self.refreshIdentifierPrefix = refreshIdentifierPrefix
         self.vectors = clamped.map { UnitVector($0.coordinate) }
         self.fences = clamped.map(\.fence)
-        self.index = KDTree(vectors: vectors, radiiMeters: clamped.map(\.radiusMeters))
+        let firstRadius = clamped[0].radiusMeters
+        self.uniformRadiusMeters = clamped.allSatisfy { $0.radiusMeters == firstRadius } ? firstRadius : nil
+        self.radiiMeters = clamped.map(\.radiusMeters)
+        self.index = KDTree(vectors: vectors, radiiMeters: radiiMeters)
         var positions: [String: Int] = [:]
         positions.reserveCapacity(clamped.count)
         for (i, place) in clamped.enumerated() { positions[place.id] = i }

@@ -11,12 +11,11 @@ public struct RotationPlanner: Sendable {
     public let configuration: RotationConfiguration
     private var buffer = NeighborBuffer()
     private var seeds: [NeighborSeed] = []
-    /// The warm-start neighbourhood: the places nearest by edge to `center` (more than a selection
-    /// needs), ranked there with their edge distances there, and `boundary`, the edge distance
-    /// there of the first place left out. At a fix `d` meters away every edge has moved by at most
-    /// `d` (triangle inequality): every place outside has an edge of at least `boundary − d`.
-    private var neighbourhood: (center: UnitVector, nearest: [Neighbor], boundary: Double)?
-    private var scratch: [(key: Double, squaredChord: Double, position: Int)] = []
+    /// The places nearest by edge at the fix being decided (placeSlots + 1 of them).
+    private var ranked: [Neighbor] = []
+    /// The warm-start neighbourhood of the last warm query.
+    private var neighbourhood = WarmNeighbourhood()
+    private var decision = PlanDecision()
 
     /// - Throws: `ConfigurationError` when the configuration is invalid.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
@@ -31,33 +30,17 @@ public struct RotationPlanner: Sendable {
     ///   - incumbents: the fences monitored until now (for stickiness and for untrusted fixes);
     ///     a fence whose catalog definition changed is not an incumbent.
     ///   - refreshID: the identifier for the new refresh region.
-    /// - Returns: the places ranked by fence edge (ties: nearer centre, then id), the refresh
-    ///   region centred on the fix with radius `next unmonitored edge − margin` (minus the fix's
-    ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
-    ///   the guarantee.
-    /// - Complexity: one k-nearest query with k = placeSlots + 1, plus O(slots²) bookkeeping.
     ///   - warmStart: with incumbents, reuse the neighbourhood of the last selection while it
     ///     provably holds the answer, else seed the index query with the incumbents; the result is
     ///     the same either way.
     ///   - incumbentPositions: the incumbents' positions in this catalog, when the caller knows
     ///     them (a rotator keeps them from its last selection), to skip looking them up by id.
+    /// - Returns: the places ranked by fence edge (ties: nearer centre, then id), the refresh
+    ///   region centred on the fix with radius `next unmonitored edge − margin` (minus the fix's
+    ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
+    ///   the guarantee (see `decide(at:incumbentPositions:warmStart:into:)`).
     public mutating func select(at fix: Fix, incumbents: [Fence] = [], refreshID: String, warmStart: Bool = true,
                                 incumbentPositions knownPositions: [Int]? = nil) -> Selection {
-        let config = configuration
-        let slots = config.placeSlots
-        let query = UnitVector(fix.coordinate)
-        let accuracy = fix.accuracyMeters ?? 0
-        precondition(accuracy.isFinite && accuracy >= 0, "fix accuracy must be finite and >= 0")
-        let trusted = fix.accuracyMeters.map { $0 <= config.maxTrustedAccuracyMeters } ?? true
-        let reach = trusted ? 0 : accuracy
-
-        if catalog.count <= slots {
-            catalog.index.nearest(catalog.count, to: query, measuredTo: .edge, into: &buffer)
-            let monitored = buffer.neighbors.map { monitoredPlace($0.index, edge: $0.distanceMeters) }
-            return Selection(fix: fix, monitored: monitored, refresh: nil, guarantee: .exact,
-                             nextUnmonitoredEdgeMeters: nil, trustedFix: trusted)
-        }
-
         let catalog = self.catalog
         // The incumbents that are still in the catalog with the same definition.
         let incumbentPositions: [Int]
@@ -69,32 +52,112 @@ public struct RotationPlanner: Sendable {
                 return position
             }
         }
-        let ranked: [Neighbor]
-        // Warm starts serve a rotation (consecutive fixes with incumbents); a one-off selection,
-        // like a batch over unrelated positions, takes the plain query.
-        let warm = warmStart && !incumbents.isEmpty
-        if warm, let cached = rankFromNeighbourhood(query, count: slots + 1) {
-            ranked = cached
-        } else if warm {
-            // Refresh the neighbourhood: twice what a selection needs, plus the boundary place,
-            // seeded with the incumbents.
-            seeds.removeAll(keepingCapacity: true)
-            for position in incumbentPositions {
-                seeds.append(NeighborSeed(index: position, vector: catalog.vectors[position], radiusMeters: catalog.places[position].radiusMeters))
-            }
-            let wanted = min(catalog.count, 2 * (slots + 1) + 1)
-            catalog.index.nearest(wanted, to: query, measuredTo: .edge, seededWith: seeds, into: &buffer)
-            let found = buffer.neighbors
-            if found.count == wanted && wanted < catalog.count {
-                neighbourhood = (query, Array(found.dropLast()), found[found.count - 1].distanceMeters)
-            } else {
-                neighbourhood = nil
-            }
-            ranked = Array(found.prefix(slots + 1))
-        } else {
-            catalog.index.nearest(slots + 1, to: query, measuredTo: .edge, into: &buffer)
-            ranked = buffer.neighbors
+        var decision = self.decision
+        self.decision = PlanDecision()
+        decide(at: fix, incumbentPositions: incumbentPositions, warmStart: warmStart, into: &decision)
+        var monitored: [MonitoredPlace] = []
+        monitored.reserveCapacity(decision.positions.count)
+        for (position, edge) in zip(decision.positions, decision.edgesMeters) {
+            monitored.append(MonitoredPlace(position: position, fence: catalog.fences[position], edgeDistanceMeters: edge))
         }
+        let selection = Selection(
+            fix: fix, monitored: monitored,
+            refresh: decision.refreshRadiusMeters.map { RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: $0) },
+            guarantee: decision.guarantee, nextUnmonitoredEdgeMeters: decision.nextUnmonitoredEdgeMeters, trustedFix: decision.trustedFix)
+        self.decision = decision
+        return selection
+    }
+
+    /// Decides what to monitor at `fix`, by catalog position, into `decision` (its arrays are
+    /// reused: a caller that keeps one decision allocates nothing per call once they have grown).
+    ///
+    /// The places are the `placeSlots` nearest by fence edge, except that a fix not trusted never
+    /// drops an incumbent the user may be inside (edge within the fix's accuracy), and that with
+    /// `stickinessMeters` a dropped incumbent keeps its slot against a newcomer less than that
+    /// much nearer, as long as the selection stays exact. The refresh radius is `next unmonitored
+    /// edge − margin` (minus the accuracy of a fix not trusted), capped at
+    /// `maxRegionRadiusMeters`, never below 0. The guarantee is `saturated` when more fences than
+    /// slots lie within the margin, `degraded` when the radius is under `minRefreshRadiusMeters`,
+    /// else `exact`.
+    ///
+    /// - Parameters:
+    ///   - incumbentPositions: catalog positions of the places monitored until now (each once).
+    ///   - warmStart: with incumbents, reuse the neighbourhood of the last decision while it
+    ///     provably holds the answer (the triangle inequality bounds how far every edge moved),
+    ///     else seed the index query with the incumbents; the result is the same either way.
+    /// - Complexity: one k-nearest query with k = placeSlots + 1 (none while the warm
+    ///   neighbourhood holds), plus O(slots) bookkeeping (O(slots²) when incumbents are dropped).
+    public mutating func decide(at fix: Fix, incumbentPositions: [Int] = [], warmStart: Bool = true, into decision: inout PlanDecision) {
+        let config = configuration
+        let slots = config.placeSlots
+        let query = UnitVector(fix.coordinate)
+        let accuracy = fix.accuracyMeters ?? 0
+        precondition(accuracy.isFinite && accuracy >= 0, "fix accuracy must be finite and >= 0")
+        let trusted = fix.accuracyMeters.map { $0 <= config.maxTrustedAccuracyMeters } ?? true
+        let reach = trusted ? 0 : accuracy
+        decision.positions.removeAll(keepingCapacity: true)
+        decision.edgesMeters.removeAll(keepingCapacity: true)
+        decision.trustedFix = trusted
+
+        if catalog.count <= slots {
+            catalog.index.nearest(catalog.count, to: query, measuredTo: .edge, into: &buffer)
+            for neighbor in buffer.neighbors {
+                decision.positions.append(neighbor.index)
+                decision.edgesMeters.append(neighbor.distanceMeters)
+            }
+            decision.refreshRadiusMeters = nil
+            decision.nextUnmonitoredEdgeMeters = nil
+            decision.guarantee = .exact
+            return
+        }
+
+        // Warm starts serve a rotation (consecutive fixes with incumbents); a one-off decision,
+        // like a batch over unrelated positions, takes the plain query.
+        rank(query, count: slots + 1, seeds: incumbentPositions, warm: warmStart && !incumbentPositions.isEmpty)
+        let ranked = self.ranked
+        let nextEdge: Double, radius: Double
+        if trusted && (config.stickinessMeters == 0 || Self.holdsAll(incumbentPositions, ranked, slots)) {
+            // The usual case: the nearest `slots`, in ranking order, and the next one sizes the
+            // refresh region.
+            for neighbor in ranked.prefix(slots) {
+                decision.positions.append(neighbor.index)
+                decision.edgesMeters.append(neighbor.distanceMeters)
+            }
+            nextEdge = ranked[slots].distanceMeters
+            radius = min(config.maxRegionRadiusMeters, nextEdge - config.marginMeters)
+        } else {
+            (nextEdge, radius) = chooseKeepingIncumbents(query, ranked, incumbentPositions, trusted: trusted, reach: reach, into: &decision)
+        }
+        decision.nextUnmonitoredEdgeMeters = nextEdge
+        decision.refreshRadiusMeters = max(0, radius)
+        let overlapping = overlappingCount(query, reach: config.marginMeters + reach, kthEdge: ranked[slots].distanceMeters)
+        if overlapping > slots {
+            decision.guarantee = .saturated(overlapping: overlapping)
+        } else if radius >= config.minRefreshRadiusMeters {
+            decision.guarantee = .exact
+        } else {
+            decision.guarantee = .degraded(fallbackDistanceMeters: max(0, radius))
+        }
+    }
+
+    /// Whether every incumbent is among the first `slots` ranked (then neither stickiness nor
+    /// pinning changes anything).
+    private static func holdsAll(_ incumbents: [Int], _ ranked: [Neighbor], _ slots: Int) -> Bool {
+        guard incumbents.count <= slots else { return false }
+        // Along a walk the incumbents are usually the ranked prefix in the same order.
+        if zip(incumbents, ranked).allSatisfy({ $0 == $1.index }) { return true }
+        return incumbents.allSatisfy { incumbent in ranked.prefix(slots).contains { $0.index == incumbent } }
+    }
+
+    /// The choice when incumbents may keep their slots: an untrusted fix pins the incumbents the
+    /// user may be inside, stickiness keeps dropped incumbents against slightly nearer newcomers
+    /// (only while the selection stays exact). Writes the monitored places; returns the next
+    /// unmonitored edge and the refresh radius (before flooring at 0).
+    private func chooseKeepingIncumbents(_ query: UnitVector, _ ranked: [Neighbor], _ incumbentPositions: [Int], trusted: Bool, reach: Double,
+                                         into decision: inout PlanDecision) -> (next: Double, radius: Double) {
+        let config = configuration
+        let slots = config.placeSlots
+        let catalog = self.catalog
         // Edge distances known so far (the ranked places, then any incumbent asked about): a few
         // dozen entries, searched linearly (cheaper than hashing at this size).
         var otherEdges: [(position: Int, edge: Double)] = []
@@ -109,21 +172,17 @@ public struct RotationPlanner: Sendable {
 
         // The ranking order: edge, then squared chord (nearer centre), then position (id order).
         func precedes(_ a: Int, _ b: Int) -> Bool {
-            let ea = edge(a), eb = edge(b)
-            if ea != eb { return ea < eb }
-            let ca = catalog.vectors[a].squaredChord(to: query)
-            let cb = catalog.vectors[b].squaredChord(to: query)
-            return ca != cb ? ca < cb : a < b
+            RankingKey.precedes(key: edge(a), squaredChord: catalog.vectors[a].squaredChord(to: query), index: a,
+                                edge(b), catalog.vectors[b].squaredChord(to: query), b)
         }
 
         // Pure choice: the nearest `slots` by edge, except that an untrusted fix never drops a
         // fence the user may be inside (its edge within the fix's accuracy).
         var chosen = ranked.prefix(slots).map(\.index)
-        var pinned: Set<Int> = []
+        var pinned: [Int] = []
         if !trusted {
-            let mustKeep = incumbentPositions.filter { edge($0) <= reach }
-            pinned = Set(mustKeep)
-            for position in mustKeep where !chosen.contains(position) {
+            pinned = incumbentPositions.filter { edge($0) <= reach }
+            for position in pinned where !chosen.contains(position) {
                 // Replace the farthest member that is not itself pinned.
                 if let victim = chosen.lastIndex(where: { !pinned.contains($0) }) { chosen[victim] = position }
             }
@@ -133,9 +192,8 @@ public struct RotationPlanner: Sendable {
         // Stickiness: a dropped incumbent keeps its slot against a newcomer less than
         // `stickinessMeters` nearer (nearest dropped incumbent against farthest newcomer first).
         if config.stickinessMeters > 0 {
-            let incumbentSet = Set(incumbentPositions)
             let dropped = incumbentPositions.filter { !chosen.contains($0) }.sorted(by: precedes)
-            var newcomers = chosen.filter { !incumbentSet.contains($0) && !pinned.contains($0) }.sorted { precedes($1, $0) }
+            var newcomers = chosen.filter { !incumbentPositions.contains($0) && !pinned.contains($0) }.sorted { precedes($1, $0) }
             for incumbent in dropped {
                 guard let newcomer = newcomers.first, edge(incumbent) - edge(newcomer) < config.stickinessMeters else { break }
                 newcomers.removeFirst()
@@ -144,7 +202,7 @@ public struct RotationPlanner: Sendable {
         }
 
         /// Whether `members` are the first `slots` ranked, in order (the usual case).
-        func isRankedPrefix(_ members: [Int]) -> Bool { members.elementsEqual(ranked.prefix(slots).lazy.map(\.index)) }
+        func isRankedPrefix(_ members: [Int]) -> Bool { zip(members, ranked).allSatisfy { $0 == $1.index } }
 
         // The nearest unmonitored place is among the first slots + 1 ranked (pigeonhole).
         func safeRadius(_ members: [Int]) -> (next: Double, radius: Double) {
@@ -160,63 +218,41 @@ public struct RotationPlanner: Sendable {
             chosen = pure
             (nextEdge, radius) = safeRadius(pure)
         }
-
-        let guarantee: Guarantee
-        let overlapping = overlappingCount(query, reach: config.marginMeters + reach, kthEdge: ranked[slots].distanceMeters)
-        if overlapping > slots {
-            guarantee = .saturated(overlapping: overlapping)
-        } else if radius >= config.minRefreshRadiusMeters {
-            guarantee = .exact
-        } else {
-            guarantee = .degraded(fallbackDistanceMeters: max(0, radius))
-        }
         // `chosen` is already in ranking order unless pinning or stickiness replaced members.
-        let order = isRankedPrefix(chosen) ? chosen : chosen.sorted(by: precedes)
-        return Selection(
-            fix: fix, monitored: order.map { monitoredPlace($0, edge: edge($0)) },
-            refresh: RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: max(0, radius)),
-            guarantee: guarantee, nextUnmonitoredEdgeMeters: nextEdge, trustedFix: trusted)
+        for position in isRankedPrefix(chosen) ? chosen : chosen.sorted(by: precedes) {
+            decision.positions.append(position)
+            decision.edgesMeters.append(edge(position))
+        }
+        return (nextEdge, radius)
     }
 
-    /// The `count` nearest places by edge at `query`, from the cached neighbourhood, when it
-    /// provably holds them: the count-th key there must stay below every outside place's lowest
-    /// possible key (`boundary − d`, less 1 µm for rounding). The same keys, order and ties as
-    /// the index query, so the answer is identical.
-    private mutating func rankFromNeighbourhood(_ query: UnitVector, count: Int) -> [Neighbor]? {
-        guard let cached = neighbourhood, cached.nearest.count >= count else { return nil }
-        let moved = GreatCircle.arcMeters(squaredChord: cached.center.squaredChord(to: query))
-        // At least `count` places have an edge of at most `nearest[count − 1]`'s + moved now, so a
-        // place whose edge at the centre exceeds that by 2 × moved ranks after all of them and
-        // needs no key: only a prefix of the cached ranking is re-ranked (1 µm pads for rounding).
-        let cutoff = cached.nearest[count - 1].distanceMeters + 2 * moved + 2e-6
-        scratch.removeAll(keepingCapacity: true)
-        for neighbor in cached.nearest {
-            if neighbor.distanceMeters > cutoff { break }
-            let position = neighbor.index
-            let squaredChord = catalog.vectors[position].squaredChord(to: query)
-            scratch.append((RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: catalog.places[position].radiusMeters), squaredChord, position))
-        }
-        // Insertion sort: the ranking at the centre, meters away, is nearly right already.
-        func precedes(_ a: (key: Double, squaredChord: Double, position: Int), _ b: (key: Double, squaredChord: Double, position: Int)) -> Bool {
-            RankingKey.precedes(key: a.key, squaredChord: a.squaredChord, index: a.position, b.key, b.squaredChord, b.position)
-        }
-        for i in 1..<scratch.count {
-            let entry = scratch[i]
-            var j = i
-            while j > 0 && precedes(entry, scratch[j - 1]) {
-                scratch[j] = scratch[j - 1]
-                j -= 1
+    /// Fills `ranked` with the `count` nearest places by edge at `query`: from the warm
+    /// neighbourhood while it provably holds them, else from the index (a warm query asks for a
+    /// fresh neighbourhood, seeded with the incumbents).
+    private mutating func rank(_ query: UnitVector, count: Int, seeds seedPositions: [Int], warm: Bool) {
+        if warm && neighbourhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
+        ranked.removeAll(keepingCapacity: true)
+        if warm {
+            // Refresh the neighbourhood: twice what a selection needs, plus the boundary place
+            // (measured: 1.5x misses five times as often at 1,000,000 places; 3x and 4x re-rank
+            // more at every fix and are slower).
+            seeds.removeAll(keepingCapacity: true)
+            for position in seedPositions {
+                seeds.append(NeighborSeed(index: position, vector: catalog.vectors[position], radiusMeters: catalog.radiiMeters[position]))
             }
-            scratch[j] = entry
+            let wanted = min(catalog.count, 2 * count + 1)
+            catalog.index.nearest(wanted, to: query, measuredTo: .edge, seededWith: seeds, into: &buffer)
+            let found = buffer.neighbors
+            if found.count == wanted && wanted < catalog.count {
+                neighbourhood.refill(at: query, with: found, from: catalog)
+            } else {
+                neighbourhood.forget()
+            }
+            ranked.append(contentsOf: found.prefix(count))
+        } else {
+            catalog.index.nearest(count, to: query, measuredTo: .edge, into: &buffer)
+            ranked.append(contentsOf: buffer.neighbors)
         }
-        guard scratch[count - 1].key + 1e-6 < cached.boundary - moved - 1e-6 else { return nil }
-        let ranked = scratch.map { Neighbor(index: $0.position, distanceMeters: $0.key) }
-        if ranked.count == cached.nearest.count {
-            // Every cached place was re-ranked: re-centre here, so the next fixes re-rank a short
-            // prefix again. Outside places still have an edge of at least `boundary − moved`.
-            neighbourhood = (query, ranked, cached.boundary - moved - 1e-6)
-        }
-        return Array(ranked.prefix(count))
     }
 
     /// How many fences have an edge within `reach` of the query (only counted when the
@@ -226,8 +262,5 @@ public struct RotationPlanner: Sendable {
         catalog.index.within(reach, of: query, measuredTo: .edge, into: &buffer)
         return buffer.neighbors.count
     }
-
-    private func monitoredPlace(_ position: Int, edge: Double) -> MonitoredPlace {
-        MonitoredPlace(position: position, fence: catalog.fences[position], edgeDistanceMeters: edge)
-    }
 }
+

@@ -84,14 +84,26 @@ public enum BenchCommand: Subcommand {
                 object.add("cold_ns_per_reselection", report.cold.median, decimals: 1)
                 object.add("warm_ns_per_reselection", report.warm.median, decimals: 1)
                 object.add("speedup", report.speedup, decimals: 2)
+                object.add("cold_selection_ns_per_reselection", report.coldSelection.median, decimals: 1)
+                object.add("warm_selection_ns_per_reselection", report.warmSelection.median, decimals: 1)
+                object.add("selection_speedup", report.selectionSpeedup, decimals: 2)
                 object.add("mismatches", report.mismatches)
                 console.out(object.text)
             } else {
                 console.out("rotate bench --walk-reselection: \(TextFormat.grouped(report.places)) clustered places, "
                     + "\(TextFormat.grouped(report.reselections)) reselections 15 m apart (selection, refresh radius, diff) x \(repetitions)")
-                console.out("cold           \(TextFormat.grouped(report.cold.median)) ns/reselection median (min \(TextFormat.grouped(report.cold.min)), max \(TextFormat.grouped(report.cold.max)))")
-                console.out("warm           \(TextFormat.grouped(report.warm.median)) ns/reselection median (min \(TextFormat.grouped(report.warm.min)), max \(TextFormat.grouped(report.warm.max)))")
-                console.out("speedup        \(TextFormat.fixed(report.speedup, decimals: 2))x; selections identical: \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
+                func line(_ label: String, _ m: Measurement) -> String {
+                    label + "\(TextFormat.grouped(m.median)) ns/reselection median (min \(TextFormat.grouped(m.min)), max \(TextFormat.grouped(m.max)))"
+                }
+                console.out("by position (decide + PositionDiff)")
+                console.out(line("  cold         ", report.cold))
+                console.out(line("  warm         ", report.warm))
+                console.out("  speedup      \(TextFormat.fixed(report.speedup, decimals: 2))x")
+                console.out("full (select + RegistrationDiff)")
+                console.out(line("  cold         ", report.coldSelection))
+                console.out(line("  warm         ", report.warmSelection))
+                console.out("  speedup      \(TextFormat.fixed(report.selectionSpeedup, decimals: 2))x")
+                console.out("selections identical (warm, cold, both paths): \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
             }
             if report.mismatches > 0 { throw .failure("warm and cold reselections differ at \(report.mismatches) fixes") }
             return

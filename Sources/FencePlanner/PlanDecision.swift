@@ -1,0 +1,48 @@
+/// What the planner decides at one fix, by catalog position: the monitored places in ranking
+/// order with their fence-edge distances, the refresh radius and the guarantee.
+///
+/// A `Selection` is this plus the places' registrations and the refresh region's identity. A
+/// caller that reselects often (a rotation along a walk, a service holding many devices) can
+/// decide into one reused value and diff positions with `PositionDiff`, copying no `Fence` and
+/// allocating nothing once the arrays have grown.
+public struct PlanDecision: Hashable, Sendable {
+    /// Catalog positions of the monitored places, nearest fence edge first (ties: nearer centre,
+    /// then id).
+    public internal(set) var positions: [Int] = []
+    /// Fence-edge distance from the fix to each monitored place, in `positions` order (meters,
+    /// negative inside).
+    public internal(set) var edgesMeters: [Double] = []
+    /// Fence-edge distance to the nearest place not monitored (nil when all are).
+    public internal(set) var nextUnmonitoredEdgeMeters: Double?
+    /// Radius of the refresh region centred on the fix (≥ 0), or nil when the whole catalog fits
+    /// in the place slots.
+    public internal(set) var refreshRadiusMeters: Double?
+    public internal(set) var guarantee: Guarantee = .exact
+    /// Whether the fix was accurate enough to be trusted.
+    public internal(set) var trustedFix = true
+
+    /// An empty decision, to be filled by `RotationPlanner.decide(at:incumbentPositions:warmStart:into:)`.
+    public init() {}
+}
+
+/// The monitored places to stop and to start between two decisions made from one catalog, by
+/// catalog position (`RegistrationDiff` without the fences; the refresh region is replaced at every
+/// reselection). Reuse one value to make no allocation per reselection.
+public struct PositionDiff: Hashable, Sendable {
+    /// Positions to stop, in the previous decision's order.
+    public private(set) var stop: [Int] = []
+    /// Positions to start, in the new decision's order.
+    public private(set) var start: [Int] = []
+
+    public init() {}
+
+    /// Makes this the diff from `previous` to `next` (each a decision's `positions`).
+    public mutating func update(from previous: [Int], to next: [Int]) {
+        stop.removeAll(keepingCapacity: true)
+        start.removeAll(keepingCapacity: true)
+        // Along a walk most reselections keep the same places in the same order.
+        if previous == next { return }
+        for position in previous where !next.contains(position) { stop.append(position) }
+        for position in next where !previous.contains(position) { start.append(position) }
+    }
+}

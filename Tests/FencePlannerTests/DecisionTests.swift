@@ -1,0 +1,88 @@
+import FencePlanner
+import Geodesy
+import RotateTestSupport
+import Testing
+
+/// `RotationPlanner.decide` (the planner's decision by catalog position) and `PositionDiff`.
+@Suite struct DecisionTests {
+    /// Along walks with every kind of configuration (stickiness, untrusted fixes, saturation,
+    /// mixed radii), a decision into one reused value, warm and cold, says exactly what the
+    /// brute-force reference's selection says.
+    @Test(arguments: RotatorPropertyTests.scenarios)
+    func decisionsMatchTheReferenceSelection(scenario: RotatorPropertyTests.Scenario) throws {
+        let seed = TestSeed.value(salt: 811 &+ UInt64(scenario.count))
+        let catalog = PlannerFixtures.catalog(count: scenario.count, sideMeters: scenario.sideMeters, radii: scenario.radii, seed: seed)
+        var warm = try RotationPlanner(catalog: catalog, configuration: scenario.config)
+        var cold = try RotationPlanner(catalog: catalog, configuration: scenario.config)
+        let walk = PlannerFixtures.walk(count: 250, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
+                                        maxStepMeters: scenario.maxStepMeters / 4, inaccurateShare: scenario.inaccurateShare, seed: seed ^ 5)
+        var decision = PlanDecision(), coldDecision = PlanDecision()
+        var incumbents: [Fence] = []
+        for (i, fix) in walk.enumerated() {
+            let positions = incumbents.map { catalog.position(of: $0.id)! }
+            warm.decide(at: fix, incumbentPositions: positions, warmStart: true, into: &decision)
+            cold.decide(at: fix, incumbentPositions: positions, warmStart: false, into: &coldDecision)
+            let reference = ReferencePlanner.select(catalog, warm.configuration, at: fix, incumbents: incumbents, refreshID: "refresh-\(i)")
+            let context = Comment(rawValue: "\(scenario) fix \(i); \(TestSeed.replay(seed))")
+            #expect(decision == coldDecision, context)
+            #expect(decision.positions == reference.monitored.map(\.position), context)
+            #expect(decision.edgesMeters == reference.monitored.map(\.edgeDistanceMeters), context)
+            #expect(decision.refreshRadiusMeters == reference.refresh?.radiusMeters, context)
+            #expect(decision.nextUnmonitoredEdgeMeters == reference.nextUnmonitoredEdgeMeters, context)
+            #expect(decision.guarantee == reference.guarantee, context)
+            #expect(decision.trustedFix == reference.trustedFix, context)
+            incumbents = reference.fences
+        }
+    }
+
+    /// A small catalog (no more places than slots) is monitored whole, without a refresh region.
+    @Test func aCatalogThatFitsIsMonitoredWhole() throws {
+        let catalog = PlannerFixtures.catalog(count: 5, sideMeters: 2_000, seed: 3)
+        var planner = try RotationPlanner(catalog: catalog, configuration: RotationConfiguration())
+        var decision = PlanDecision()
+        planner.decide(at: Fix(Coordinate(validLatitude: 45.8, longitude: 15.97)), into: &decision)
+        #expect(Set(decision.positions) == Set(0..<5))
+        #expect(decision.refreshRadiusMeters == nil && decision.nextUnmonitoredEdgeMeters == nil && decision.guarantee == .exact)
+    }
+
+    /// Deciding into two decisions in turn (the previous one gives the incumbents), the storage
+    /// stays the same once grown: no allocation per call.
+    @Test func alternatingDecisionsKeepTheirStorage() throws {
+        let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 6_000, seed: 4)
+        var planner = try RotationPlanner(catalog: catalog, configuration: RotationConfiguration())
+        let walk = PlannerFixtures.walk(count: 60, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 40, seed: 9)
+        var previous = PlanDecision(), next = PlanDecision()
+        func addresses(_ decision: PlanDecision) -> [UInt] {
+            [decision.positions.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
+             decision.edgesMeters.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }]
+        }
+        planner.decide(at: walk[0], into: &previous)
+        planner.decide(at: walk[1], incumbentPositions: previous.positions, into: &next)
+        let storage = Set(addresses(previous) + addresses(next))
+        for fix in walk.dropFirst(2) {
+            swap(&previous, &next)
+            planner.decide(at: fix, incumbentPositions: previous.positions, into: &next)
+            #expect(storage.isSuperset(of: addresses(next)))
+        }
+    }
+
+    /// The position diff against plain set arithmetic, in order, over random pairs (with repeats
+    /// of whole lists, the usual case along a walk).
+    @Test func positionDiffIsTheOrderedSetDifference() {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 77))
+        /// Up to 19 distinct positions below 40, in random order.
+        func positions() -> [Int] {
+            var all = Array(0..<40)
+            for i in stride(from: all.count - 1, to: 0, by: -1) { all.swapAt(i, rng.nextInt(below: i + 1)) }
+            return Array(all.prefix(rng.nextInt(below: 20)))
+        }
+        var diff = PositionDiff()
+        for _ in 0..<500 {
+            let previous = positions()
+            let next = rng.nextInt(below: 4) == 0 ? previous : positions()
+            diff.update(from: previous, to: next)
+            #expect(diff.stop == previous.filter { !next.contains($0) })
+            #expect(diff.start == next.filter { !previous.contains($0) })
+        }
+    }
+}
