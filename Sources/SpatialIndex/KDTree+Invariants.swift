@@ -10,7 +10,7 @@ extension KDTree {
     package func _checkInvariants() {
         #if DEBUG
         guard !nodes.isEmpty else {
-            precondition(vectors.isEmpty, "an empty node array must mean an empty index")
+            precondition(isEmpty, "an empty node array must mean an empty index")
             return
         }
         var seen = Array(repeating: false, count: count)
@@ -42,7 +42,7 @@ extension KDTree {
         }
         func checkPoints(_ node: Node, _ nodeIndex: Int, _ range: Range<Int>) {
             for i in range {
-                let v = vectors[i]
+                let v = vector(at: i)
                 precondition(Double(node.minX) <= v.x && v.x <= Double(node.maxX), "x outside node \(nodeIndex)")
                 precondition(Double(node.minY) <= v.y && v.y <= Double(node.maxY), "y outside node \(nodeIndex)")
                 precondition(Double(node.minZ) <= v.z && v.z <= Double(node.maxZ), "z outside node \(nodeIndex)")

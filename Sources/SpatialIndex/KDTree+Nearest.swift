@@ -81,10 +81,13 @@ extension KDTree {
         buffer.prepare(resultSlots: k, stackSlots: height + 2)
         let height = self.height
         // SAFETY: every index below is in bounds by construction: node indices come from the
-        // tree (children of valid nodes), point indices from node ranges inside `vectors`, result
+        // tree (children of valid nodes), point indices from node ranges inside the coordinate arrays (a leaf holds at most
+        // `leafSize` points, the size of `chords`), result
         // slots from 0..<k (the entries array holds k), and the stack never holds more than
         // height + 1 entries (each pop of an internal node pushes its two children).
-        let found: Int = seeds.withUnsafeBufferPointer { seeds in vectors.withUnsafeBufferPointer { vectors in
+        let found: Int = seeds.withUnsafeBufferPointer { seeds in
+            xs.withUnsafeBufferPointer { xs in ys.withUnsafeBufferPointer { ys in zs.withUnsafeBufferPointer { zs in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
             radiiMeters.withUnsafeBufferPointer { radii in
                 originalIndices.withUnsafeBufferPointer { ids in
                     nodes.withUnsafeBufferPointer { nodes in
@@ -124,9 +127,19 @@ extension KDTree {
                                     if next.bound > worst { continue }
                                     probe.node()
                                     if node.isLeaf {
-                                        for i in Int(node.start)..<Int(node.end) {
+                                        let start = Int(node.start), end = Int(node.end)
+                                        // Every squared chord of the leaf first, in a loop without
+                                        // branches that computes several at once (same operations,
+                                        // same order as `UnitVector.squaredChord`), then the checks.
+                                        let px = xs.baseAddress! + start, py = ys.baseAddress! + start, pz = zs.baseAddress! + start
+                                        let (qx, qy, qz) = (query.x, query.y, query.z)
+                                        for j in 0..<(end &- start) {
+                                            let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
+                                            chords[j] = dx * dx + dy * dy + dz * dz
+                                        }
+                                        for i in start..<end {
                                             probe.point()
-                                            let squaredChord = vectors[i].squaredChord(to: query)
+                                            let squaredChord = chords[i &- start]
                                             let radius = Metric.usesRadius ? radii[i] : 0
                                             if metric.skips(squaredChord: squaredChord, radius: radius, worstKey: worst) { continue }
                                             let key = metric.key(squaredChord: squaredChord, radius: radius)
@@ -161,9 +174,15 @@ extension KDTree {
                     }
                 }
             }
-        } }
-        for entry in buffer.entries.prefix(found) {
-            buffer._neighbors.append(Neighbor(index: Int(entry.index), distanceMeters: metric.meters(key: entry.key)))
+            } } } }
+        }
+        buffer.resize(&buffer._neighbors, to: found, filler: Neighbor(index: 0, distanceMeters: 0))
+        buffer.entries.withUnsafeBufferPointer { entries in
+            buffer._neighbors.withUnsafeMutableBufferPointer { neighbors in
+                for i in 0..<found {
+                    neighbors[i] = Neighbor(index: Int(entries[i].index), distanceMeters: metric.meters(key: entries[i].key))
+                }
+            }
         }
     }
 }

@@ -27,7 +27,7 @@ extension KDTree {
             if next.bound > limit { continue }
             if node.isLeaf {
                 for i in Int(node.start)..<Int(node.end) {
-                    let squaredChord = vectors[i].squaredChord(to: query)
+                    let squaredChord = vector(at: i).squaredChord(to: query)
                     if squaredChord > limit { continue }
                     if byEdge {
                         let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiiMeters[i])

@@ -8,7 +8,8 @@ import Geodesy
 /// `NeighborBuffer` as scratch).
 ///
 /// Layout (all flat arrays, no object per node): the points are stored reordered so that every
-/// leaf is a contiguous range (`vectors`, `radiiMeters` and `originalIndices`, in leaf order);
+/// leaf is a contiguous range (the coordinates `xs`, `ys`, `zs` as separate arrays, so a leaf's
+/// distances are computed several at a time, `radiiMeters` and `originalIndices`, in leaf order);
 /// nodes are a pre-order array whose left child is the next node and whose right child is stored.
 /// Each node keeps its bounding box and the smallest and largest fence radius below it, which
 /// makes edge-distance pruning exact.
@@ -16,8 +17,8 @@ import Geodesy
 /// Every query returns results sorted by distance, ties broken by the smaller place index — the
 /// same order `BruteForceIndex` produces (see `RankingKey`).
 public struct KDTree: Sendable {
-    /// Unit vectors in leaf order.
-    @usableFromInline let vectors: [UnitVector]
+    /// The unit vectors' coordinates in leaf order, one array per axis.
+    @usableFromInline let xs: [Double], ys: [Double], zs: [Double]
     /// Fence radii in meters, in leaf order.
     @usableFromInline let radiiMeters: [Double]
     /// For each stored point, its index in the input.
@@ -34,8 +35,11 @@ public struct KDTree: Sendable {
     @usableFromInline let height: Int
 
     /// Number of places indexed.
-    @inlinable public var count: Int { vectors.count }
-    @inlinable public var isEmpty: Bool { vectors.isEmpty }
+    @inlinable public var count: Int { xs.count }
+    @inlinable public var isEmpty: Bool { xs.isEmpty }
+
+    /// The unit vector stored at leaf-order position `i`.
+    @inlinable func vector(at i: Int) -> UnitVector { UnitVector(x: xs[i], y: ys[i], z: zs[i]) }
 
     /// One tree node (36 bytes): the bounding box of its points and their largest radius, in
     /// `Float` rounded outward (so the box only grows and bounds stay safe), the first of its
@@ -66,16 +70,17 @@ public struct KDTree: Sendable {
             let loX = Double(minX), hiX = Double(maxX)
             let loY = Double(minY), hiY = Double(maxY)
             let loZ = Double(minZ), hiZ = Double(maxZ)
-            let dx = q.x < loX ? loX - q.x : (q.x > hiX ? q.x - hiX : 0)
-            let dy = q.y < loY ? loY - q.y : (q.y > hiY ? q.y - hiY : 0)
-            let dz = q.z < loZ ? loZ - q.z : (q.z > hiZ ? q.z - hiZ : 0)
+            // Branch-free: the gap below, the gap above, or 0 inside (at most one is positive).
+            let dx = Swift.max(Swift.max(loX - q.x, q.x - hiX), 0)
+            let dy = Swift.max(Swift.max(loY - q.y, q.y - hiY), 0)
+            let dz = Swift.max(Swift.max(loZ - q.z, q.z - hiZ), 0)
             return dx * dx + dy * dy + dz * dz
         }
     }
 
     /// Approximate memory held by the index in bytes (array storage, excluding the input).
     public var memoryBytes: Int {
-        vectors.capacity * MemoryLayout<UnitVector>.stride
+        (xs.capacity + ys.capacity + zs.capacity) * MemoryLayout<Double>.stride
             + radiiMeters.capacity * MemoryLayout<Double>.stride
             + originalIndices.capacity * MemoryLayout<Int32>.stride
             + nodes.capacity * MemoryLayout<Node>.stride
@@ -93,7 +98,9 @@ public struct KDTree: Sendable {
         let first = radiiMeters.first
         self.uniformRadiusMeters = first.flatMap { r in radiiMeters.allSatisfy { $0 == r } ? r : nil }
         self.height = height
-        self.vectors = vectors
+        self.xs = vectors.map(\.x)
+        self.ys = vectors.map(\.y)
+        self.zs = vectors.map(\.z)
         self.radiiMeters = radiiMeters
         self.originalIndices = originalIndices
         self.nodes = nodes
