@@ -59,9 +59,20 @@ struct IDTable {
         return nil
     }
 
+    /// Makes room for `capacity` ids in all without growing again (rehashes what is there).
+    mutating func reserve(capacity: Int, ids: (Int) -> String) {
+        var size = slots.count
+        while size < 2 * capacity { size <<= 1 }
+        if size > slots.count { grow(to: size, ids: ids) }
+    }
+
     private mutating func grow(ids: (Int) -> String) {
+        grow(to: slots.count * 2, ids: ids)
+    }
+
+    private mutating func grow(to size: Int, ids: (Int) -> String) {
         let old = slots
-        slots = Array(repeating: 0, count: old.count * 2)
+        slots = Array(repeating: 0, count: size)
         mask = slots.count - 1
         for entry in old where entry != 0 {
             let position = Int(entry & 0xFFFF_FFFF) - 1

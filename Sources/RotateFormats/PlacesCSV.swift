@@ -49,10 +49,12 @@ public enum PlacesCSV {
     /// Reads the file at `path` (`-` for standard input).
     public static func read(path: String, options: Options = Options()) throws(PlacesCSVError) -> Result {
         var reader = Reader(options: options)
-        // Size the id table from the file size (rows are rarely under 24 bytes), so it never rehashes.
+        // Size the lists from the file size (rows are rarely under 24 bytes), and the id table
+        // from the rows' measured length once a few hundred are read, so neither regrows.
         var info = stat()
         if path != "-", stat(path, &info) == 0, info.st_size > 0 {
             reader.reserve(rows: min(Int(info.st_size) / 24, 20_000_000))
+            reader.fileBytes = Int(info.st_size)
         }
         var scanner = CSVScanner()
         do {
@@ -111,6 +113,11 @@ public enum PlacesCSV {
         var pendingEnds: [Int] = []
         var pendingFieldStarts: [Int] = []
         static let batch = 64
+        /// The file's size, when known: sizes the id table (see `take`).
+        var fileBytes: Int?
+        /// Bytes of the data rows read so far.
+        var rowBytes = 0
+        static let rowsBeforeSizing = 256
 
         init(options: Options) {
             self.options = options
@@ -134,6 +141,12 @@ public enum PlacesCSV {
                 pendingBytes.append(contentsOf: record.bytes[0..<(record.ends.last ?? 0)])
                 pendingFieldStarts.append(pendingEnds.count)
                 pendingEnds.append(contentsOf: record.ends)
+                rowBytes += (record.ends.last ?? 0) + 1
+                if places.count == Self.rowsBeforeSizing, let fileBytes {
+                    // Rows like these fill the file about this many times (+25 %).
+                    let rows = fileBytes / max(1, rowBytes / Self.rowsBeforeSizing)
+                    ids.reserve(capacity: min(rows + rows / 4, 50_000_000)) { [places] in places[$0].id }
+                }
                 if pendingHashes.count == Self.batch { try checkPendingIDs() }
             } catch {
                 // Earlier rows come first: settle their ids before this row's verdict (so

@@ -124,8 +124,10 @@ import Testing
     @Test func repeatedIDsAcrossManyRowsMatchAReference() throws {
         let seed = TestSeed.value(salt: 701)
         var rng = SplitMixForSeeds(state: seed)
-        for round in 0..<20 {
-            let rows = 1 + Int(rng.next() % 700)
+        for round in 0..<24 {
+            // Every fourth round is long enough for a file read to size its id table from the
+            // first rows (see `PlacesCSV.read(path:)`).
+            let rows = round % 4 == 3 ? 300 + Int(rng.next() % 2_500) : 1 + Int(rng.next() % 700)
             let distinct = 1 + Int(rng.next() % UInt64(rows + 1))
             var text = "id,lat,lon,name\n"
             var expectedPlaces: [(id: String, line: Int)] = []
@@ -151,6 +153,13 @@ import Testing
                 continue
             }
             let result = try read(text)
+            // Read from a file too (sized from the file): the same outcome.
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-ids-\(UUID().uuidString).csv").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let fromFile = try PlacesCSV.read(path: path, options: .init(defaultRadiusMeters: 100))
+            #expect(fromFile.places == result.places && fromFile.lines == result.lines && fromFile.rejected == result.rejected,
+                    Comment(rawValue: context))
             #expect(result.places.map(\.id) == expectedPlaces.map(\.id), Comment(rawValue: context))
             #expect(result.lines == expectedPlaces.map(\.line), Comment(rawValue: context))
             #expect(result.rejected.map(\.line) == expectedRejected.map(\.line), Comment(rawValue: context))
