@@ -6,9 +6,10 @@ import PackageDescription
 //   SpatialIndex    -> Geodesy
 //   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
 //   FenceRules      -> Geodesy                        (P(inside), hysteresis and dwell rules)
+//   SyncService     -> FencePlanner, ...               (many devices, concurrent updates)
 //   WalkSimulator   -> FenceRules, FencePlanner, SpatialIndex, Geodesy (walks, oracle, evaluation)
 //   RotateFormats   -> WalkSimulator, FencePlanner, ...   (CSV, GPX, NDJSON, GeoJSON, SVG)
-//   BenchmarkKit    -> RotateFormats, SpatialIndex     (timer, bench scenarios)
+//   BenchmarkKit    -> RotateFormats, SyncService, ... (timer, bench scenarios)
 //   RotateCommands  -> BenchmarkKit, RotateFormats and the libraries below (CLI)
 //   rotate, RotateBenchmarks -> libraries
 let package = Package(
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
         .library(name: "FencePlanner", targets: ["FencePlanner"]),
         .library(name: "FenceRules", targets: ["FenceRules"]),
+        .library(name: "SyncService", targets: ["SyncService"]),
         .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
         .library(name: "RotateFormats", targets: ["RotateFormats"]),
         .executable(name: "rotate", targets: ["rotate"]),
@@ -28,9 +30,10 @@ let package = Package(
         .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
+        .target(name: "SyncService", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "SyncService", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
@@ -53,6 +56,7 @@ let package = Package(
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "RotateFormatsTests", dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),
+        .testTarget(name: "SyncServiceTests", dependencies: ["SyncService", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateCommandsTests",

@@ -32,6 +32,10 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--write-neighbors", value: "FILE", help: "Write the first 1,000 queries' neighbour indices (CSV) for outside checks."),
         OptionSpec("--walk-reselection", help: "Time whole reselections along a walk (fixes 15 m apart), cold and warm-started."),
         OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
+        OptionSpec("--devices", value: "N", help: "Update N devices concurrently instead, each on its own walk (--count places, --fixes per device)."),
+        OptionSpec("--threads", value: "T", help: "With --devices: tasks to share the devices; runs 1 to T and reports the scaling.", default: "all cores"),
+        OptionSpec("--fixes", value: "F", help: "With --devices: fixes per device.", default: "20"),
+        OptionSpec("--step", value: "M", help: "With --devices: meters between a device's fixes.", default: "25"),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress lines on stderr (shown only when stderr is a terminal)."),
         OptionSpec("--strict", help: "With --places: fail on the first bad row."),
@@ -66,6 +70,10 @@ public enum BenchCommand: Subcommand {
     }
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+        if arguments.string("--devices") != nil {
+            try runDevices(arguments, console: console)
+            return
+        }
         if arguments.flag("--walk-reselection") {
             let count = try arguments.int("--count", default: 100_000, in: 1_000...50_000_000)
             let fixes = try arguments.int("--queries", default: 20_000, in: 10...10_000_000)
@@ -199,5 +207,53 @@ public enum BenchCommand: Subcommand {
         if report.mismatches > 0 {
             throw .failure("the k-d tree disagreed with brute force on \(report.mismatches) queries")
         }
+    }
+}
+
+extension BenchCommand {
+    /// `rotate bench --devices N`: concurrent updates of many devices, 1 to T tasks.
+    static func runDevices(_ arguments: Arguments, console: Console) throws(CommandError) {
+        var configuration = DeviceBenchmark.Configuration()
+        configuration.devices = try arguments.int("--devices", default: 100_000, in: 1...10_000_000)
+        configuration.places = try arguments.int("--count", default: 100_000, in: 100...50_000_000)
+        configuration.fixesPerDevice = try arguments.int("--fixes", default: 20, in: 1...100_000)
+        configuration.stepMeters = try arguments.double("--step", default: 25, in: 0.1...100_000)
+        configuration.repetitions = try arguments.int("--repetitions", default: 3, in: 1...1_000)
+        configuration.maxTasks = try arguments.int("--threads", default: DeviceBenchmark.availableCores, in: 1...1_024)
+        configuration.seed = try arguments.uint64("--seed", default: 1)
+        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        let report: DeviceBenchmark.Report
+        do {
+            report = try DeviceBenchmark.run(configuration) { line in if showProgress { console.err("rotate bench: " + line) } }
+        } catch {
+            throw .failure("\(error)")
+        }
+        if arguments.flag("--json") {
+            var object = JSONObject()
+            object.add("devices", configuration.devices)
+            object.add("places", configuration.places)
+            object.add("fixes_per_device", configuration.fixesPerDevice)
+            object.add("updates", report.runs.first?.summary.updates ?? 0)
+            object.add("reselections", report.runs.first?.summary.reselections ?? 0)
+            for run in report.runs {
+                object.add("updates_per_second_\(run.tasks)", run.updatesPerSecond, decimals: 0)
+                object.add("seconds_\(run.tasks)", run.seconds.median, decimals: 4)
+            }
+            object.add("scaling", report.scaling, decimals: 2)
+            object.add("consistent", report.consistent ? 1 : 0)
+            console.out(object.text)
+        } else {
+            let first = report.runs[0].summary
+            console.out("rotate bench --devices: \(TextFormat.grouped(configuration.devices)) devices x \(configuration.fixesPerDevice) fixes "
+                + "\(TextFormat.fixed(configuration.stepMeters, decimals: 0)) m apart over \(TextFormat.grouped(configuration.places)) clustered places; "
+                + "\(TextFormat.grouped(first.reselections)) reselections, \(TextFormat.grouped(first.registrationChanges)) registrations changed")
+            for run in report.runs {
+                console.out("\(run.tasks) task\(run.tasks == 1 ? " " : "s")  \(TextFormat.grouped(run.updatesPerSecond)) updates/s "
+                    + "(\(TextFormat.fixed(run.seconds.median, decimals: 3)) s median of \(configuration.repetitions), "
+                    + "x\(TextFormat.fixed(run.updatesPerSecond / report.runs[0].updatesPerSecond, decimals: 2)) of 1 task)")
+            }
+            console.out("same result from every task count: \(report.consistent ? "yes" : "NO")")
+        }
+        if !report.consistent { throw .failure("device updates differ between task counts") }
     }
 }
