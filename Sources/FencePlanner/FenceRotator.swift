@@ -13,6 +13,9 @@ public struct FenceRotator: Sendable {
     private var monitoredPositions: [Int]?
     /// What is registered now; store it to resume later with `init(catalog:configuration:state:)`.
     public private(set) var state: RotatorState
+    /// Whether the next fix must reselect even inside the refresh region: a resumed state
+    /// planned against another catalog version that no longer holds (see the resuming init).
+    public private(set) var mustReselect = false
 
     public var catalog: PlaceCatalog { planner.catalog }
     public var configuration: RotationConfiguration { planner.configuration }
@@ -40,6 +43,29 @@ public struct FenceRotator: Sendable {
             throw .foreign("refresh region '\(refresh.id)' does not use the catalog's prefix '\(catalog.refreshIdentifierPrefix)'")
         }
         self.state = state
+        if state.reselections > 0 && state.catalogVersion != catalog.version {
+            mustReselect = !Self.stillHolds(state, in: catalog, marginMeters: planner.configuration.marginMeters)
+        }
+    }
+
+    /// Whether a state planned against another catalog version is still exact in `catalog`:
+    /// every monitored place is there with the same definition, and no other place has its fence
+    /// edge nearer the refresh region's centre than the region's radius plus the margin.
+    public static func stillHolds(_ state: RotatorState, in catalog: PlaceCatalog, marginMeters: Double) -> Bool {
+        for fence in state.monitored {
+            guard let position = catalog.position(of: fence.id), catalog.fences[position] == fence else { return false }
+        }
+        guard let refresh = state.refresh else {
+            // Without a refresh region the whole catalog was monitored: it must still be.
+            return catalog.count == state.monitored.count
+        }
+        let monitored = Set(state.monitored.map(\.id))
+        let reach = refresh.radiusMeters + marginMeters
+        for neighbor in catalog.index.within(reach, of: refresh.center, measuredTo: .edge)
+        where neighbor.distanceMeters < reach && !monitored.contains(catalog.places[neighbor.index].id) {
+            return false
+        }
+        return true
     }
 
     /// Feeds one fix.
@@ -51,7 +77,7 @@ public struct FenceRotator: Sendable {
     ///   apply. The first usable fix always selects.
     public mutating func update(with fix: Fix) -> RotationUpdate? {
         if let accuracy = fix.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) { return nil }
-        if state.reselections > 0 {
+        if state.reselections > 0 && !mustReselect {
             guard let refresh = state.refresh, !refresh.contains(fix.coordinate) else { return nil }
         }
         return reselect(at: fix)
@@ -71,6 +97,8 @@ public struct FenceRotator: Sendable {
         state.refresh = selection.refresh
         state.guarantee = selection.guarantee
         state.reselections += 1
+        state.catalogVersion = catalog.version
+        mustReselect = false
         return RotationUpdate(selection: selection, diff: diff)
     }
 }
@@ -100,11 +128,14 @@ public struct RotatorState: Hashable, Sendable, Codable {
     public var guarantee: Guarantee?
     /// Reselections so far (numbers the refresh identifiers).
     public var reselections: Int = 0
+    /// The version of the catalog the registrations were planned against (nil in states written
+    /// before versions existed: re-validated like any other version).
+    public var catalogVersion: Int?
 
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case formatVersion = "format_version", monitored, refresh, guarantee, reselections
+        case formatVersion = "format_version", monitored, refresh, guarantee, reselections, catalogVersion = "catalog_version"
     }
 
     /// Decodes and validates: the format version must be this build's, identifiers unique, the
@@ -121,6 +152,7 @@ public struct RotatorState: Hashable, Sendable, Codable {
         refresh = try container.decodeIfPresent(RefreshRegion.self, forKey: .refresh)
         guarantee = try container.decodeIfPresent(Guarantee.self, forKey: .guarantee)
         reselections = try container.decode(Int.self, forKey: .reselections)
+        catalogVersion = try container.decodeIfPresent(Int.self, forKey: .catalogVersion)
         guard reselections >= 0 else {
             throw DecodingError.dataCorruptedError(forKey: .reselections, in: container, debugDescription: "negative reselection count")
         }

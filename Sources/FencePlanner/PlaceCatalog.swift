@@ -24,6 +24,11 @@ public struct PlaceCatalog: Sendable {
     /// The radius every place shares (after clamping), when they all share one: then the edge
     /// order of places is their centre order.
     public let uniformRadiusMeters: Double?
+    /// The catalog's version: 0 unless given, one more for each `applying(_:)`. Device states
+    /// record the version they were planned against (see `FenceRotator`).
+    public let version: Int
+    /// The radius range radii were clamped into (kept to build the next version alike).
+    public let minFenceRadiusMeters: Double, maxRegionRadiusMeters: Double
 
     private let positionsByID: [String: Int]
 
@@ -35,11 +40,12 @@ public struct PlaceCatalog: Sendable {
     ///   - maxRegionRadiusMeters: larger radii are lowered to this (and reported).
     ///   - refreshIdentifierPrefix: refresh regions are named `prefix + number`; a place id with
     ///     this prefix is rejected, so the two can never collide.
+    ///   - version: the catalog's version number (see `applying(_:)`).
     /// - Throws: `CatalogError` for the first invalid place (by input position).
     /// - Complexity: O(n log n).
     public init(
         places input: [Place], minFenceRadiusMeters: Double = 1, maxRegionRadiusMeters: Double = 400_000,
-        refreshIdentifierPrefix: String = "refresh-"
+        refreshIdentifierPrefix: String = "refresh-", version: Int = 0
     ) throws(CatalogError) {
         guard minFenceRadiusMeters.isFinite, maxRegionRadiusMeters.isFinite, minFenceRadiusMeters > 0,
               minFenceRadiusMeters <= maxRegionRadiusMeters else {
@@ -69,6 +75,9 @@ public struct PlaceCatalog: Sendable {
         }
         clamped.sort { $0.id < $1.id }
         self.places = clamped
+        self.version = version
+        self.minFenceRadiusMeters = minFenceRadiusMeters
+        self.maxRegionRadiusMeters = maxRegionRadiusMeters
         self.clamps = clamps
         self.refreshIdentifierPrefix = refreshIdentifierPrefix
         self.vectors = clamped.map { UnitVector($0.coordinate) }
