@@ -34,6 +34,8 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
         OptionSpec("--devices", value: "N", help: "Update N devices concurrently instead, each on its own walk (--count places, --fixes per device)."),
         OptionSpec("--threads", value: "T", help: "With --devices: tasks to share the devices; runs 1 to T and reports the scaling.", default: "all cores"),
+        OptionSpec("--catalog-update", help: "Apply --changes catalog changes to --devices stored device states (default 1,000,000): affected devices against replanning all."),
+        OptionSpec("--changes", value: "C", help: "With --catalog-update: changes in the set.", default: "1000"),
         OptionSpec("--fixes", value: "F", help: "With --devices: fixes per device.", default: "20"),
         OptionSpec("--step", value: "M", help: "With --devices: meters between a device's fixes.", default: "25"),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
@@ -70,6 +72,10 @@ public enum BenchCommand: Subcommand {
     }
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+        if arguments.flag("--catalog-update") {
+            try runCatalogUpdate(arguments, console: console)
+            return
+        }
         if arguments.string("--devices") != nil {
             try runDevices(arguments, console: console)
             return
@@ -255,5 +261,52 @@ extension BenchCommand {
             console.out("same result from every task count: \(report.consistent ? "yes" : "NO")")
         }
         if !report.consistent { throw .failure("device updates differ between task counts") }
+    }
+}
+
+extension BenchCommand {
+    /// `rotate bench --catalog-update`: the devices a change set affects, found through the index
+    /// over their refresh circles, against replanning every device.
+    static func runCatalogUpdate(_ arguments: Arguments, console: Console) throws(CommandError) {
+        var configuration = CatalogUpdateBenchmark.Configuration()
+        configuration.devices = try arguments.int("--devices", default: 1_000_000, in: 1...20_000_000)
+        configuration.places = try arguments.int("--count", default: 100_000, in: 100...50_000_000)
+        configuration.changes = try arguments.int("--changes", default: 1_000, in: 1...1_000_000)
+        configuration.seed = try arguments.uint64("--seed", default: 1)
+        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        let report: CatalogUpdateBenchmark.Report
+        do {
+            report = try CatalogUpdateBenchmark.run(configuration) { line in if showProgress { console.err("rotate bench: " + line) } }
+        } catch {
+            throw .failure("\(error)")
+        }
+        if arguments.flag("--json") {
+            var object = JSONObject()
+            object.add("devices", configuration.devices)
+            object.add("places", configuration.places)
+            object.add("changes", configuration.changes)
+            object.add("affected", report.affected)
+            object.add("apply_ms", report.applyMilliseconds, decimals: 1)
+            object.add("index_ms", report.indexMilliseconds, decimals: 1)
+            object.add("query_ms", report.queryMilliseconds, decimals: 2)
+            object.add("replan_affected_ms", report.replanAffectedMilliseconds, decimals: 1)
+            object.add("replan_everyone_ms", report.replanEveryoneMilliseconds, decimals: 1)
+            object.add("speedup", report.speedup, decimals: 1)
+            object.add("mismatches", report.mismatches)
+            console.out(object.text)
+        } else {
+            console.out("rotate bench --catalog-update: \(TextFormat.grouped(configuration.changes)) changes to \(TextFormat.grouped(configuration.places)) "
+                + "clustered places, \(TextFormat.grouped(configuration.devices)) stored device states (one run)")
+            console.out("affected devices      \(TextFormat.grouped(report.affected))")
+            console.out("new catalog version   \(TextFormat.fixed(report.applyMilliseconds, decimals: 1)) ms (rebuilt with its index)")
+            console.out("index the states      \(TextFormat.fixed(report.indexMilliseconds, decimals: 1)) ms (once; reused for every change set)")
+            console.out("find affected         \(TextFormat.fixed(report.queryMilliseconds, decimals: 2)) ms")
+            console.out("replan the affected   \(TextFormat.fixed(report.replanAffectedMilliseconds, decimals: 1)) ms")
+            console.out("replan everyone       \(TextFormat.fixed(report.replanEveryoneMilliseconds, decimals: 1)) ms "
+                + "(\(TextFormat.fixed(report.speedup, decimals: 1))x find + replan the affected)")
+            console.out("checked against every device (first \(TextFormat.grouped(Swift.min(configuration.checkedDevices, configuration.devices)))): "
+                + (report.mismatches == 0 ? "identical" : "\(report.mismatches) MISMATCHES"))
+        }
+        if report.mismatches > 0 { throw .failure("the index and the brute-force check disagree on \(report.mismatches) devices") }
     }
 }

@@ -1,0 +1,98 @@
+import FencePlanner
+import Geodesy
+import SyncService
+
+/// A catalog change set against many stored device states (`rotate bench --catalog-update`):
+/// finding the affected devices through `DeviceStateIndex` and replanning only them, against
+/// replanning every device. The index's answer is checked against checking every device over a
+/// sample of the states.
+public enum CatalogUpdateBenchmark {
+    public struct Configuration: Sendable {
+        public var places = 100_000
+        public var devices = 1_000_000
+        public var changes = 1_000
+        public var seed: UInt64 = 1
+        /// Devices whose affected status is also checked by brute force.
+        public var checkedDevices = 10_000
+        public init() {}
+    }
+
+    public struct Report: Sendable {
+        public var configuration: Configuration
+        public var affected: Int
+        public var applyMilliseconds: Double
+        public var indexMilliseconds: Double
+        public var queryMilliseconds: Double
+        public var replanAffectedMilliseconds: Double
+        public var replanEveryoneMilliseconds: Double
+        /// Brute-force check over the sample: mismatching devices (must be 0).
+        public var mismatches: Int
+        /// Replanning everyone over (query + replanning the affected).
+        public var speedup: Double { replanEveryoneMilliseconds / (queryMilliseconds + replanAffectedMilliseconds) }
+    }
+
+    public static func run(_ configuration: Configuration, progress: (String) -> Void = { _ in }) throws -> Report {
+        var rng = SplitMix64(seed: configuration.seed)
+        let coordinates = SyntheticCoordinates.clustered(count: configuration.places, using: &rng)
+        let catalog = try PlaceCatalog(places: coordinates.enumerated().map { Place(id: "p\($0)", coordinate: $1, radiusMeters: 100) })
+        let rotation = RotationConfiguration(marginMeters: 30)
+        progress("planning \(configuration.devices) devices near random places")
+        var states: [RotatorState] = []
+        states.reserveCapacity(configuration.devices)
+        for _ in 0..<configuration.devices {
+            var rotator = try FenceRotator(catalog: catalog, configuration: rotation)
+            let base = coordinates[rng.nextInt(below: coordinates.count)]
+            _ = rotator.reselect(at: Fix(SyntheticCoordinates.gaussian(around: base, sigmaMeters: 500, using: &rng)))
+            states.append(rotator.state)
+        }
+        var changes: [CatalogChange] = []
+        var touched = Set<String>()
+        while changes.count < configuration.changes {
+            let i = rng.nextInt(below: catalog.count)
+            let place = catalog.places[i]
+            let near = SyntheticCoordinates.gaussian(around: place.coordinate, sigmaMeters: 300, using: &rng)
+            switch rng.nextInt(below: 10) {
+            case 0, 1, 2: changes.append(.add(Place(id: "added-\(changes.count)", coordinate: near, radiusMeters: 100)))
+            default:
+                guard touched.insert(place.id).inserted else { continue }
+                switch rng.nextInt(below: 4) {
+                case 0: changes.append(.remove(id: place.id))
+                case 1: changes.append(.move(id: place.id, to: near))
+                case 2: changes.append(.setRadius(id: place.id, meters: rng.nextDouble(in: 50..<300)))
+                default: changes.append(.setTransitions(id: place.id, .entry))
+                }
+            }
+        }
+        progress("applying \(changes.count) changes, indexing the states, finding and replanning the affected devices")
+        var next = catalog
+        let apply = try Stopwatch.nanoseconds { next = try catalog.applying(changes) } / 1e6
+        var index: DeviceStateIndex?
+        let build = Stopwatch.nanoseconds { index = DeviceStateIndex(states: states, catalog: catalog, marginMeters: rotation.marginMeters) } / 1e6
+        var affected: [Int] = []
+        let query = Stopwatch.nanoseconds { affected = index!.affectedDevices(by: changes, next: next) } / 1e6
+        var replanned = 0
+        let replanAffected = try Stopwatch.nanoseconds {
+            replanned = try DeviceStateIndex.replan(affected, states: states, next: next, configuration: rotation).count
+        } / 1e6
+        precondition(replanned == affected.count)
+        progress("replanning all \(states.count) devices (the baseline)")
+        var checksum = 0
+        let everyone = try Stopwatch.nanoseconds {
+            for state in states {
+                var rotator = try FenceRotator(catalog: next, configuration: rotation, state: state)
+                if let refresh = state.refresh { checksum &+= rotator.reselect(at: Fix(refresh.center)).diff.start.count }
+            }
+        } / 1e6
+        progress("checking a sample of \(Swift.min(configuration.checkedDevices, states.count)) devices by brute force")
+        let sample = Array(states.prefix(configuration.checkedDevices))
+        let sampleIndex = DeviceStateIndex(states: sample, catalog: catalog, marginMeters: rotation.marginMeters)
+        let expected = DeviceStateIndex.affectedDevicesByBruteForce(states: sample, catalog: catalog, changes: changes, next: next,
+                                                                     marginMeters: rotation.marginMeters)
+        let found = sampleIndex.affectedDevices(by: changes, next: next)
+        let mismatches = Set(expected).symmetricDifference(found).count
+            + Set(expected).symmetricDifference(affected.prefix { $0 < sample.count }).count
+        return Report(configuration: configuration, affected: affected.count, applyMilliseconds: apply, indexMilliseconds: build,
+                      queryMilliseconds: query, replanAffectedMilliseconds: replanAffected, replanEveryoneMilliseconds: everyone,
+                      mismatches: mismatches)
+    }
+}
