@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateCommandsTests",
-            dependencies: ["RotateCommands", "RotateFormats", "RotateTestSupport", "rotate"]
+            dependencies: ["RotateCommands", "RotateFormats", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -69,6 +69,11 @@ public struct JSONObject: Sendable {
         members.append("\(Self.quoted(key)):\(value)")
     }
 
+    /// A member whose value is JSON text already (an array, a nested object).
+    public mutating func add(_ key: String, json value: String) {
+        members.append("\(Self.quoted(key)):\(value)")
+    }
+
     /// The object on one line.
     public var text: String { "{" + members.joined(separator: ",") + "}" }
 

@@ -1,0 +1,195 @@
+import FencePlanner
+import Foundation
+import Geodesy
+
+/// The line protocol of `rotate serve --stdio`: one JSON object per input line, one per output
+/// line. A location report is `{"device", "lat", "lon", "t", "accuracy_m"?}`; a catalog change set
+/// is `{"changes": [{"op": "add"|"remove"|"move"|"radius"|"transitions", "id", …}]}`. Anything
+/// else — bad JSON, unknown or missing fields, wrong types, out-of-range values — is an error for
+/// that line only.
+public enum SidecarRequest: Equatable, Sendable {
+    case report(device: String, fix: Fix, time: Double)
+    case changes([CatalogChange])
+
+    /// Parses one input line.
+    public static func parse(_ line: String) -> Result<SidecarRequest, SidecarLineError> {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {
+            return .failure(SidecarLineError("not valid JSON"))
+        }
+        guard case .object(let fields) = value else { return .failure(SidecarLineError("not a JSON object")) }
+        do throws(SidecarLineError) {
+            if fields["changes"] != nil {
+                try only(fields, ["changes"])
+                guard case .array(let list)? = fields["changes"] else { throw SidecarLineError("'changes' must be an array") }
+                var changes: [CatalogChange] = []
+                for (index, item) in list.enumerated() { changes.append(try change(item, index: index)) }
+                return .success(.changes(changes))
+            }
+            try only(fields, ["device", "lat", "lon", "t", "accuracy_m"])
+            let device = try string(fields, "device")
+            guard !device.isEmpty else { throw SidecarLineError("'device' must not be empty") }
+            let coordinate = try position(fields)
+            let time = try number(fields, "t")
+            var accuracy: Double?
+            if let value = fields["accuracy_m"], value != .null {
+                let meters = try number(fields, "accuracy_m")
+                guard meters >= 0 else { throw SidecarLineError("'accuracy_m' must be >= 0") }
+                accuracy = meters
+            }
+            return .success(.report(device: device, fix: Fix(coordinate, accuracyMeters: accuracy), time: time))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func change(_ value: JSONValue, index: Int) throws(SidecarLineError) -> CatalogChange {
+        guard case .object(let fields) = value else { throw SidecarLineError("change #\(index) is not an object") }
+        do throws(SidecarLineError) {
+            let op = try string(fields, "op")
+            let id = try string(fields, "id")
+            guard !id.isEmpty else { throw SidecarLineError("'id' must not be empty") }
+            switch op {
+            case "add":
+                try only(fields, ["op", "id", "lat", "lon", "radius_m", "name", "transitions"])
+                let radius = try number(fields, "radius_m")
+                let name = fields["name"] == nil ? nil : try string(fields, "name")
+                let transitions = fields["transitions"] == nil ? Transitions.both : try self.transitions(fields)
+                return .add(Place(id: id, coordinate: try position(fields), radiusMeters: radius, name: name, transitions: transitions))
+            case "remove":
+                try only(fields, ["op", "id"])
+                return .remove(id: id)
+            case "move":
+                try only(fields, ["op", "id", "lat", "lon"])
+                return .move(id: id, to: try position(fields))
+            case "radius":
+                try only(fields, ["op", "id", "radius_m"])
+                return .setRadius(id: id, meters: try number(fields, "radius_m"))
+            case "transitions":
+                try only(fields, ["op", "id", "transitions"])
+                return .setTransitions(id: id, try transitions(fields))
+            default:
+                throw SidecarLineError("unknown op '\(op)' (add, remove, move, radius, transitions)")
+            }
+        } catch {
+            throw SidecarLineError("change #\(index): \(error.reason)")
+        }
+    }
+
+    private static func only(_ fields: [String: JSONValue], _ allowed: Set<String>) throws(SidecarLineError) {
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) { throw SidecarLineError("unknown field '\(unknown)'") }
+    }
+
+    private static func string(_ fields: [String: JSONValue], _ key: String) throws(SidecarLineError) -> String {
+        guard let value = fields[key] else { throw SidecarLineError("missing '\(key)'") }
+        guard case .string(let text) = value else { throw SidecarLineError("'\(key)' must be a string") }
+        return text
+    }
+
+    private static func number(_ fields: [String: JSONValue], _ key: String) throws(SidecarLineError) -> Double {
+        guard let value = fields[key] else { throw SidecarLineError("missing '\(key)'") }
+        guard case .number(let number) = value else { throw SidecarLineError("'\(key)' must be a number") }
+        guard number.isFinite else { throw SidecarLineError("'\(key)' must be finite") }
+        return number
+    }
+
+    private static func position(_ fields: [String: JSONValue]) throws(SidecarLineError) -> Coordinate {
+        let lat = try number(fields, "lat"), lon = try number(fields, "lon")
+        do {
+            return try Coordinate(latitude: lat, longitude: lon)
+        } catch {
+            throw SidecarLineError("\(error)")
+        }
+    }
+
+    private static func transitions(_ fields: [String: JSONValue]) throws(SidecarLineError) -> Transitions {
+        let text = try string(fields, "transitions")
+        guard let value = Transitions(rawValue: text) else { throw SidecarLineError("'transitions' must be entry, exit or both") }
+        return value
+    }
+}
+
+/// Any JSON value, decoded strictly (a boolean is not a number, a number is not a string).
+indirect enum JSONValue: Decodable, Equatable {
+    case number(Double), string(String), bool(Bool), null, array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}
+
+/// Why one input line was refused.
+public struct SidecarLineError: Error, Equatable, Sendable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}
+
+/// Output lines of `rotate serve`.
+public enum SidecarResponse {
+    /// `{"line", "device", "action": "none"}` or, for a reselection, `"action": "update"` with the
+    /// guarantee, `stop_refresh`, `stop` (ids), `start_refresh` ({id, lat, lon, radius_m}),
+    /// `start` ([{id, lat, lon, radius_m, transitions}]) and `inside_at_start` (ids).
+    public static func report(line: Int, device: String, update: RotationUpdate?) -> String {
+        var object = JSONObject()
+        object.add("line", line)
+        object.add("device", device)
+        guard let update else {
+            object.add("action", "none")
+            return object.text
+        }
+        let diff = update.diff
+        object.add("action", "update")
+        object.add("guarantee", update.selection.guarantee.name)
+        if let id = diff.stopRefresh { object.add("stop_refresh", id) }
+        object.add("stop", json: "[" + diff.stop.map { JSONObject.quoted($0.id) }.joined(separator: ",") + "]")
+        if let region = diff.startRefresh {
+            var refresh = JSONObject()
+            refresh.add("id", region.id)
+            refresh.add("lat", region.center.latitude, decimals: 7)
+            refresh.add("lon", region.center.longitude, decimals: 7)
+            refresh.add("radius_m", region.radiusMeters, decimals: 2)
+            object.add("start_refresh", json: refresh.text)
+        }
+        object.add("start", json: "[" + diff.start.map { fence in
+            var item = JSONObject()
+            item.add("id", fence.id)
+            item.add("lat", fence.center.latitude, decimals: 7)
+            item.add("lon", fence.center.longitude, decimals: 7)
+            item.add("radius_m", fence.radiusMeters, decimals: 2)
+            item.add("transitions", fence.transitions.rawValue)
+            return item.text
+        }.joined(separator: ",") + "]")
+        object.add("inside_at_start", json: "[" + diff.insideAtStart.map(JSONObject.quoted).joined(separator: ",") + "]")
+        return object.text
+    }
+
+    /// `{"line", "action": "catalog", "catalog_version", "places"}`.
+    public static func catalog(line: Int, version: Int, places: Int) -> String {
+        var object = JSONObject()
+        object.add("line", line)
+        object.add("action", "catalog")
+        object.add("catalog_version", version)
+        object.add("places", places)
+        return object.text
+    }
+
+    /// `{"line", "error"}`.
+    public static func error(line: Int, _ reason: String) -> String {
+        var object = JSONObject()
+        object.add("line", line)
+        object.add("error", reason)
+        return object.text
+    }
+}

@@ -1,0 +1,117 @@
+import FencePlanner
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `rotate serve` persists: every device's rotator state and the catalog change sets applied
+/// since start (replayed over the places file when the state is loaded), with a format version.
+public struct SidecarState: Codable, Equatable, Sendable {
+    public static let currentFormatVersion = 1
+
+    public var formatVersion = SidecarState.currentFormatVersion
+    /// The input lines that changed the catalog, in order (each a `{"changes": [...]}` object).
+    public var changeLines: [String] = []
+    /// Each device's state, by device id.
+    public var devices: [String: RotatorState] = [:]
+
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion = "format_version", changeLines = "change_lines", devices
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        guard formatVersion == Self.currentFormatVersion else {
+            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
+                debugDescription: "unsupported state version \(formatVersion) (this build reads \(Self.currentFormatVersion))")
+        }
+        changeLines = try container.decode([String].self, forKey: .changeLines)
+        devices = try container.decode([String: RotatorState].self, forKey: .devices)
+    }
+
+    /// Reads a state file; nil when there is none yet.
+    /// - Throws: `StateFileError` for an unreadable or corrupt file (never silently ignored).
+    public static func read(path: String) throws(StateFileError) -> SidecarState? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw StateFileError(path: path, reason: "cannot be read") }
+        do {
+            return try JSONDecoder().decode(SidecarState.self, from: data)
+        } catch let error as DecodingError {
+            throw StateFileError(path: path, reason: "corrupt: \(Self.describe(error))")
+        } catch {
+            throw StateFileError(path: path, reason: "corrupt: \(error)")
+        }
+    }
+
+    /// Writes the state atomically: to `path.tmp`, flushed to disk, then renamed over `path` (and
+    /// the directory flushed), so the file on disk is always the old or the new complete state.
+    public func write(path: String) throws(StateFileError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do {
+            data = try encoder.encode(self)
+        } catch {
+            throw StateFileError(path: path, reason: "cannot encode: \(error)")
+        }
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw StateFileError(path: temporary, reason: "cannot be created: \(String(cString: strerror(errno)))") }
+        var failure: String?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if let failure { throw StateFileError(path: temporary, reason: "cannot be written: \(failure)") }
+        guard rename(temporary, path) == 0 else { throw StateFileError(path: path, reason: "cannot be replaced: \(String(cString: strerror(errno)))") }
+        let directory = (path as NSString).deletingLastPathComponent
+        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (path.isEmpty ? "" : path + ": ") + context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// A state file that cannot be read or written.
+public struct StateFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// `write(2)` (the name is taken by `SidecarState.write(path:)` inside the type).
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

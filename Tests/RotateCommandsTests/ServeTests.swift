@@ -1,0 +1,131 @@
+import FencePlanner
+import Geodesy
+import Foundation
+import RotateFormats
+import RotateTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `rotate serve --stdio` as a service sees it: a process fed lines on stdin, answering on stdout,
+/// killed and restarted.
+@Suite(.serialized) struct ServeTests {
+    static let places = DatasetPaths.path("shops-500.csv")
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A started sidecar with its pipes.
+    struct Sidecar {
+        let process: Process
+        let input: FileHandle
+        let output: FileHandle
+
+        init(_ extra: [String]) throws {
+            let url = try #require(BinaryTests.rotateURL, "the rotate binary was not found beside the tests")
+            process = Process()
+            process.executableURL = url
+            process.arguments = ["serve", "--stdio", "--places", ServeTests.places] + extra
+            let stdin = Pipe(), stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            input = stdin.fileHandleForWriting
+            output = stdout.fileHandleForReading
+        }
+
+        func send(_ lines: [String]) {
+            input.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+    }
+
+    static func report(_ device: String, _ i: Int) -> String {
+        // Positions around Ljubljana's shops, a few hundred meters apart.
+        let lat = 46.0 + Double(i % 37) * 0.002, lon = 14.5 + Double(i % 23) * 0.003
+        return #"{"device":"\#(device)","lat":\#(lat),"lon":\#(lon),"t":\#(i)}"#
+    }
+
+    @Test func everyLineIsAnsweredInOrderAndBadLinesDoNotStopTheStream() throws {
+        let sidecar = try Sidecar([])
+        let lines = [
+            Self.report("a", 1), "not json", Self.report("a", 1), #"{"device":"b","lat":200,"lon":0,"t":1}"#,
+            #"{"changes":[{"op":"add","id":"new","lat":46.0,"lon":14.5,"radius_m":80}]}"#, #"{"changes":[{"op":"remove","id":"missing"}]}"#,
+            Self.report("b", 5), #"{"device":"a","lat":46.0,"lon":14.5,"t":9,"extra":1}"#,
+        ]
+        sidecar.send(lines)
+        try sidecar.input.close()
+        let text = String(decoding: sidecar.output.readDataToEndOfFile(), as: UTF8.self)
+        sidecar.process.waitUntilExit()
+        #expect(sidecar.process.terminationStatus == 0)
+        let answers = try text.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(answers.count == lines.count)
+        #expect(answers.map { $0["line"] as? Int } == Array(1...lines.count))
+        #expect(answers[0]["action"] as? String == "update" && answers[2]["action"] as? String == "none")
+        #expect(answers[1]["error"] as? String == "not valid JSON")
+        #expect((answers[3]["error"] as? String)?.contains("latitude") == true)
+        #expect(answers[4]["action"] as? String == "catalog" && answers[4]["catalog_version"] as? Int == 1)
+        #expect((answers[5]["error"] as? String)?.contains("no place 'missing'") == true)
+        #expect(answers[6]["action"] as? String == "update")
+        #expect(answers[7]["error"] as? String == "unknown field 'extra'")
+    }
+
+    @Test func sigtermSavesTheStateAndExitsZero() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.json").path
+        let sidecar = try Sidecar(["--state", state, "--snapshot-every", "1000"])
+        sidecar.send((0..<20).map { Self.report("d\($0)", $0) })
+        // Wait for all 20 answers, then ask it to stop while it waits for more input.
+        var received = 0
+        while received < 20 {
+            let data = sidecar.output.availableData
+            guard !data.isEmpty else { break }
+            received += data.filter { $0 == UInt8(ascii: "\n") }.count
+        }
+        kill(sidecar.process.processIdentifier, SIGTERM)
+        sidecar.process.waitUntilExit()
+        #expect(sidecar.process.terminationReason == .exit && sidecar.process.terminationStatus == 0)
+        let saved = try #require(try SidecarState.read(path: state))
+        #expect(Set(saved.devices.keys) == Set((0..<20).map { "d\($0)" }))
+    }
+
+    /// Killed with SIGKILL at random moments while it snapshots after every report, the state on
+    /// disk is always a complete snapshot (old or new, never torn) that keeps every device of the
+    /// snapshot before it, and a restart from it loses no device.
+    @Test func sigkillNeverLeavesATornSnapshot() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.json").path
+        var rng = SplitMix64(seed: TestSeed.value(salt: 919))
+        var known = Set<String>()
+        for round in 0..<16 {
+            let sidecar = try Sidecar(["--state", state, "--snapshot-every", "1"])
+            sidecar.send((0..<600).map { Self.report("r\(round)-\($0 % 150)", $0) })
+            usleep(UInt32(5_000 + rng.nextInt(below: 60_000)))
+            kill(sidecar.process.processIdentifier, SIGKILL)
+            sidecar.process.waitUntilExit()
+            #expect(sidecar.process.terminationReason == .uncaughtSignal, "round \(round): the process ended before the kill")
+            guard let saved = try SidecarState.read(path: state) else {
+                #expect(known.isEmpty, "round \(round): the snapshot disappeared")
+                continue
+            }
+            let devices = Set(saved.devices.keys)
+            #expect(devices.isSuperset(of: known), "round \(round): lost \(known.subtracting(devices).sorted())")
+            known = devices
+        }
+        #expect(!known.isEmpty, "no snapshot was ever completed")
+        // A restart loads the snapshot and, at the end of its (empty) input, saves it again whole.
+        let restart = try Sidecar(["--state", state])
+        try restart.input.close()
+        _ = restart.output.readDataToEndOfFile()
+        restart.process.waitUntilExit()
+        #expect(restart.process.terminationStatus == 0)
+        #expect(Set(try #require(try SidecarState.read(path: state)).devices.keys) == known)
+    }
+}

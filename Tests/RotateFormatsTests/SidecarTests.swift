@@ -1,0 +1,94 @@
+import FencePlanner
+import Foundation
+import Geodesy
+import RotateFormats
+import RotateTestSupport
+import Testing
+
+/// The `rotate serve` line protocol and its state file.
+@Suite struct SidecarTests {
+    @Test func reportsAndChangeSetsParse() throws {
+        guard case .success(.report(let device, let fix, let time)) = SidecarRequest.parse(
+            #"{"device":"d1","lat":45.5,"lon":-15.25,"t":17,"accuracy_m":8.5}"#) else { Issue.record("not a report"); return }
+        let expectedFix = Fix(try Coordinate(latitude: 45.5, longitude: -15.25), accuracyMeters: 8.5)
+        #expect(device == "d1" && time == 17 && fix == expectedFix)
+        let plain = Fix(try Coordinate(latitude: 0, longitude: 1))
+        #expect(SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"accuracy_m":null}"#) == .success(.report(device: "d1", fix: plain, time: 0)))
+        let changes = #"{"changes":[{"op":"add","id":"x","lat":1,"lon":2,"radius_m":30,"name":"X","transitions":"exit"},"#
+            + #"{"op":"remove","id":"y"},{"op":"move","id":"z","lat":3,"lon":4},{"op":"radius","id":"z","radius_m":9},"#
+            + #"{"op":"transitions","id":"z","transitions":"entry"}]}"#
+        let expected: [CatalogChange] = [
+            .add(Place(id: "x", coordinate: try Coordinate(latitude: 1, longitude: 2), radiusMeters: 30, name: "X", transitions: .exit)),
+            .remove(id: "y"), .move(id: "z", to: try Coordinate(latitude: 3, longitude: 4)), .setRadius(id: "z", meters: 9),
+            .setTransitions(id: "z", .entry),
+        ]
+        #expect(SidecarRequest.parse(changes) == .success(.changes(expected)))
+    }
+
+    /// Every kind of bad line is refused with its reason (the stream goes on: see ServeTests).
+    @Test(arguments: [
+        ("not json", "not valid JSON"),
+        ("[1,2]", "not a JSON object"),
+        (#"{"device":"d","lat":1,"lon":2}"#, "missing 't'"),
+        (#"{"device":"d","lat":1,"lon":2,"t":1,"speed":3}"#, "unknown field 'speed'"),
+        (#"{"device":"","lat":1,"lon":2,"t":1}"#, "'device' must not be empty"),
+        (#"{"device":7,"lat":1,"lon":2,"t":1}"#, "'device' must be a string"),
+        (#"{"device":"d","lat":"1","lon":2,"t":1}"#, "'lat' must be a number"),
+        (#"{"device":"d","lat":true,"lon":2,"t":1}"#, "'lat' must be a number"),
+        (#"{"device":"d","lat":91,"lon":2,"t":1}"#, "latitude 91.0 is outside -90...90"),
+        (#"{"device":"d","lat":1,"lon":2,"t":1,"accuracy_m":-1}"#, "'accuracy_m' must be >= 0"),
+        (#"{"changes":{}}"#, "'changes' must be an array"),
+        (#"{"changes":[{"op":"explode","id":"x"}]}"#, "change #0: unknown op 'explode' (add, remove, move, radius, transitions)"),
+        (#"{"changes":[{"op":"remove"}]}"#, "change #0: missing 'id'"),
+        (#"{"changes":[{"op":"remove","id":"x","lat":1}]}"#, "change #0: unknown field 'lat'"),
+        (#"{"changes":[3]}"#, "change #0 is not an object"),
+        (#"{"changes":[{"op":"transitions","id":"x","transitions":"sideways"}]}"#, "change #0: 'transitions' must be entry, exit or both"),
+    ])
+    func badLinesAreRefusedWithTheirReason(line: String, reason: String) {
+        #expect(SidecarRequest.parse(line) == .failure(SidecarLineError(reason)))
+    }
+
+    @Test func randomBytesNeverCrashTheLineParser() {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 606))
+        let pieces = ["{", "}", "[", "]", "\"device\"", "\"lat\"", ":", ",", "1e999", "-0", "null", "true", "\"changes\"", "\"op\"", "\"add\"", "\\u0000", "\""]
+        for _ in 0..<3_000 {
+            let line = (0..<rng.nextInt(below: 12)).map { _ in pieces[rng.nextInt(below: pieces.count)] }.joined()
+            _ = SidecarRequest.parse(line)
+        }
+    }
+
+    /// Responses are one JSON object per line that a JSON reader accepts.
+    @Test func responsesAreJSONObjects() throws {
+        let catalog = PlannerFixtures.catalog(count: 60, sideMeters: 2_000, seed: 8)
+        var rotator = try FenceRotator(catalog: catalog, configuration: RotationConfiguration())
+        let update = rotator.update(with: Fix(Coordinate(validLatitude: 45.8, longitude: 15.97)))
+        for line in [SidecarResponse.report(line: 1, device: "a\"b", update: update), SidecarResponse.report(line: 2, device: "a", update: nil),
+                     SidecarResponse.catalog(line: 3, version: 2, places: 61), SidecarResponse.error(line: 4, "bad \n thing")] {
+            #expect(!line.contains("\n"))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["line"] != nil)
+        }
+    }
+
+    @Test func stateFilesRoundTripAndCorruptOnesAreErrors() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.json").path
+        #expect(try SidecarState.read(path: path) == nil)
+        let catalog = PlannerFixtures.catalog(count: 60, sideMeters: 2_000, seed: 8)
+        var rotator = try FenceRotator(catalog: catalog, configuration: RotationConfiguration())
+        _ = rotator.update(with: Fix(Coordinate(validLatitude: 45.8, longitude: 15.97)))
+        var state = SidecarState()
+        state.devices = ["a": rotator.state, "b": RotatorState()]
+        state.changeLines = [#"{"changes":[]}"#]
+        try state.write(path: path)
+        #expect(try SidecarState.read(path: path) == state)
+        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+        for corrupt in ["", "{", #"{"format_version":2,"change_lines":[],"devices":{}}"#, #"{"format_version":1,"devices":{}}"#,
+                        #"{"format_version":1,"change_lines":[],"devices":{"a":{"format_version":1,"monitored":[],"reselections":-1}}}"#] {
+            try Data(corrupt.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: StateFileError.self, "\(corrupt)") { try SidecarState.read(path: path) }
+        }
+    }
+}
