@@ -28,6 +28,11 @@ public struct WalkFile: Sendable {
         return try WalkCSV.read(bytes: bytes, strict: strict)
     }
 
+    /// Reads GPX text already in memory (tests, fuzzing).
+    public static func read(gpx bytes: [UInt8], strict: Bool = false) throws(WalkFileError) -> WalkFile {
+        try GPXReader.read(bytes: bytes, strict: strict)
+    }
+
     /// The walk as the oracle replays it: the recorded positions stand for the true path.
     public func walk() -> Walk {
         Walk(samples: fixes.map { Walk.Sample(timeSeconds: $0.timestampSeconds ?? 0, truePosition: $0.coordinate, fix: $0) }, kind: .walk)

@@ -129,3 +129,18 @@ import Glibc
         #expect(Set(try #require(try SidecarState.read(path: state)).devices.keys) == known)
     }
 }
+
+extension ServeTests {
+    @Test func aCorruptStateFileStopsTheStart() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.json").path
+        try Data(#"{"format_version":1,"change_lines":[],"devices":{"a":"#.utf8).write(to: URL(fileURLWithPath: state))
+        let result = try BinaryTests.run(["serve", "--stdio", "--places", Self.places, "--state", state])
+        #expect(result.code == 1)
+        #expect(result.err.contains("\(state): corrupt"))
+        #expect(result.out.isEmpty)
+        // The file is left as it was for the operator to look at.
+        #expect(try String(contentsOfFile: state, encoding: .utf8).hasPrefix(#"{"format_version":1"#))
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds and runs rotate's libFuzzer targets (places CSV, walk CSV, GPX, the sidecar's JSON lines).
+#
+# usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]      (default: 60 seconds each, every target)
+# Each library module is compiled with -sanitize=fuzzer,address into .build/fuzz, then each target
+# is linked with libFuzzer and run over its seed corpus (Tests/Fuzz/corpus/TARGET, kept small;
+# new inputs go to .build/fuzz/corpus-TARGET, not into the repository). A crash or a hang fails
+# the run and leaves the input in .build/fuzz/ (turn it into a regression test).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+shift || true
+targets=${*:-"places walk-csv gpx sidecar"}
+out=.build/fuzz
+mkdir -p "$out"
+flags=(-sanitize=fuzzer,address -parse-as-library -Onone -g -I "$out" -L "$out" -swift-version 6 -package-name rotate)
+
+for module in Geodesy SpatialIndex FencePlanner FenceRules WalkSimulator RotateFormats; do
+  if [ ! -f "$out/lib$module.a" ] || [ -n "$(find Sources/$module -newer "$out/lib$module.a" -name '*.swift')" ]; then
+    echo "== compiling $module" >&2
+    swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/$module.swiftmodule" \
+      -emit-library -static -o "$out/lib$module.a" Sources/$module/*.swift
+  fi
+done
+libs=(-lRotateFormats -lWalkSimulator -lFenceRules -lFencePlanner -lSpatialIndex -lGeodesy)
+
+for target in $targets; do
+  define=$(echo "FUZZ_$target" | tr 'a-z-' 'A-Z_')
+  echo "== fuzzing $target for $seconds s" >&2
+  swiftc "${flags[@]}" -D "$define" Tests/Fuzz/FuzzTargets.swift "${libs[@]}" -o "$out/fuzz-$target"
+  mkdir -p "$out/corpus-$target"
+  "$out/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$out/$target-" \
+    "$out/corpus-$target" "Tests/Fuzz/corpus/$target"
+done
