@@ -8,8 +8,8 @@ import Geodesy
 /// configuration and fixes give the same updates.
 public struct FenceRotator: Sendable {
     private var planner: RotationPlanner
-    /// Catalog positions of `state.monitored` from the last selection made here (not stored:
-    /// a restored rotator looks them up once).
+    /// Catalog positions of `state.monitored` (−1 for a place gone or changed in this catalog;
+    /// not stored: a restored rotator looks them up once).
     private var monitoredPositions: [Int]?
     /// What is registered now; store it to resume later with `init(catalog:configuration:state:)`.
     public private(set) var state: RotatorState
@@ -43,26 +43,36 @@ public struct FenceRotator: Sendable {
             throw .foreign("refresh region '\(refresh.id)' does not use the catalog's prefix '\(catalog.refreshIdentifierPrefix)'")
         }
         self.state = state
+        // Looked up once: the positions of the monitored places in this catalog (−1 where a place
+        // is gone or its definition changed), for the re-validation, the next selection and its diff.
+        let positions = Self.positions(of: state.monitored, in: catalog)
+        monitoredPositions = positions
         if state.reselections > 0 && state.catalogVersion != catalog.version {
-            mustReselect = !Self.stillHolds(state, in: catalog, marginMeters: planner.configuration.marginMeters)
+            mustReselect = !Self.stillHolds(state, positions: positions, in: catalog, marginMeters: planner.configuration.marginMeters)
         }
+    }
+
+    /// Each fence's position in `catalog`, or −1 when no place there has that id and definition.
+    static func positions(of fences: [Fence], in catalog: PlaceCatalog) -> [Int] {
+        fences.map { fence in catalog.position(of: fence.id).flatMap { catalog.fences[$0] == fence ? $0 : nil } ?? -1 }
     }
 
     /// Whether a state planned against another catalog version is still exact in `catalog`:
     /// every monitored place is there with the same definition, and no other place has its fence
     /// edge nearer the refresh region's centre than the region's radius plus the margin.
     public static func stillHolds(_ state: RotatorState, in catalog: PlaceCatalog, marginMeters: Double) -> Bool {
-        for fence in state.monitored {
-            guard let position = catalog.position(of: fence.id), catalog.fences[position] == fence else { return false }
-        }
+        stillHolds(state, positions: positions(of: state.monitored, in: catalog), in: catalog, marginMeters: marginMeters)
+    }
+
+    static func stillHolds(_ state: RotatorState, positions: [Int], in catalog: PlaceCatalog, marginMeters: Double) -> Bool {
+        guard !positions.contains(-1) else { return false }
         guard let refresh = state.refresh else {
             // Without a refresh region the whole catalog was monitored: it must still be.
             return catalog.count == state.monitored.count
         }
-        let monitored = Set(state.monitored.map(\.id))
         let reach = refresh.radiusMeters + marginMeters
         for neighbor in catalog.index.within(reach, of: refresh.center, measuredTo: .edge)
-        where neighbor.distanceMeters < reach && !monitored.contains(catalog.places[neighbor.index].id) {
+        where neighbor.distanceMeters < reach && !positions.contains(neighbor.index) {
             return false
         }
         return true

@@ -34,7 +34,8 @@ public struct RotationPlanner: Sendable {
     ///     provably holds the answer, else seed the index query with the incumbents; the result is
     ///     the same either way.
     ///   - incumbentPositions: the incumbents' positions in this catalog, when the caller knows
-    ///     them (a rotator keeps them from its last selection), to skip looking them up by id.
+    ///     them (a rotator keeps them from its last selection), to skip looking them up by id;
+    ///     −1 for an incumbent that is not in this catalog with its definition.
     /// - Returns: the places ranked by fence edge (ties: nearer centre, then id), the refresh
     ///   region centred on the fix with radius `next unmonitored edge − margin` (minus the fix's
     ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
@@ -45,7 +46,8 @@ public struct RotationPlanner: Sendable {
         // The incumbents that are still in the catalog with the same definition.
         let incumbentPositions: [Int]
         if let knownPositions, knownPositions.count == incumbents.count {
-            incumbentPositions = knownPositions
+            // −1 marks an incumbent that is gone or changed: not an incumbent any more.
+            incumbentPositions = knownPositions.contains(-1) ? knownPositions.filter { $0 >= 0 } : knownPositions
         } else {
             incumbentPositions = incumbents.compactMap { fence in
                 guard let position = catalog.position(of: fence.id), catalog.fences[position] == fence else { return nil }
