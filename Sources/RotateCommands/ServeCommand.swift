@@ -158,7 +158,8 @@ struct Server {
     }
 }
 
-/// Lines of standard input, read with `read(2)` so that SIGTERM and SIGINT interrupt a wait.
+/// Lines of standard input, read with `poll(2)` and `read(2)` so that a wait for input notices
+/// SIGTERM and SIGINT within 100 ms.
 struct StandardInputLines {
     private var buffer: [UInt8] = []
     private var start = 0
@@ -187,6 +188,11 @@ struct StandardInputLines {
                 buffer.removeFirst(start)
                 start = 0
             }
+            // Wait at most 100 ms at a time: a signal may be handled on another thread than this
+            // one, and then it does not interrupt the wait; the flag is checked in between.
+            var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, 100)
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let got = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if got > 0 {
@@ -198,8 +204,8 @@ struct StandardInputLines {
     }
 }
 
-/// SIGTERM and SIGINT set a flag (and interrupt a blocked read) instead of killing the process,
-/// so the sidecar saves its state before it exits.
+/// SIGTERM and SIGINT set a flag instead of killing the process, so the sidecar saves its state
+/// before it exits.
 enum Termination {
     nonisolated(unsafe) static var flag: sig_atomic_t = 0
 
