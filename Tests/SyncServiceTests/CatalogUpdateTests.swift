@@ -50,10 +50,17 @@ import Testing
                                                                           marginMeters: configuration.marginMeters)
             #expect(affected == reference, context)
             sizes.append(affected.count)
-            // An exact state is affected exactly when it no longer holds in the new catalog.
+            // An exact state is affected exactly when it no longer holds in the new catalog; one
+            // not affected still keeps every place of the new catalog within its reach monitored
+            // (checked over every place, by distance).
             for (device, state) in states.enumerated() where state.guarantee == .exact {
                 #expect(affected.contains(device) == !FenceRotator.stillHolds(state, in: next, marginMeters: configuration.marginMeters),
                         Comment(rawValue: "device \(device), \(context)"))
+                guard !affected.contains(device), let region = state.refresh else { continue }
+                let reach = region.radiusMeters + configuration.marginMeters
+                for place in next.places where region.center.distance(to: place.coordinate) - place.radiusMeters < reach - 1e-6 {
+                    #expect(state.monitored.contains(place.fence), Comment(rawValue: "device \(device) misses \(place.id), \(context)"))
+                }
             }
             // The affected devices' new plans are the reference planner's at their refresh centres.
             for replanned in try DeviceStateIndex.replan(affected, states: states, next: next, configuration: configuration) {

@@ -47,6 +47,34 @@ import Testing
                 == expected)
     }
 
+    /// Building the next catalog version does not disturb readers of the current one: tasks
+    /// planning on version 0 while other tasks build versions 1 to 4 get what they get alone.
+    @Test func readersOfAVersionAreUndisturbedWhileTheNextIsBuilt() async throws {
+        let configuration = RotationConfiguration(marginMeters: 20)
+        let fixes = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 120, fixesPerDevice: 20, stepMeters: 60, seed: 23)
+        let alone = try DeviceFleet.updateSequentially(catalog: Self.catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 20)
+        let catalog = Self.catalog
+        let ids = catalog.places.prefix(40).map(\.id)
+        let (summaries, versions) = try await withThrowingTaskGroup(of: (DeviceFleet.Summary?, Int?).self) { group in
+            for _ in 0..<3 {
+                group.addTask { (try DeviceFleet.updateSequentially(catalog: catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 20), nil) }
+            }
+            group.addTask {
+                var next = catalog
+                for round in 0..<4 { next = try next.applying(ids[(round * 10)..<(round * 10 + 10)].map { .remove(id: $0) }) }
+                return (nil, next.version)
+            }
+            var summaries: [DeviceFleet.Summary] = [], versions: [Int] = []
+            for try await (summary, version) in group {
+                if let summary { summaries.append(summary) }
+                if let version { versions.append(version) }
+            }
+            return (summaries, versions)
+        }
+        #expect(summaries == Array(repeating: alone, count: 3))
+        #expect(versions == [4] && catalog.version == 0 && catalog.count == 1_500)
+    }
+
     /// A device's walk depends on the seed and its number, not on how many devices there are.
     @Test func aDevicesWalkDoesNotDependOnTheFleetSize() {
         let few = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 3, fixesPerDevice: 10, stepMeters: 30, seed: 5)
