@@ -15,8 +15,11 @@ out=.build/fuzz
 mkdir -p "$out"
 flags=(-sanitize=fuzzer,address -parse-as-library -Onone -g -I "$out" -L "$out" -swift-version 6 -package-name rotate)
 
+# In dependency order; once a module is rebuilt, every module after it is rebuilt too.
+rebuild=0
 for module in Geodesy SpatialIndex FencePlanner FenceRules WalkSimulator RotateFormats; do
-  if [ ! -f "$out/lib$module.a" ] || [ -n "$(find Sources/$module -newer "$out/lib$module.a" -name '*.swift')" ]; then
+  if [ "$rebuild" = 1 ] || [ ! -f "$out/lib$module.a" ] || [ -n "$(find Sources/$module -newer "$out/lib$module.a" -name '*.swift')" ]; then
+    rebuild=1
     echo "== compiling $module" >&2
     swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/$module.swiftmodule" \
       -emit-library -static -o "$out/lib$module.a" Sources/$module/*.swift
