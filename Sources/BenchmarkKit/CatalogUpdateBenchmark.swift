@@ -89,8 +89,9 @@ public enum CatalogUpdateBenchmark {
         let expected = DeviceStateIndex.affectedDevicesByBruteForce(states: sample, catalog: catalog, changes: changes, next: next,
                                                                      marginMeters: rotation.marginMeters)
         let found = sampleIndex.affectedDevices(by: changes, next: next)
-        let mismatches = Set(expected).symmetricDifference(found).count
-            + Set(expected).symmetricDifference(affected.prefix { $0 < sample.count }).count
+        let reference = Set(expected)
+        let mismatches = reference.symmetricDifference(found).count
+            + reference.symmetricDifference(affected.prefix { $0 < sample.count }).count
         return Report(configuration: configuration, affected: affected.count, applyMilliseconds: apply, indexMilliseconds: build,
                       queryMilliseconds: query, replanAffectedMilliseconds: replanAffected, replanEveryoneMilliseconds: everyone,
                       mismatches: mismatches)

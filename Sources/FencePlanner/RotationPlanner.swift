@@ -54,6 +54,8 @@ public struct RotationPlanner: Sendable {
                 return position
             }
         }
+        // The reused decision is moved out while `decide` mutates the planner (an `inout` to a
+        // property of `self` would overlap), and put back after.
         var decision = self.decision
         self.decision = PlanDecision()
         decide(at: fix, incumbentPositions: incumbentPositions, warmStart: warmStart, into: &decision)

@@ -169,7 +169,6 @@ public enum BenchCommand: Subcommand {
         }
         configuration.leafSize = try arguments.int("--leaf-size", default: KDTree.defaultLeafSize, in: 1...4_096)
 
-        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
         var benchmark = ReselectionBenchmark(configuration: configuration)
         var source = "clustered places (seed \(configuration.seed), "
             + (configuration.radiusMeters.map { "radius \(TextFormat.fixed($0, decimals: 0)) m" } ?? "radii 20 m to 5 km") + ")"
@@ -194,7 +193,7 @@ public enum BenchCommand: Subcommand {
             benchmark = ReselectionBenchmark(configuration: configuration, places: benchmark.places, radiiMeters: benchmark.radiiMeters,
                                              queries: queries)
         }
-        let report = benchmark.run(progress: { line in if showProgress { console.err("rotate bench: " + line) } })
+        let report = benchmark.run(progress: progress(arguments, console))
         if let path = arguments.string("--write-neighbors") {
             let tree = KDTree(coordinates: benchmark.places, radiiMeters: benchmark.radiiMeters, leafSize: configuration.leafSize)
             var buffer = NeighborBuffer()
@@ -217,6 +216,13 @@ public enum BenchCommand: Subcommand {
 }
 
 extension BenchCommand {
+    /// Where a benchmark's progress lines go: stderr as `rotate bench: …`, only when stderr is a
+    /// terminal and `--quiet` is absent.
+    static func progress(_ arguments: Arguments, _ console: Console) -> (String) -> Void {
+        let show = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        return { line in if show { console.err("rotate bench: " + line) } }
+    }
+
     /// `rotate bench --devices N`: concurrent updates of many devices, 1 to T tasks.
     static func runDevices(_ arguments: Arguments, console: Console) throws(CommandError) {
         var configuration = DeviceBenchmark.Configuration()
@@ -227,10 +233,9 @@ extension BenchCommand {
         configuration.repetitions = try arguments.int("--repetitions", default: 3, in: 1...1_000)
         configuration.maxTasks = try arguments.int("--threads", default: DeviceBenchmark.availableCores, in: 1...1_024)
         configuration.seed = try arguments.uint64("--seed", default: 1)
-        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
         let report: DeviceBenchmark.Report
         do {
-            report = try DeviceBenchmark.run(configuration) { line in if showProgress { console.err("rotate bench: " + line) } }
+            report = try DeviceBenchmark.run(configuration, progress: progress(arguments, console))
         } catch {
             throw .failure("\(error)")
         }
@@ -273,10 +278,9 @@ extension BenchCommand {
         configuration.places = try arguments.int("--count", default: 100_000, in: 100...50_000_000)
         configuration.changes = try arguments.int("--changes", default: 1_000, in: 1...1_000_000)
         configuration.seed = try arguments.uint64("--seed", default: 1)
-        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
         let report: CatalogUpdateBenchmark.Report
         do {
-            report = try CatalogUpdateBenchmark.run(configuration) { line in if showProgress { console.err("rotate bench: " + line) } }
+            report = try CatalogUpdateBenchmark.run(configuration, progress: progress(arguments, console))
         } catch {
             throw .failure("\(error)")
         }

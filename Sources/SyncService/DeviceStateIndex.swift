@@ -84,17 +84,15 @@ public struct DeviceStateIndex: Sendable {
         var buffer = NeighborBuffer()
         var seen = Set<String>()
         for change in changes where seen.insert(change.id).inserted {
-            // Monitored and now removed or edited (a change set may touch a place more than once:
-            // the new catalog tells what became of it).
-            if let old = catalog.position(of: change.id) {
-                let now = next.position(of: change.id).map { next.fences[$0] }
-                if now != catalog.fences[old] {
-                    for i in Int(monitorStart[old])..<Int(monitorStart[old + 1]) { affected.insert(monitors[i]) }
-                }
+            // A change set may touch a place more than once: the two versions tell what became of it.
+            let old = catalog.position(of: change.id), new = next.position(of: change.id)
+            guard old.map({ catalog.fences[$0] }) != new.map({ next.fences[$0] }) else { continue }
+            // Monitored, and now removed or edited.
+            if let old {
+                for i in Int(monitorStart[old])..<Int(monitorStart[old + 1]) { affected.insert(monitors[i]) }
             }
             // Its new definition within reach of a refresh circle.
-            guard let position = next.position(of: change.id) else { continue }
-            if let old = catalog.position(of: change.id), catalog.fences[old] == next.fences[position] { continue }
+            guard let position = new else { continue }
             let vector = next.vectors[position], radius = next.radiiMeters[position]
             // A millimetre of slack for rounding; the exact test below decides.
             circles.within(radius + 1e-3, of: vector, measuredTo: .edge, into: &buffer)
