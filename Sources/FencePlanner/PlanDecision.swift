@@ -40,9 +40,14 @@ public struct PositionDiff: Hashable, Sendable {
     public mutating func update(from previous: [Int], to next: [Int]) {
         stop.removeAll(keepingCapacity: true)
         start.removeAll(keepingCapacity: true)
-        // Along a walk most reselections keep the same places in the same order.
-        if previous == next { return }
-        for position in previous where !next.contains(position) { stop.append(position) }
-        for position in next where !previous.contains(position) { start.append(position) }
+        // Along a walk most reselections keep the same places, mostly in the same order: skip the
+        // common prefix (its places are in both), then compare only what follows it. A decision
+        // lists each position once, so no place of one suffix is in the other's prefix.
+        var common = 0
+        while common < previous.count && common < next.count && previous[common] == next[common] { common += 1 }
+        if common == previous.count && common == next.count { return }
+        let previousRest = previous[common...], nextRest = next[common...]
+        for position in previousRest where !nextRest.contains(position) { stop.append(position) }
+        for position in nextRest where !previousRest.contains(position) { start.append(position) }
     }
 }

@@ -94,27 +94,12 @@ extension KDTree {
                         buffer.entries.withUnsafeMutableBufferPointer { best in
                             buffer.stack.withUnsafeMutableBufferPointer { stack in
                                 var found = 0
-                                /// Inserts into the sorted best-k (k ≥ 1) unless it ranks after all of them.
-                                func offer(_ candidate: NeighborBuffer.Entry) {
-                                    var position: Int
-                                    if found == k {
-                                        guard candidate.precedes(best[k - 1]) else { return }
-                                        position = k - 1
-                                    } else {
-                                        position = found
-                                        found += 1
-                                    }
-                                    while position > 0, candidate.precedes(best[position - 1]) {
-                                        best[position] = best[position - 1]
-                                        position -= 1
-                                    }
-                                    best[position] = candidate
-                                }
+                                let bestBase = best.baseAddress!
                                 for seed in seeds {
                                     let squaredChord = seed.vector.squaredChord(to: query)
-                                    offer(NeighborBuffer.Entry(
+                                    NeighborBuffer.offer(NeighborBuffer.Entry(
                                         key: metric.key(squaredChord: squaredChord, radius: Metric.usesRadius ? seed.radiusMeters : 0),
-                                        squaredChord: squaredChord, index: Int32(seed.index)))
+                                        squaredChord: squaredChord, index: Int32(seed.index)), to: bestBase, found: &found, k: k)
                                 }
                                 var top = 1
                                 stack[0] = .init(node: 0, bound: -Double.infinity)
@@ -122,7 +107,7 @@ extension KDTree {
                                     top -= 1
                                     let next = stack[top]
                                     let node = nodes[Int(next.node)]
-                                    var worst = found < k ? Double.infinity : best[k - 1].key
+                                    var worst = found < k ? Double.infinity : bestBase[k - 1].key
                                     // Bounds are in key space: no place under the node ranks before it.
                                     if next.bound > worst { continue }
                                     probe.node()
@@ -147,8 +132,9 @@ extension KDTree {
                                             let id = ids[i]
                                             // A seed was ranked already; never count it twice.
                                             if !seeds.isEmpty && seeds.contains(where: { $0.index == Int(id) }) { continue }
-                                            offer(NeighborBuffer.Entry(key: key, squaredChord: squaredChord, index: id))
-                                            if found == k { worst = best[k - 1].key }
+                                            NeighborBuffer.offer(NeighborBuffer.Entry(key: key, squaredChord: squaredChord, index: id),
+                                                                 to: bestBase, found: &found, k: k)
+                                            if found == k { worst = bestBase[k - 1].key }
                                         }
                                     } else {
                                         assert(top + 2 <= height + 2, "stack deeper than the tree")

@@ -71,11 +71,16 @@ public struct KDTree: Sendable {
             let loY = Double(minY), hiY = Double(maxY)
             let loZ = Double(minZ), hiZ = Double(maxZ)
             // Branch-free: the gap below, the gap above, or 0 inside (at most one is positive).
-            let dx = Swift.max(Swift.max(loX - q.x, q.x - hiX), 0)
-            let dy = Swift.max(Swift.max(loY - q.y, q.y - hiY), 0)
-            let dz = Swift.max(Swift.max(loZ - q.z, q.z - hiZ), 0)
+            // Written as `a > b ? a : b` (no NaN can occur), which compiles to one max instruction.
+            let dx = Self.larger(Self.larger(loX - q.x, q.x - hiX), 0)
+            let dy = Self.larger(Self.larger(loY - q.y, q.y - hiY), 0)
+            let dz = Self.larger(Self.larger(loZ - q.z, q.z - hiZ), 0)
             return dx * dx + dy * dy + dz * dz
         }
+
+        /// `max` for values that are never NaN: one max instruction (`Swift.max` keeps NaN rules).
+        @inlinable @inline(__always)
+        static func larger(_ a: Double, _ b: Double) -> Double { a > b ? a : b }
     }
 
     /// Approximate memory held by the index in bytes (array storage, excluding the input).

@@ -40,6 +40,31 @@ public struct NeighborBuffer: Sendable {
         }
     }
 
+    /// Inserts `candidate` into the sorted best list `best[0..<found]` of at most `k` (k ≥ 1)
+    /// entries, unless the list is full and it ranks after all of them.
+    ///
+    /// The shift loop tests the key alone first: keys almost never tie, so a step is one
+    /// comparison; only equal keys fall back to the full (key, squared chord, index) order.
+    @inlinable @inline(__always)
+    static func offer(_ candidate: Entry, to best: UnsafeMutablePointer<Entry>, found: inout Int, k: Int) {
+        var position: Int
+        if found == k {
+            guard candidate.precedes(best[k - 1]) else { return }
+            position = k - 1
+        } else {
+            position = found
+            found += 1
+        }
+        let key = candidate.key
+        while position > 0 {
+            let previous = best[position - 1]
+            guard key < previous.key || (key == previous.key && candidate.precedes(previous)) else { break }
+            best[position] = previous
+            position -= 1
+        }
+        best[position] = candidate
+    }
+
     @usableFromInline
     struct StackEntry: Sendable {
         @usableFromInline var node: Int32

@@ -66,8 +66,9 @@ import Testing
         }
     }
 
-    /// The position diff against plain set arithmetic, in order, over random pairs (with repeats
-    /// of whole lists, the usual case along a walk).
+    /// The position diff against plain set arithmetic, in order, over random pairs: equal lists,
+    /// unrelated ones, shared prefixes with other tails, and two places swapped (the cases of a
+    /// walk).
     @Test func positionDiffIsTheOrderedSetDifference() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 77))
         /// Up to 19 distinct positions below 40, in random order.
@@ -79,7 +80,20 @@ import Testing
         var diff = PositionDiff()
         for _ in 0..<500 {
             let previous = positions()
-            let next = rng.nextInt(below: 4) == 0 ? previous : positions()
+            var next: [Int]
+            switch rng.nextInt(below: 4) {
+            case 0: next = previous
+            case 1: next = positions()
+            case 2:
+                // A shared prefix, then other places (as when a place enters or leaves the ranking).
+                let kept = rng.nextInt(below: previous.count + 1)
+                next = Array(previous.prefix(kept))
+                next += positions().filter { !next.contains($0) }.prefix(rng.nextInt(below: 20 - kept))
+            default:
+                // The same places, two of them swapped (as when two places trade ranks).
+                next = previous
+                if next.count >= 2 { next.swapAt(rng.nextInt(below: next.count), rng.nextInt(below: next.count)) }
+            }
             diff.update(from: previous, to: next)
             #expect(diff.stop == previous.filter { !next.contains($0) })
             #expect(diff.start == next.filter { !previous.contains($0) })
