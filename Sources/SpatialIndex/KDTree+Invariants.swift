@@ -4,7 +4,8 @@ extension KDTree {
     /// Checks the tree's structural invariants and traps on the first violation: every point of
     /// a node lies inside its (outward-rounded) box and radius range; children split their
     /// parent's range exactly; leaves hold at most `leafSize` points; leaves tile `0..<count` in
-    /// pre-order; the original indices are a permutation; the height bound holds.
+    /// pre-order; a leaf lists its points by radius, largest first; the original indices are a
+    /// permutation; the height bound holds.
     ///
     /// Compiled only in debug builds (free in release); tests call it after every build.
     package func _checkInvariants() {
@@ -29,6 +30,10 @@ extension KDTree {
                 precondition(Int(node.start) == nextLeafStart, "leaves out of order at \(nodeIndex)")
                 nextLeafStart = Int(node.end)
                 checkPoints(node, nodeIndex, Int(node.start)..<Int(node.end))
+                // Largest fences first: edge queries drop a leaf's too-small suffix unread.
+                for i in Int(node.start)..<Swift.max(Int(node.start), Int(node.end) - 1) {
+                    precondition(radiiMeters[i] >= radiiMeters[i + 1], "leaf \(nodeIndex) not sorted by radius")
+                }
                 return (nodeIndex + 1, Int(node.end))
             }
             let left = nodes[nodeIndex + 1]

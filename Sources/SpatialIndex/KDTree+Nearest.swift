@@ -112,7 +112,19 @@ extension KDTree {
                                     if next.bound > worst { continue }
                                     probe.node()
                                     if node.isLeaf {
-                                        let start = Int(node.start), end = Int(node.end)
+                                        let start = Int(node.start)
+                                        var end = Int(node.end)
+                                        if Metric.usesRadius && found == k {
+                                            // A leaf stores its largest fences first, so the fences too
+                                            // small to reach the k-th key from the leaf's box are a
+                                            // suffix: leave it out (not even its coordinates are read).
+                                            let boxSquaredChord = node.squaredDistance(to: query)
+                                            var reaching = start
+                                            while reaching < end && !metric.cannotReach(boxSquaredChord: boxSquaredChord, radius: radii[reaching], worstKey: worst) {
+                                                reaching &+= 1
+                                            }
+                                            end = reaching
+                                        }
                                         // Every squared chord of the leaf first, in a loop without
                                         // branches that computes several at once (same operations,
                                         // same order as `UnitVector.squaredChord`), then the checks.
@@ -231,6 +243,15 @@ protocol RankingMetric {
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double
     /// The distance in meters a key stands for.
     func meters(key: Double) -> Double
+    /// Whether no place with `radius` inside a box at `boxSquaredChord` can rank at or before
+    /// `worstKey`. Monotone in the radius (a smaller radius never reaches when a larger one
+    /// cannot), which lets a leaf sorted by radius drop a suffix. Only called when `usesRadius`.
+    func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool
+}
+
+extension RankingMetric {
+    @inlinable @inline(__always)
+    func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool { false }
 }
 
 /// Rank by centre: the key is the squared chord itself, so pruning needs no trigonometry.
@@ -274,6 +295,13 @@ struct EdgeMetric: RankingMetric {
         squaredChord.squareRoot() * (Earth.meanRadiusMeters * (1 - 1e-12)) - maxRadius
     }
     @inlinable func meters(key: Double) -> Double { key }
+    /// The place's key is at least the box's lower bound with its own radius (see
+    /// `lowerBound`); a key above `worstKey` ranks after the k-th. The rounded subtraction is
+    /// monotone, so a smaller radius gives a bound at least as large.
+    @inlinable @inline(__always)
+    func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool {
+        lowerBound(squaredChord: boxSquaredChord, maxRadius: radius) > worstKey
+    }
 }
 
 /// Rank by fence edge when every place has the same radius: search by squared chord (no

@@ -121,6 +121,29 @@ import Testing
         #expect(Double(total) / Double(2 * queries.count) < 300, "mean \(Double(total) / Double(2 * queries.count))")
         #expect(worst < 3_000, "worst \(worst)")
     }
+
+    /// Fences too small to reach the k-th edge are not evaluated: a town of 5 km fences with as
+    /// many 20 m fences mixed in (which can never rank among 5 km fences around the user) costs
+    /// about what the 5 km fences alone cost, not twice, and answers exactly like brute force.
+    @Test func fencesTooSmallToReachAreNotEvaluated() {
+        var rng = SplitMix64(seed: 33)
+        let center = Coordinate(validLatitude: 48.2, longitude: 16.37)
+        let big = (0..<3_000).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 12_000, using: &rng) }
+        let small = (0..<3_000).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 12_000, using: &rng) }
+        let bigOnly = KDTree(coordinates: big, radiiMeters: Array(repeating: 5_000, count: big.count))
+        let radii = Array(repeating: 5_000.0, count: big.count) + Array(repeating: 20.0, count: small.count)
+        let both = KDTree(coordinates: big + small, radiiMeters: radii)
+        let brute = BruteForceIndex(coordinates: big + small, radiiMeters: radii)
+        var buffer = NeighborBuffer()
+        var bigOnlyPoints = 0, bothPoints = 0
+        for _ in 0..<200 {
+            let q = SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 6_000, using: &rng)
+            bigOnlyPoints += bigOnly.nearestCounting(18, to: UnitVector(q), measuredTo: .edge, into: &buffer).pointsEvaluated
+            bothPoints += both.nearestCounting(18, to: UnitVector(q), measuredTo: .edge, into: &buffer).pointsEvaluated
+            #expect(buffer.neighbors == brute.nearest(18, to: UnitVector(q), measuredTo: .edge))
+        }
+        #expect(Double(bothPoints) < 1.3 * Double(bigOnlyPoints), "with small fences \(bothPoints), 5 km fences alone \(bigOnlyPoints)")
+    }
 }
 
 @Suite struct WarmStartTests {
