@@ -19,6 +19,12 @@ extension KDTree {
             precondition(!seen[Int(index)], "original index \(index) appears twice")
             seen[Int(index)] = true
         }
+        // Every point's vector in leaf order, read from its leaf's block.
+        var vectors = [UnitVector](repeating: UnitVector(x: 1, y: 0, z: 0), count: count)
+        for node in nodes where node.isLeaf {
+            for i in Int(node.start)..<Int(node.end) { vectors[i] = vector(at: i, inLeaf: Int(node.start), Int(node.end)) }
+        }
+        precondition(coordinates.count == 3 * count, "three coordinates per point")
         var nextLeafStart = 0
         var maxDepth = 0
         /// Checks the subtree at `nodeIndex`; returns the index after it and its point range end.
@@ -47,7 +53,7 @@ extension KDTree {
         }
         func checkPoints(_ node: Node, _ nodeIndex: Int, _ range: Range<Int>) {
             for i in range {
-                let v = vector(at: i)
+                let v = vectors[i]
                 precondition(Double(node.minX) <= v.x && v.x <= Double(node.maxX), "x outside node \(nodeIndex)")
                 precondition(Double(node.minY) <= v.y && v.y <= Double(node.maxY), "y outside node \(nodeIndex)")
                 precondition(Double(node.minZ) <= v.z && v.z <= Double(node.maxZ), "z outside node \(nodeIndex)")

@@ -81,12 +81,12 @@ extension KDTree {
         buffer.prepare(resultSlots: k, stackSlots: height + 2)
         let height = self.height
         // SAFETY: every index below is in bounds by construction: node indices come from the
-        // tree (children of valid nodes), point indices from node ranges inside the coordinate arrays (a leaf holds at most
-        // `leafSize` points, the size of `chords`), result
-        // slots from 0..<k (the entries array holds k), and the stack never holds more than
-        // height + 1 entries (each pop of an internal node pushes its two children).
+        // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
+        // coordinates 3·start ..< 3·start + 3n, and holds at most `leafSize` points, the size of
+        // `chords`), result slots from 0..<k (the entries array holds k), and the stack never
+        // holds more than height + 1 entries (each pop of an internal node pushes its two children).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
-            xs.withUnsafeBufferPointer { xs in ys.withUnsafeBufferPointer { ys in zs.withUnsafeBufferPointer { zs in
+            coordinates.withUnsafeBufferPointer { coordinates in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
             radiiMeters.withUnsafeBufferPointer { radii in
                 originalIndices.withUnsafeBufferPointer { ids in
@@ -128,7 +128,8 @@ extension KDTree {
                                         // Every squared chord of the leaf first, in a loop without
                                         // branches that computes several at once (same operations,
                                         // same order as `UnitVector.squaredChord`), then the checks.
-                                        let px = xs.baseAddress! + start, py = ys.baseAddress! + start, pz = zs.baseAddress! + start
+                                        let n = Int(node.end) &- start
+                                        let px = coordinates.baseAddress! + 3 &* start, py = px + n, pz = py + n
                                         let (qx, qy, qz) = (query.x, query.y, query.z)
                                         for j in 0..<(end &- start) {
                                             let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
@@ -172,7 +173,7 @@ extension KDTree {
                     }
                 }
             }
-            } } } }
+            } }
         }
         buffer.resize(&buffer._neighbors, to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.entries.withUnsafeBufferPointer { entries in

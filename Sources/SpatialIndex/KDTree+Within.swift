@@ -26,8 +26,9 @@ extension KDTree {
             let limit = RankingKey.pruningSquaredChord(beyondMeters: byEdge ? meters + Double(node.maxRadius) : meters)
             if next.bound > limit { continue }
             if node.isLeaf {
-                for i in Int(node.start)..<Int(node.end) {
-                    let squaredChord = vector(at: i).squaredChord(to: query)
+                let start = Int(node.start), end = Int(node.end)
+                for i in start..<end {
+                    let squaredChord = vector(at: i, inLeaf: start, end).squaredChord(to: query)
                     if squaredChord > limit { continue }
                     if byEdge {
                         let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiiMeters[i])

@@ -8,8 +8,9 @@ import Geodesy
 /// `NeighborBuffer` as scratch).
 ///
 /// Layout (all flat arrays, no object per node): the points are stored reordered so that every
-/// leaf is a contiguous range (the coordinates `xs`, `ys`, `zs` as separate arrays, so a leaf's
-/// distances are computed several at a time, `radiiMeters` and `originalIndices`, in leaf order);
+/// leaf is a contiguous range (`radiiMeters` and `originalIndices` in leaf order; the coordinates
+/// in one array where each leaf is one block: its x's, then its y's, then its z's, so a leaf's
+/// distances are computed several at a time from memory read front to back);
 /// nodes are a pre-order array whose left child is the next node and whose right child is stored.
 /// Each node keeps its bounding box and the smallest and largest fence radius below it, which
 /// makes edge-distance pruning exact.
@@ -17,8 +18,9 @@ import Geodesy
 /// Every query returns results sorted by distance, ties broken by the smaller place index — the
 /// same order `BruteForceIndex` produces (see `RankingKey`).
 public struct KDTree: Sendable {
-    /// The unit vectors' coordinates in leaf order, one array per axis.
-    @usableFromInline let xs: [Double], ys: [Double], zs: [Double]
+    /// The unit vectors' coordinates: the leaf holding points `start..<end` (n of them) stores
+    /// its x's at `3 * start ..< 3 * start + n`, then its y's, then its z's.
+    @usableFromInline let coordinates: [Double]
     /// Fence radii in meters, in leaf order.
     @usableFromInline let radiiMeters: [Double]
     /// For each stored point, its index in the input.
@@ -35,11 +37,14 @@ public struct KDTree: Sendable {
     @usableFromInline let height: Int
 
     /// Number of places indexed.
-    @inlinable public var count: Int { xs.count }
-    @inlinable public var isEmpty: Bool { xs.isEmpty }
+    @inlinable public var count: Int { originalIndices.count }
+    @inlinable public var isEmpty: Bool { originalIndices.isEmpty }
 
-    /// The unit vector stored at leaf-order position `i`.
-    @inlinable func vector(at i: Int) -> UnitVector { UnitVector(x: xs[i], y: ys[i], z: zs[i]) }
+    /// The unit vector stored at leaf-order position `i` of the leaf holding `start..<end`.
+    @inlinable func vector(at i: Int, inLeaf start: Int, _ end: Int) -> UnitVector {
+        let n = end - start, block = 3 * start, j = i - start
+        return UnitVector(x: coordinates[block + j], y: coordinates[block + n + j], z: coordinates[block + 2 * n + j])
+    }
 
     /// One tree node (36 bytes): the bounding box of its points and their largest radius, in
     /// `Float` rounded outward (so the box only grows and bounds stay safe), the first of its
@@ -85,7 +90,7 @@ public struct KDTree: Sendable {
 
     /// Approximate memory held by the index in bytes (array storage, excluding the input).
     public var memoryBytes: Int {
-        (xs.capacity + ys.capacity + zs.capacity) * MemoryLayout<Double>.stride
+        coordinates.capacity * MemoryLayout<Double>.stride
             + radiiMeters.capacity * MemoryLayout<Double>.stride
             + originalIndices.capacity * MemoryLayout<Int32>.stride
             + nodes.capacity * MemoryLayout<Node>.stride
@@ -103,9 +108,17 @@ public struct KDTree: Sendable {
         let first = radiiMeters.first
         self.uniformRadiusMeters = first.flatMap { r in radiiMeters.allSatisfy { $0 == r } ? r : nil }
         self.height = height
-        self.xs = vectors.map(\.x)
-        self.ys = vectors.map(\.y)
-        self.zs = vectors.map(\.z)
+        var coordinates = [Double](repeating: 0, count: 3 * vectors.count)
+        for node in nodes where node.isLeaf {
+            let start = Int(node.start), n = Int(node.end) - start
+            for j in 0..<n {
+                let v = vectors[start + j]
+                coordinates[3 * start + j] = v.x
+                coordinates[3 * start + n + j] = v.y
+                coordinates[3 * start + 2 * n + j] = v.z
+            }
+        }
+        self.coordinates = coordinates
         self.radiiMeters = radiiMeters
         self.originalIndices = originalIndices
         self.nodes = nodes
