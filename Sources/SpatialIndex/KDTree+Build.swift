@@ -30,19 +30,38 @@ extension KDTree {
         precondition(input.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }, "vectors must be finite")
 
         var builder = Builder(leafSize: leafSize)
-        builder.points.reserveCapacity(input.count)
+        var points: [Builder.Point] = []
+        points.reserveCapacity(input.count)
         for (i, v) in input.enumerated() {
-            builder.points.append(.init(vector: v, radius: radiiMeters?[i] ?? 0, index: Int32(i)))
+            points.append(.init(vector: v, radius: radiiMeters?[i] ?? 0, index: Int32(i)))
         }
         if !input.isEmpty {
             builder.nodes.reserveCapacity(Builder.nodeCount(input.count, leafSize: leafSize))
-            _ = builder.build(0, input.count, depth: 0)
+            // The recursion works on the points' storage directly: no uniqueness check per swap.
+            points.withUnsafeMutableBufferPointer { points in
+                _ = builder.build(points, 0, points.count, depth: 0)
+            }
             assert(builder.nodes.count == Builder.nodeCount(input.count, leafSize: leafSize))
         }
+        // Coordinates in leaf blocks (x's, y's, z's), radii and indices in leaf order, in one pass.
+        var coordinates = [Double](repeating: 0, count: 3 * points.count)
+        var radii = [Double](repeating: 0, count: points.count)
+        var indices = [Int32](repeating: 0, count: points.count)
+        for node in builder.nodes where node.isLeaf {
+            let start = Int(node.start), n = Int(node.end) - start
+            for j in 0..<n {
+                let point = points[start + j]
+                coordinates[3 * start + j] = point.vector.x
+                coordinates[3 * start + n + j] = point.vector.y
+                coordinates[3 * start + 2 * n + j] = point.vector.z
+                radii[start + j] = point.radius
+                indices[start + j] = point.index
+            }
+        }
         self.init(
-            vectors: builder.points.map(\.vector),
-            radiiMeters: builder.points.map(\.radius),
-            originalIndices: builder.points.map(\.index),
+            coordinates: coordinates,
+            radiiMeters: radii,
+            originalIndices: indices,
             nodes: builder.nodes,
             leafSize: leafSize,
             height: builder.height
@@ -63,7 +82,6 @@ private struct Builder {
     }
 
     let leafSize: Int
-    var points: [Point] = []
     var nodes: [KDTree.Node] = []
     var height = 0
 
@@ -77,7 +95,7 @@ private struct Builder {
     }
 
     /// Builds the subtree over `points[low..<high]` and returns its node index.
-    mutating func build(_ low: Int, _ high: Int, depth: Int) -> Int {
+    mutating func build(_ points: UnsafeMutableBufferPointer<Point>, _ low: Int, _ high: Int, depth: Int) -> Int {
         var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
         var minRadius = Double.infinity, maxRadius = -Double.infinity
@@ -102,7 +120,8 @@ private struct Builder {
             // edge, so the k-th key tightens early and more of the leaf is skipped. (Equal radii:
             // index order, unchanged.)
             if minRadius < maxRadius {
-                points[low..<high].sort { $0.radius != $1.radius ? $0.radius > $1.radius : $0.index < $1.index }
+                var leaf = UnsafeMutableBufferPointer(rebasing: points[low..<high])
+                leaf.sort { $0.radius != $1.radius ? $0.radius > $1.radius : $0.index < $1.index }
             }
             return nodeIndex
         }
@@ -110,9 +129,9 @@ private struct Builder {
         let ex = maxX - minX, ey = maxY - minY, ez = maxZ - minZ
         let axis = ey > ex ? (ez > ey ? 2 : 1) : (ez > ex ? 2 : 0)
         let middle = low + (high - low) / 2
-        select(nth: middle, low: low, high: high, axis: axis)
-        _ = build(low, middle, depth: depth + 1)
-        let right = build(middle, high, depth: depth + 1)
+        Self.select(points, nth: middle, low: low, high: high, axis: axis)
+        _ = build(points, low, middle, depth: depth + 1)
+        let right = build(points, middle, high, depth: depth + 1)
         nodes[nodeIndex].link = Int32(right)
         return nodeIndex
     }
@@ -133,12 +152,13 @@ private struct Builder {
     /// would put there, with nothing greater before it and nothing smaller after it
     /// (introselect: Hoare partitions with a median-of-three pivot, falling back to a full sort of
     /// the remaining range when partitions stop shrinking, so the worst case stays O(m log m)).
-    mutating func select(nth: Int, low: Int, high: Int, axis: Int) {
+    static func select(_ points: UnsafeMutableBufferPointer<Point>, nth: Int, low: Int, high: Int, axis: Int) {
         var lo = low, hi = high - 1
         var budget = 2 * (Int.bitWidth - (high - low).leadingZeroBitCount) + 8
         while hi > lo {
             if hi - lo < 16 || budget == 0 {
-                points[lo...hi].sort { $0.coordinate(axis) < $1.coordinate(axis) }
+                var rest = UnsafeMutableBufferPointer(rebasing: points[lo...hi])
+                rest.sort { $0.coordinate(axis) < $1.coordinate(axis) }
                 return
             }
             budget -= 1

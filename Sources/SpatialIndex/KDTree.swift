@@ -103,21 +103,12 @@ public struct KDTree: Sendable {
     /// returns the input index stored at leaf-order position `position` (for tests and tools).
     package func originalIndex(atLeafPosition position: Int) -> Int { Int(originalIndices[position]) }
 
+    /// - Parameter coordinates: in leaf blocks (see `coordinates`); the rest in leaf order.
     @usableFromInline
-    init(vectors: [UnitVector], radiiMeters: [Double], originalIndices: [Int32], nodes: [Node], leafSize: Int, height: Int) {
+    init(coordinates: [Double], radiiMeters: [Double], originalIndices: [Int32], nodes: [Node], leafSize: Int, height: Int) {
         let first = radiiMeters.first
         self.uniformRadiusMeters = first.flatMap { r in radiiMeters.allSatisfy { $0 == r } ? r : nil }
         self.height = height
-        var coordinates = [Double](repeating: 0, count: 3 * vectors.count)
-        for node in nodes where node.isLeaf {
-            let start = Int(node.start), n = Int(node.end) - start
-            for j in 0..<n {
-                let v = vectors[start + j]
-                coordinates[3 * start + j] = v.x
-                coordinates[3 * start + n + j] = v.y
-                coordinates[3 * start + 2 * n + j] = v.z
-            }
-        }
         self.coordinates = coordinates
         self.radiiMeters = radiiMeters
         self.originalIndices = originalIndices
