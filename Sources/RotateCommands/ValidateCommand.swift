@@ -18,6 +18,7 @@ public enum ValidateCommand: Subcommand {
     public static let options: [OptionSpec] = Inputs.placeOptions + [
         OptionSpec("--limit", value: "N", help: "Regions the platform allows.", default: "20"),
         OptionSpec("--headroom", value: "N", help: "Slots left to the host app.", default: "2"),
+        OptionSpec("--quiet", help: "No progress on stderr (shown for 100,000 places or more, only when stderr is a terminal)."),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
@@ -39,9 +40,14 @@ public enum ValidateCommand: Subcommand {
         lines.append("duplicates     \(shared.count) coordinates shared by \(shared.reduce(0, +)) places")
         var buffer = NeighborBuffer()
         var densest = 0, densestPlace = 0
-        for (i, place) in places.enumerated() {
-            loaded.catalog.index.within(1_000, of: UnitVector(place.coordinate), measuredTo: .center, into: &buffer)
-            if buffer.neighbors.count > densest { densest = buffer.neighbors.count; densestPlace = i }
+        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        let step = max(1, places.count / 10)
+        for (i, vector) in loaded.catalog.vectors.enumerated() {
+            let nearby = loaded.catalog.index.count(within: 1_000, of: vector, measuredTo: .center, using: &buffer)
+            if nearby > densest { densest = nearby; densestPlace = i }
+            if showProgress && places.count >= 100_000 && (i + 1) % step == 0 {
+                console.err("rotate validate: density \(i + 1)/\(places.count) places")
+            }
         }
         lines.append("density        at most \(densest) places within 1 km of one place (around \(places[densestPlace].id) at \(places[densestPlace].coordinate))")
         if densest > configuration.placeSlots {

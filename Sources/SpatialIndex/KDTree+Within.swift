@@ -17,11 +17,41 @@ extension KDTree {
         precondition(!meters.isNaN, "reach must not be NaN")
         buffer.entries.removeAll(keepingCapacity: true)
         buffer._neighbors.removeAll(keepingCapacity: true)
+        var entries = buffer.entries
+        buffer.entries = []
+        forEachWithin(meters, of: query, measuredTo: target, stack: &buffer.stack) { i, key, squaredChord in
+            entries.append(.init(key: key, squaredChord: squaredChord, index: originalIndices[i]))
+        }
+        buffer.entries = entries
+        let byEdge = target == .edge
+        buffer.sortEntries()
+        for entry in buffer.entries {
+            let distance = byEdge ? entry.key : GreatCircle.arcMeters(squaredChord: entry.key)
+            buffer._neighbors.append(Neighbor(index: Int(entry.index), distanceMeters: distance))
+        }
+    }
+
+    /// How many places lie within `meters` of `query`: the count `within` would return, without
+    /// collecting, sorting or converting them (uses only `buffer`'s traversal stack).
+    @inlinable
+    public func count(within meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center,
+                      using buffer: inout NeighborBuffer) -> Int {
+        precondition(!meters.isNaN, "reach must not be NaN")
+        var count = 0
+        forEachWithin(meters, of: query, measuredTo: target, stack: &buffer.stack) { _, _, _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with the leaf-order position, key (edge meters, or the squared chord by centre)
+    /// and squared chord of every place within `meters` of `query`, in no particular order.
+    @inlinable
+    func forEachWithin(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget, stack: inout [NeighborBuffer.StackEntry],
+                       _ body: (Int, Double, Double) -> Void) {
         guard !nodes.isEmpty else { return }
         let byEdge = target == .edge
-        buffer.stack.removeAll(keepingCapacity: true)
-        buffer.stack.append(.init(node: 0, bound: 0))
-        while let next = buffer.stack.popLast() {
+        stack.removeAll(keepingCapacity: true)
+        stack.append(.init(node: 0, bound: 0))
+        while let next = stack.popLast() {
             let node = nodes[Int(next.node)]
             let limit = RankingKey.pruningSquaredChord(beyondMeters: byEdge ? meters + Double(node.maxRadius) : meters)
             if next.bound > limit { continue }
@@ -32,20 +62,15 @@ extension KDTree {
                     if squaredChord > limit { continue }
                     if byEdge {
                         let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiiMeters[i])
-                        if edge <= meters { buffer.entries.append(.init(key: edge, squaredChord: squaredChord, index: originalIndices[i])) }
+                        if edge <= meters { body(i, edge, squaredChord) }
                     } else if GreatCircle.arcMeters(squaredChord: squaredChord) <= meters {
-                        buffer.entries.append(.init(key: squaredChord, squaredChord: squaredChord, index: originalIndices[i]))
+                        body(i, squaredChord, squaredChord)
                     }
                 }
             } else {
-                buffer.stack.append(.init(node: node.right, bound: nodes[Int(node.right)].squaredDistance(to: query)))
-                buffer.stack.append(.init(node: next.node + 1, bound: nodes[Int(next.node + 1)].squaredDistance(to: query)))
+                stack.append(.init(node: node.right, bound: nodes[Int(node.right)].squaredDistance(to: query)))
+                stack.append(.init(node: next.node + 1, bound: nodes[Int(next.node + 1)].squaredDistance(to: query)))
             }
-        }
-        buffer.sortEntries()
-        for entry in buffer.entries {
-            let distance = byEdge ? entry.key : GreatCircle.arcMeters(squaredChord: entry.key)
-            buffer._neighbors.append(Neighbor(index: Int(entry.index), distanceMeters: distance))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import RotateFormats
 import RotateTestSupport
 import Testing
@@ -79,6 +80,22 @@ import Testing
             #expect(result.code == 0, "\(result.err)")
             #expect(try PlanTrace.parse(result.out).summary.fixes == 3)
         }
+    }
+
+    /// `validate`'s density (the most places within 1 km of one place, itself included) against
+    /// counting every pair.
+    @Test func validateReportsTheDensestPlaceLikeCountingEveryPair() throws {
+        var rng = SplitMix64(seed: 41)
+        let towns = [Coordinate(validLatitude: 46.05, longitude: 14.5), Coordinate(validLatitude: -33.9, longitude: 151.2)]
+        let coordinates = (0..<400).map { i in
+            SyntheticCoordinates.uniformInSquare(around: towns[i % 2], sideMeters: i % 2 == 0 ? 3_000 : 8_000, using: &rng)
+        }
+        let csv = "id,lat,lon,radius_m\n" + coordinates.enumerated().map { "p\($0),\($1.latitude),\($1.longitude),50" }.joined(separator: "\n")
+        let places = try Self.write(csv + "\n", "density.csv")
+        let result = CapturingConsole.run(["validate", "--places", places])
+        #expect(result.code == 0, "\(result.err)")
+        let densest = coordinates.map { a in coordinates.filter { a.distance(to: $0) <= 1_000 }.count }.max()!
+        #expect(result.out.contains("at most \(densest) places within 1 km"), "\(result.out)")
     }
 
     @Test func badRowsAreReportedWithFileAndLineAndNothingIsLost() throws {

@@ -59,8 +59,10 @@ import Testing
             for reach in reaches {
                 for target in [DistanceTarget.center, .edge] {
                     tree.within(reach, of: v, measuredTo: target, into: &buffer)
-                    #expect(buffer.neighbors == brute.within(reach, of: v, measuredTo: target),
-                            "\(set) query \(i), within \(reach) by \(target); \(TestSeed.replay(seed))")
+                    let expected = brute.within(reach, of: v, measuredTo: target)
+                    #expect(buffer.neighbors == expected, "\(set) query \(i), within \(reach) by \(target); \(TestSeed.replay(seed))")
+                    #expect(tree.count(within: reach, of: v, measuredTo: target, using: &buffer) == expected.count,
+                            "\(set) query \(i), count within \(reach) by \(target); \(TestSeed.replay(seed))")
                 }
             }
         }
