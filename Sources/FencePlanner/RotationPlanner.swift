@@ -235,8 +235,8 @@ public struct RotationPlanner: Sendable {
     ///
     /// The fresh neighbourhood's query is not seeded with the incumbents: it asks for about twice
     /// as many places as there are incumbents, so the seeds could never fill the list and bound
-    /// the search, and checking every candidate against them cost a third of a warm reselection
-    /// at 1,000,000 places.
+    /// the search: ranking them first and checking every candidate against them was work for
+    /// nothing.
     private mutating func rank(_ query: UnitVector, count: Int, warm: Bool) {
         if warm && neighbourhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
         ranked.removeAll(keepingCapacity: true)
