@@ -1,3 +1,5 @@
+import SpatialIndex
+
 /// What the planner decides at one fix, by catalog position: the monitored places in ranking
 /// order with their fence-edge distances, the refresh radius and the guarantee.
 ///
@@ -23,6 +25,34 @@ public struct PlanDecision: Hashable, Sendable {
 
     /// An empty decision, to be filled by `RotationPlanner.decide(at:incumbentPositions:warmStart:into:)`.
     public init() {}
+
+    /// Makes the monitored places `neighbors` (index = catalog position), in their order.
+    ///
+    /// One uniqueness check per array instead of one per appended element (this runs at every
+    /// reselection; element-wise appends cost as much as the warm ranking's insertion sort).
+    mutating func setMonitored(_ neighbors: ArraySlice<Neighbor>) {
+        let count = neighbors.count
+        Self.resize(&positions, to: count, filler: 0)
+        Self.resize(&edgesMeters, to: count, filler: 0)
+        positions.withUnsafeMutableBufferPointer { positions in
+            edgesMeters.withUnsafeMutableBufferPointer { edges in
+                var i = 0
+                for neighbor in neighbors {
+                    positions[i] = neighbor.index
+                    edges[i] = neighbor.distanceMeters
+                    i += 1
+                }
+            }
+        }
+    }
+
+    private static func resize<T>(_ array: inout [T], to count: Int, filler: T) {
+        if array.count > count {
+            array.removeLast(array.count - count)
+        } else if array.count < count {
+            array.append(contentsOf: repeatElement(filler, count: count - array.count))
+        }
+    }
 }
 
 /// The monitored places to stop and to start between two decisions made from one catalog, by
@@ -41,13 +71,19 @@ public struct PositionDiff: Hashable, Sendable {
         stop.removeAll(keepingCapacity: true)
         start.removeAll(keepingCapacity: true)
         // Along a walk most reselections keep the same places, mostly in the same order: skip the
-        // common prefix (its places are in both), then compare only what follows it. A decision
-        // lists each position once, so no place of one suffix is in the other's prefix.
+        // common prefix and the common suffix (their places are in both), then compare only the
+        // middles. A decision lists each position once, so no place of one middle is in the
+        // other's prefix or suffix.
         var common = 0
         while common < previous.count && common < next.count && previous[common] == next[common] { common += 1 }
         if common == previous.count && common == next.count { return }
-        let previousRest = previous[common...], nextRest = next[common...]
-        for position in previousRest where !nextRest.contains(position) { stop.append(position) }
-        for position in nextRest where !previousRest.contains(position) { start.append(position) }
+        var previousEnd = previous.count, nextEnd = next.count
+        while previousEnd > common && nextEnd > common && previous[previousEnd - 1] == next[nextEnd - 1] {
+            previousEnd -= 1
+            nextEnd -= 1
+        }
+        let previousMiddle = previous[common..<previousEnd], nextMiddle = next[common..<nextEnd]
+        for position in previousMiddle where !nextMiddle.contains(position) { stop.append(position) }
+        for position in nextMiddle where !previousMiddle.contains(position) { start.append(position) }
     }
 }

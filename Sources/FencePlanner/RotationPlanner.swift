@@ -98,16 +98,11 @@ public struct RotationPlanner: Sendable {
         precondition(accuracy.isFinite && accuracy >= 0, "fix accuracy must be finite and >= 0")
         let trusted = fix.accuracyMeters.map { $0 <= config.maxTrustedAccuracyMeters } ?? true
         let reach = trusted ? 0 : accuracy
-        decision.positions.removeAll(keepingCapacity: true)
-        decision.edgesMeters.removeAll(keepingCapacity: true)
         decision.trustedFix = trusted
 
         if catalog.count <= slots {
             catalog.index.nearest(catalog.count, to: query, measuredTo: .edge, into: &buffer)
-            for neighbor in buffer.neighbors {
-                decision.positions.append(neighbor.index)
-                decision.edgesMeters.append(neighbor.distanceMeters)
-            }
+            decision.setMonitored(buffer.neighbors[...])
             decision.refreshRadiusMeters = nil
             decision.nextUnmonitoredEdgeMeters = nil
             decision.guarantee = .exact
@@ -122,10 +117,7 @@ public struct RotationPlanner: Sendable {
         if trusted && (config.stickinessMeters == 0 || Self.holdsAll(incumbentPositions, ranked, slots)) {
             // The usual case: the nearest `slots`, in ranking order, and the next one sizes the
             // refresh region.
-            for neighbor in ranked.prefix(slots) {
-                decision.positions.append(neighbor.index)
-                decision.edgesMeters.append(neighbor.distanceMeters)
-            }
+            decision.setMonitored(ranked.prefix(slots))
             nextEdge = ranked[slots].distanceMeters
             radius = min(config.maxRegionRadiusMeters, nextEdge - config.marginMeters)
         } else {
@@ -148,7 +140,7 @@ public struct RotationPlanner: Sendable {
     private static func holdsAll(_ incumbents: [Int], _ ranked: [Neighbor], _ slots: Int) -> Bool {
         guard incumbents.count <= slots else { return false }
         // Along a walk the incumbents are usually the ranked prefix in the same order.
-        if zip(incumbents, ranked).allSatisfy({ $0 == $1.index }) { return true }
+        if incumbents.indices.allSatisfy({ incumbents[$0] == ranked[$0].index }) { return true }
         return incumbents.allSatisfy { incumbent in ranked.prefix(slots).contains { $0.index == incumbent } }
     }
 
@@ -222,6 +214,8 @@ public struct RotationPlanner: Sendable {
             (nextEdge, radius) = safeRadius(pure)
         }
         // `chosen` is already in ranking order unless pinning or stickiness replaced members.
+        decision.positions.removeAll(keepingCapacity: true)
+        decision.edgesMeters.removeAll(keepingCapacity: true)
         for position in isRankedPrefix(chosen) ? chosen : chosen.sorted(by: precedes) {
             decision.positions.append(position)
             decision.edgesMeters.append(edge(position))

@@ -67,8 +67,8 @@ import Testing
     }
 
     /// The position diff against plain set arithmetic, in order, over random pairs: equal lists,
-    /// unrelated ones, shared prefixes with other tails, and two places swapped (the cases of a
-    /// walk).
+    /// unrelated ones, shared prefixes with other tails, shared suffixes after other heads, a
+    /// place entering while the last leaves, and two places swapped (the cases of a walk).
     @Test func positionDiffIsTheOrderedSetDifference() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 77))
         /// Up to 19 distinct positions below 40, in random order.
@@ -81,7 +81,7 @@ import Testing
         for _ in 0..<500 {
             let previous = positions()
             var next: [Int]
-            switch rng.nextInt(below: 4) {
+            switch rng.nextInt(below: 6) {
             case 0: next = previous
             case 1: next = positions()
             case 2:
@@ -89,6 +89,18 @@ import Testing
                 let kept = rng.nextInt(below: previous.count + 1)
                 next = Array(previous.prefix(kept))
                 next += positions().filter { !next.contains($0) }.prefix(rng.nextInt(below: 20 - kept))
+            case 3:
+                // A shared suffix after other places (a place entering near the front).
+                let kept = rng.nextInt(below: previous.count + 1)
+                let tail = Array(previous.suffix(kept))
+                next = positions().filter { !tail.contains($0) }.prefix(rng.nextInt(below: 20 - kept)) + tail
+            case 4:
+                // One place enters at a random rank and the last one leaves (the usual change).
+                next = previous
+                if !next.isEmpty, let newcomer = (0..<40).first(where: { !previous.contains($0) }) {
+                    next.removeLast()
+                    next.insert(newcomer, at: rng.nextInt(below: next.count + 1))
+                }
             default:
                 // The same places, two of them swapped (as when two places trade ranks).
                 next = previous

@@ -83,4 +83,22 @@ import Testing
         }
         #expect(worst < 4e-16, "relative error \(worst)")
     }
+
+    /// The two-lane conversion against the scalar one, bit for bit, on both sides of the series'
+    /// switch, at zero, at the clamps and just outside the domain.
+    @Test func twoLanesConvertExactlyAsOne() {
+        let seed = TestSeed.value(salt: 91)
+        var rng = SplitMix64(seed: seed)
+        var squaredChords: [Double] = [0, -1e-18, 4, 4.5, 0.01, 0.1 * 0.1, 0.1 * 0.1 * (1 - 1e-16), 0.1 * 0.1 * (1 + 1e-16)]
+        for _ in 0..<5_000 {
+            let chord = rng.nextInt(below: 4) == 0 ? rng.nextDouble(in: 0..<2) : rng.nextDouble(in: 0..<0.12)
+            squaredChords.append(chord * chord)
+        }
+        for a in squaredChords.indices {
+            let pair = SIMD2(squaredChords[a], squaredChords[(a * 7 + 3) % squaredChords.count])
+            let both = GreatCircle.arcMeters(squaredChords: pair)
+            #expect(both.x.bitPattern == GreatCircle.arcMeters(squaredChord: pair.x).bitPattern, "\(pair.x) \(TestSeed.replay(seed))")
+            #expect(both.y.bitPattern == GreatCircle.arcMeters(squaredChord: pair.y).bitPattern, "\(pair.y) \(TestSeed.replay(seed))")
+        }
+    }
 }
