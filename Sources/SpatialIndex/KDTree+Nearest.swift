@@ -182,7 +182,14 @@ extension KDTree {
         buffer.resize(&buffer._neighbors, to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.entries.withUnsafeBufferPointer { entries in
             buffer._neighbors.withUnsafeMutableBufferPointer { neighbors in
-                for i in 0..<found {
+                var i = 0
+                while i + 1 < found {
+                    let meters = metric.meters(keys: SIMD2(entries[i].key, entries[i + 1].key))
+                    neighbors[i] = Neighbor(index: Int(entries[i].index), distanceMeters: meters.x)
+                    neighbors[i + 1] = Neighbor(index: Int(entries[i + 1].index), distanceMeters: meters.y)
+                    i += 2
+                }
+                if i < found {
                     neighbors[i] = Neighbor(index: Int(entries[i].index), distanceMeters: metric.meters(key: entries[i].key))
                 }
             }
@@ -248,6 +255,9 @@ protocol RankingMetric {
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double
     /// The distance in meters a key stands for.
     func meters(key: Double) -> Double
+    /// `meters(key:)` of two keys at once, bit for bit the same results (the results' conversion
+    /// was a tenth of a query's instructions).
+    func meters(keys: SIMD2<Double>) -> SIMD2<Double>
     /// Whether no place with `radius` inside a box at `boxSquaredChord` can rank at or before
     /// `worstKey`. Monotone in the radius (a smaller radius never reaches when a larger one
     /// cannot), which lets a leaf sorted by radius drop a suffix. Only called when `usesRadius`.
@@ -271,6 +281,8 @@ struct CenterMetric: RankingMetric {
     @inlinable @inline(__always)
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double { squaredChord }
     @inlinable func meters(key: Double) -> Double { GreatCircle.arcMeters(squaredChord: key) }
+    @inlinable @inline(__always)
+    func meters(keys: SIMD2<Double>) -> SIMD2<Double> { GreatCircle.arcMeters(squaredChords: keys) }
 }
 
 /// Rank by fence edge (meters). Pruning and skipping need no square root or trigonometry: a
@@ -300,6 +312,8 @@ struct EdgeMetric: RankingMetric {
         squaredChord.squareRoot() * (Earth.meanRadiusMeters * (1 - 1e-12)) - maxRadius
     }
     @inlinable func meters(key: Double) -> Double { key }
+    @inlinable @inline(__always)
+    func meters(keys: SIMD2<Double>) -> SIMD2<Double> { keys }
     /// The place's key is at least the box's lower bound with its own radius (see
     /// `lowerBound`); a key above `worstKey` ranks after the k-th. The rounded subtraction is
     /// monotone, so a smaller radius gives a bound at least as large.
@@ -328,5 +342,10 @@ struct UniformEdgeMetric: RankingMetric {
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double { squaredChord }
     @inlinable func meters(key: Double) -> Double {
         RankingKey.edgeMeters(squaredChord: key, radiusMeters: radiusMeters)
+    }
+    /// Bit for bit `meters(key:)` lane by lane: `edgeMeters` is the arc minus the radius.
+    @inlinable @inline(__always)
+    func meters(keys: SIMD2<Double>) -> SIMD2<Double> {
+        GreatCircle.arcMeters(squaredChords: keys) - radiusMeters
     }
 }
