@@ -76,9 +76,6 @@ private struct Builder {
         var radius: Double
         var index: Int32
 
-        @inline(__always) func coordinate(_ axis: Int) -> Double {
-            axis == 0 ? vector.x : (axis == 1 ? vector.y : vector.z)
-        }
     }
 
     let leafSize: Int
@@ -99,13 +96,14 @@ private struct Builder {
         var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
         var minRadius = Double.infinity, maxRadius = -Double.infinity
+        // `a < b ? a : b` is one min instruction (`Swift.min` keeps NaN rules; input is finite).
         for i in low..<high {
             let p = points[i]
-            minX = min(minX, p.vector.x); maxX = max(maxX, p.vector.x)
-            minY = min(minY, p.vector.y); maxY = max(maxY, p.vector.y)
-            minZ = min(minZ, p.vector.z); maxZ = max(maxZ, p.vector.z)
-            minRadius = min(minRadius, p.radius)
-            maxRadius = max(maxRadius, p.radius)
+            minX = p.vector.x < minX ? p.vector.x : minX; maxX = p.vector.x > maxX ? p.vector.x : maxX
+            minY = p.vector.y < minY ? p.vector.y : minY; maxY = p.vector.y > maxY ? p.vector.y : maxY
+            minZ = p.vector.z < minZ ? p.vector.z : minZ; maxZ = p.vector.z > maxZ ? p.vector.z : maxZ
+            minRadius = p.radius < minRadius ? p.radius : minRadius
+            maxRadius = p.radius > maxRadius ? p.radius : maxRadius
         }
         let node = KDTree.Node(
             minX: Self.floatDown(minX), minY: Self.floatDown(minY), minZ: Self.floatDown(minZ),
@@ -129,7 +127,12 @@ private struct Builder {
         let ex = maxX - minX, ey = maxY - minY, ez = maxZ - minZ
         let axis = ey > ex ? (ez > ey ? 2 : 1) : (ez > ex ? 2 : 0)
         let middle = low + (high - low) / 2
-        Self.select(points, nth: middle, low: low, high: high, axis: axis)
+        // One specialised copy of the selection per axis (no axis test per comparison).
+        switch axis {
+        case 0: Self.select(points, nth: middle, low: low, high: high) { $0.vector.x }
+        case 1: Self.select(points, nth: middle, low: low, high: high) { $0.vector.y }
+        default: Self.select(points, nth: middle, low: low, high: high) { $0.vector.z }
+        }
         _ = build(points, low, middle, depth: depth + 1)
         let right = build(points, middle, high, depth: depth + 1)
         nodes[nodeIndex].link = Int32(right)
@@ -148,30 +151,31 @@ private struct Builder {
         return Double(f) < value ? f.nextUp : f
     }
 
-    /// Reorders `points[low..<high]` so that position `nth` holds the element a sort by `axis`
+    /// Reorders `points[low..<high]` so that position `nth` holds the element a sort by `coordinate`
     /// would put there, with nothing greater before it and nothing smaller after it
     /// (introselect: Hoare partitions with a median-of-three pivot, falling back to a full sort of
     /// the remaining range when partitions stop shrinking, so the worst case stays O(m log m)).
-    static func select(_ points: UnsafeMutableBufferPointer<Point>, nth: Int, low: Int, high: Int, axis: Int) {
+    @inline(__always)
+    static func select(_ points: UnsafeMutableBufferPointer<Point>, nth: Int, low: Int, high: Int, by coordinate: (Point) -> Double) {
         var lo = low, hi = high - 1
         var budget = 2 * (Int.bitWidth - (high - low).leadingZeroBitCount) + 8
         while hi > lo {
             if hi - lo < 16 || budget == 0 {
                 var rest = UnsafeMutableBufferPointer(rebasing: points[lo...hi])
-                rest.sort { $0.coordinate(axis) < $1.coordinate(axis) }
+                rest.sort { coordinate($0) < coordinate($1) }
                 return
             }
             budget -= 1
             let mid = lo + (hi - lo) / 2
             // Median of three into `mid`.
-            if points[mid].coordinate(axis) < points[lo].coordinate(axis) { points.swapAt(mid, lo) }
-            if points[hi].coordinate(axis) < points[lo].coordinate(axis) { points.swapAt(hi, lo) }
-            if points[hi].coordinate(axis) < points[mid].coordinate(axis) { points.swapAt(hi, mid) }
-            let pivot = points[mid].coordinate(axis)
+            if coordinate(points[mid]) < coordinate(points[lo]) { points.swapAt(mid, lo) }
+            if coordinate(points[hi]) < coordinate(points[lo]) { points.swapAt(hi, lo) }
+            if coordinate(points[hi]) < coordinate(points[mid]) { points.swapAt(hi, mid) }
+            let pivot = coordinate(points[mid])
             var i = lo, j = hi
             while i <= j {
-                while points[i].coordinate(axis) < pivot { i += 1 }
-                while points[j].coordinate(axis) > pivot { j -= 1 }
+                while coordinate(points[i]) < pivot { i += 1 }
+                while coordinate(points[j]) > pivot { j -= 1 }
                 if i <= j {
                     points.swapAt(i, j)
                     i += 1
