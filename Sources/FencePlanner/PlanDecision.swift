@@ -83,7 +83,48 @@ public struct PositionDiff: Hashable, Sendable {
             nextEnd -= 1
         }
         let previousMiddle = previous[common..<previousEnd], nextMiddle = next[common..<nextEnd]
-        for position in previousMiddle where !nextMiddle.contains(position) { stop.append(position) }
-        for position in nextMiddle where !previousMiddle.contains(position) { start.append(position) }
+        guard previousMiddle.count <= Self.tableSlots / 2 && nextMiddle.count <= Self.tableSlots / 2 else {
+            for position in previousMiddle where !nextMiddle.contains(position) { stop.append(position) }
+            for position in nextMiddle where !previousMiddle.contains(position) { start.append(position) }
+            return
+        }
+        // Membership through a small hash table per side: a lookup almost always ends at its
+        // first slot, where a linear search ends at a place no branch predictor can guess.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * Self.tableSlots) { tables in
+            let inPrevious = UnsafeMutableBufferPointer(rebasing: tables[0..<Self.tableSlots])
+            let inNext = UnsafeMutableBufferPointer(rebasing: tables[Self.tableSlots...])
+            tables.initialize(repeating: -1)
+            for position in previousMiddle { Self.insert(position, into: inPrevious) }
+            for position in nextMiddle { Self.insert(position, into: inNext) }
+            for position in previousMiddle where !Self.holds(inNext, position) { stop.append(position) }
+            for position in nextMiddle where !Self.holds(inPrevious, position) { start.append(position) }
+        }
+    }
+
+    /// Slots of each membership table (a power of two, at least twice the entries).
+    private static let tableSlots = 64
+
+    @inline(__always)
+    private static func slot(_ position: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: position) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
+    /// Adds `position` (≥ 0) to an open-addressing table of -1-filled slots.
+    @inline(__always)
+    private static func insert(_ position: Int, into table: UnsafeMutableBufferPointer<Int>) {
+        var i = slot(position)
+        while table[i] >= 0 { i = (i + 1) & (tableSlots - 1) }
+        table[i] = position
+    }
+
+    @inline(__always)
+    private static func holds(_ table: UnsafeMutableBufferPointer<Int>, _ position: Int) -> Bool {
+        var i = slot(position)
+        while true {
+            let held = table[i]
+            if held == position { return true }
+            if held < 0 { return false }
+            i = (i + 1) & (tableSlots - 1)
+        }
     }
 }

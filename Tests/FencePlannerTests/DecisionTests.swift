@@ -71,14 +71,17 @@ import Testing
     /// place entering while the last leaves, and two places swapped (the cases of a walk).
     @Test func positionDiffIsTheOrderedSetDifference() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 77))
-        /// Up to 19 distinct positions below 40, in random order.
+        /// Up to 19 distinct positions below 40 (up to 79 below 200 in one round of ten: lists
+        /// longer than the diff's membership tables), in random order.
+        var universe = 40, limit = 20
         func positions() -> [Int] {
-            var all = Array(0..<40)
+            var all = Array(0..<universe)
             for i in stride(from: all.count - 1, to: 0, by: -1) { all.swapAt(i, rng.nextInt(below: i + 1)) }
-            return Array(all.prefix(rng.nextInt(below: 20)))
+            return Array(all.prefix(rng.nextInt(below: limit)))
         }
         var diff = PositionDiff()
-        for _ in 0..<500 {
+        for round in 0..<500 {
+            (universe, limit) = round % 10 == 9 ? (200, 80) : (40, 20)
             let previous = positions()
             var next: [Int]
             switch rng.nextInt(below: 6) {
@@ -88,16 +91,16 @@ import Testing
                 // A shared prefix, then other places (as when a place enters or leaves the ranking).
                 let kept = rng.nextInt(below: previous.count + 1)
                 next = Array(previous.prefix(kept))
-                next += positions().filter { !next.contains($0) }.prefix(rng.nextInt(below: 20 - kept))
+                next += positions().filter { !next.contains($0) }.prefix(rng.nextInt(below: limit - kept))
             case 3:
                 // A shared suffix after other places (a place entering near the front).
                 let kept = rng.nextInt(below: previous.count + 1)
                 let tail = Array(previous.suffix(kept))
-                next = positions().filter { !tail.contains($0) }.prefix(rng.nextInt(below: 20 - kept)) + tail
+                next = positions().filter { !tail.contains($0) }.prefix(rng.nextInt(below: limit - kept)) + tail
             case 4:
                 // One place enters at a random rank and the last one leaves (the usual change).
                 next = previous
-                if !next.isEmpty, let newcomer = (0..<40).first(where: { !previous.contains($0) }) {
+                if !next.isEmpty, let newcomer = (0..<universe).first(where: { !previous.contains($0) }) {
                     next.removeLast()
                     next.insert(newcomer, at: rng.nextInt(below: next.count + 1))
                 }
