@@ -147,4 +147,3 @@ struct WarmNeighbourhood: Sendable {
         return true
     }
 }
-

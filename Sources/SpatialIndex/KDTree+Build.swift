@@ -75,7 +75,6 @@ private struct Builder {
         var vector: UnitVector
         var radius: Double
         var index: Int32
-
     }
 
     let leafSize: Int
