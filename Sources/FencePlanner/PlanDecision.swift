@@ -32,8 +32,8 @@ public struct PlanDecision: Hashable, Sendable {
     /// reselection; element-wise appends cost as much as the warm ranking's insertion sort).
     mutating func setMonitored(_ neighbors: ArraySlice<Neighbor>) {
         let count = neighbors.count
-        Self.resize(&positions, to: count, filler: 0)
-        Self.resize(&edgesMeters, to: count, filler: 0)
+        positions.resize(to: count, filler: 0)
+        edgesMeters.resize(to: count, filler: 0)
         positions.withUnsafeMutableBufferPointer { positions in
             edgesMeters.withUnsafeMutableBufferPointer { edges in
                 var i = 0
@@ -43,14 +43,6 @@ public struct PlanDecision: Hashable, Sendable {
                     i += 1
                 }
             }
-        }
-    }
-
-    private static func resize<T>(_ array: inout [T], to count: Int, filler: T) {
-        if array.count > count {
-            array.removeLast(array.count - count)
-        } else if array.count < count {
-            array.append(contentsOf: repeatElement(filler, count: count - array.count))
         }
     }
 }

@@ -119,17 +119,11 @@ struct WarmNeighbourhood: Sendable {
             }
         }
         guard edges[count - 1] + 1e-6 < boundary - moved - 1e-6 else { return false }
-        if ranked.count > count {
-            ranked.removeLast(ranked.count - count)
-        } else if ranked.count < count {
-            ranked.append(contentsOf: repeatElement(Neighbor(index: 0, distanceMeters: 0), count: count - ranked.count))
+        ranked.resize(to: count, filler: Neighbor(index: 0, distanceMeters: 0))
+        ranked.withUnsafeMutableBufferPointer { ranked in
+            for i in 0..<count { ranked[i] = Neighbor(index: sorted[i].position, distanceMeters: edges[i]) }
         }
-        if !recentring {
-            ranked.withUnsafeMutableBufferPointer { ranked in
-                for i in 0..<count { ranked[i] = Neighbor(index: sorted[i].position, distanceMeters: edges[i]) }
-            }
-            return true
-        }
+        if !recentring { return true }
         // Every cached place was re-ranked: re-centre here, so the next fixes re-rank a short
         // prefix again. Outside places still have an edge of at least `boundary − moved`.
         spare.removeAll(keepingCapacity: true)
@@ -139,9 +133,6 @@ struct WarmNeighbourhood: Sendable {
             spare.append(entry)
         }
         swap(&entries, &spare)
-        ranked.withUnsafeMutableBufferPointer { ranked in
-            for i in 0..<count { ranked[i] = Neighbor(index: entries[i].position, distanceMeters: entries[i].edgeMeters) }
-        }
         self.center = query
         boundary -= moved + 1e-6
         return true

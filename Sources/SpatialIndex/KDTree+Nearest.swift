@@ -179,7 +179,7 @@ extension KDTree {
             }
             } }
         }
-        buffer.resize(&buffer._neighbors, to: found, filler: Neighbor(index: 0, distanceMeters: 0))
+        buffer._neighbors.resize(to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.entries.withUnsafeBufferPointer { entries in
             buffer._neighbors.withUnsafeMutableBufferPointer { neighbors in
                 var i = 0

@@ -80,17 +80,8 @@ public struct NeighborBuffer: Sendable {
     /// (contents unspecified); allocates only when a slot count grows.
     @inlinable
     mutating func prepare(resultSlots: Int, stackSlots: Int) {
-        resize(&entries, to: resultSlots, filler: Entry(key: 0, squaredChord: 0, index: 0))
-        resize(&stack, to: stackSlots, filler: StackEntry(node: 0, bound: 0))
-    }
-
-    @inlinable
-    func resize<T>(_ array: inout [T], to count: Int, filler: T) {
-        if array.count > count {
-            array.removeLast(array.count - count)
-        } else if array.count < count {
-            array.append(contentsOf: repeatElement(filler, count: count - array.count))
-        }
+        entries.resize(to: resultSlots, filler: Entry(key: 0, squaredChord: 0, index: 0))
+        stack.resize(to: stackSlots, filler: StackEntry(node: 0, bound: 0))
     }
 
     /// Sorts `entries` by (key, squared chord, index) in place without allocating (heap sort).
@@ -131,5 +122,19 @@ extension NeighborBuffer {
             stack.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
             _neighbors.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
         ]
+    }
+}
+
+extension Array {
+    /// Makes the array hold exactly `count` elements: drops the excess, or pads with `filler`
+    /// (keeping its storage; for reused scratch and result arrays whose contents are then
+    /// overwritten).
+    @inlinable
+    package mutating func resize(to count: Int, filler: Element) {
+        if self.count > count {
+            removeLast(self.count - count)
+        } else if self.count < count {
+            append(contentsOf: repeatElement(filler, count: count - self.count))
+        }
     }
 }
