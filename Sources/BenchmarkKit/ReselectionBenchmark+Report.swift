@@ -25,6 +25,8 @@ extension ReselectionBenchmark.Report {
         object.add("speedup", speedup, decimals: 1)
         object.add("memory_bytes", memoryBytes)
         object.add("bytes_per_place", bytesPerPlace, decimals: 2)
+        object.add("nodes_per_query", nodesPerQuery, decimals: 1)
+        object.add("points_per_query", pointsPerQuery, decimals: 1)
         object.add("mismatches", mismatches)
         object.add("checksum", checksum)
         object.add("seed", seed)
@@ -55,6 +57,9 @@ extension ReselectionBenchmark.Report {
             lines.append("               (brute force ran \(TextFormat.grouped(baselineQueries)) queries per repetition, "
                 + "fewer than the tree's \(TextFormat.grouped(queries)), to keep it short at this N)")
         }
+        lines.append("pruning        \(TextFormat.fixed(nodesPerQuery, decimals: 1)) nodes visited and "
+            + "\(TextFormat.fixed(pointsPerQuery, decimals: 1)) distances evaluated per query "
+            + "(mean of the first \(TextFormat.grouped(countedQueries)) queries)")
         lines.append("speedup        \(TextFormat.fixed(speedup, decimals: 1))x (brute-force median / k-d tree median, same run)")
         lines.append(mismatches == 0
             ? "check          k-d tree == brute force on all \(baselineQueries) baseline queries (checksum \(checksum))"

@@ -52,6 +52,11 @@ public struct ReselectionBenchmark: Sendable {
         public var checksum: UInt64
         /// Baseline queries whose tree answer differed from brute force (must be 0).
         public var mismatches: Int
+        /// The pruning's work: nodes visited and distances evaluated per query, averaged over the
+        /// first `countedQueries` queries (counted apart from the timed runs).
+        public var nodesPerQuery: Double = 0
+        public var pointsPerQuery: Double = 0
+        public var countedQueries: Int = 0
 
         public var bytesPerPlace: Double { placeCount == 0 ? 0 : Double(memoryBytes) / Double(placeCount) }
         public var queriesPerSecond: Double { 1e9 / nanosecondsPerQuery.median }
@@ -142,12 +147,23 @@ public struct ReselectionBenchmark: Sendable {
             tree.nearest(config.k, to: query, measuredTo: config.target, into: &buffer)
             if buffer.neighbors != brute.nearest(config.k, to: query, measuredTo: config.target) { mismatches += 1 }
         }
-        return Report(
+        var report = Report(
             placeCount: places.count, k: config.k, target: config.target, queries: queries.count,
             repetitions: config.repetitions,
             buildMilliseconds: Measurement(samples: build.samples.map { $0 / 1e6 }),
             memoryBytes: tree.memoryBytes, nanosecondsPerQuery: treeTime,
             baselineQueries: baselineQueries.count, baselineNanosecondsPerQuery: baselineTime,
             checksum: checksum, mismatches: mismatches)
+        let counted = queries.prefix(10_000)
+        var nodes = 0, points = 0
+        for query in counted {
+            let work = tree.nearestCounting(config.k, to: query, measuredTo: config.target, into: &buffer)
+            nodes += work.nodesVisited
+            points += work.pointsEvaluated
+        }
+        report.countedQueries = counted.count
+        report.nodesPerQuery = counted.isEmpty ? 0 : Double(nodes) / Double(counted.count)
+        report.pointsPerQuery = counted.isEmpty ? 0 : Double(points) / Double(counted.count)
+        return report
     }
 }

@@ -92,6 +92,7 @@ extension KDTree {
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
             coordinates.withUnsafeBufferPointer { coordinates in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: Metric.usesRadius ? leafSize : 0) { leafKeys in
             radiiMeters.withUnsafeBufferPointer { radii in
                 originalIndices.withUnsafeBufferPointer { ids in
                     nodes.withUnsafeBufferPointer { nodes in
@@ -139,12 +140,22 @@ extension KDTree {
                                             let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
                                             chords[j] = dx * dx + dy * dy + dz * dz
                                         }
+                                        if Metric.usesRadius {
+                                            // Keys that need a square root and a series: all at once,
+                                            // several per instruction, off the branches' critical path.
+                                            metric.keys(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii.baseAddress! + start,
+                                                        count: end &- start, into: leafKeys.baseAddress!)
+                                        }
                                         for i in start..<end {
                                             probe.point()
                                             let squaredChord = chords[i &- start]
-                                            let radius = Metric.usesRadius ? radii[i] : 0
-                                            if metric.skips(squaredChord: squaredChord, radius: radius, worstKey: worst) { continue }
-                                            let key = metric.key(squaredChord: squaredChord, radius: radius)
+                                            let key: Double
+                                            if Metric.usesRadius {
+                                                key = leafKeys[i &- start]
+                                            } else {
+                                                if metric.skips(squaredChord: squaredChord, radius: 0, worstKey: worst) { continue }
+                                                key = metric.key(squaredChord: squaredChord, radius: 0)
+                                            }
                                             if key > worst { continue }
                                             let id = ids[i]
                                             // A seed was ranked already; never count it twice.
@@ -177,7 +188,7 @@ extension KDTree {
                     }
                 }
             }
-            } }
+            } } }
         }
         buffer._neighbors.resize(to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.entries.withUnsafeBufferPointer { entries in
@@ -258,6 +269,9 @@ protocol RankingMetric {
     /// `meters(key:)` of two keys at once, bit for bit the same results (the results' conversion
     /// was a tenth of a query's instructions).
     func meters(keys: SIMD2<Double>) -> SIMD2<Double>
+    /// `key(squaredChord:radius:)` of `count` places at once (bit for bit the same keys), written
+    /// to `keys`. Only called when `usesRadius`.
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>)
     /// Whether no place with `radius` inside a box at `boxSquaredChord` can rank at or before
     /// `worstKey`. Monotone in the radius (a smaller radius never reaches when a larger one
     /// cannot), which lets a leaf sorted by radius drop a suffix. Only called when `usesRadius`.
@@ -267,6 +281,10 @@ protocol RankingMetric {
 extension RankingMetric {
     @inlinable @inline(__always)
     func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool { false }
+    @inlinable @inline(__always)
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>) {
+        for i in 0..<count { keys[i] = key(squaredChord: squaredChords[i], radius: radii[i]) }
+    }
 }
 
 /// Rank by centre: the key is the squared chord itself, so pruning needs no trigonometry.
@@ -314,6 +332,20 @@ struct EdgeMetric: RankingMetric {
     @inlinable func meters(key: Double) -> Double { key }
     @inlinable @inline(__always)
     func meters(keys: SIMD2<Double>) -> SIMD2<Double> { keys }
+    /// Two places at a time through `GreatCircle.arcMeters(squaredChords:)` (bit for bit the
+    /// scalar arcs), minus the radii.
+    @inlinable @inline(__always)
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>) {
+        var i = 0
+        while i &+ 1 < count {
+            let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(squaredChords[i], squaredChords[i &+ 1]))
+            let edges = arcs - SIMD2(radii[i], radii[i &+ 1])
+            keys[i] = edges.x
+            keys[i &+ 1] = edges.y
+            i &+= 2
+        }
+        if i < count { keys[i] = key(squaredChord: squaredChords[i], radius: radii[i]) }
+    }
     /// The place's key is at least the box's lower bound with its own radius (see
     /// `lowerBound`); a key above `worstKey` ranks after the k-th. The rounded subtraction is
     /// monotone, so a smaller radius gives a bound at least as large.

@@ -77,5 +77,11 @@ import Testing
         #expect(a.checksum == b.checksum)
         #expect(a.placeCount == 2_000)
         #expect(a.bytesPerPlace > 30 && a.bytesPerPlace <= 48)
+        // The pruning figures: every query evaluates at least its k distances and, with the
+        // pruning working, a small part of the 2,000; it visits at least the root and a leaf.
+        #expect(a.countedQueries == 200)
+        #expect(a.pointsPerQuery >= Double(configuration.k) && a.pointsPerQuery < 500)
+        #expect(a.nodesPerQuery >= 2 && a.nodesPerQuery < 100)
+        #expect(a.nodesPerQuery == b.nodesPerQuery && a.pointsPerQuery == b.pointsPerQuery)
     }
 }

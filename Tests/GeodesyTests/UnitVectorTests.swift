@@ -70,11 +70,13 @@ import Testing
 }
 
 @Suite struct SmallArcsineTests {
-    @Test func theSeriesMatchesLibmBelowTheSwitchAndIsMonotone() {
+    /// Both series (chords below 0.1, and 0.1 to 0.6) against libm's `asin`, and the order kept
+    /// across both switches (at chords 0.1 and 0.6, where libm takes over).
+    @Test func theSeriesMatchLibmBelowTheSwitchAndAreMonotone() {
         var previous = -1.0
         var worst = 0.0
-        for i in 0...20_000 {
-            let c = 0.1 * Double(i) / 20_000  // chords 0 ... 0.1 (the switch is at 0.1)
+        for i in 0...70_000 {
+            let c = 0.7 * Double(i) / 70_000  // chords 0 ... 0.7
             let arc = GreatCircle.arcMeters(squaredChord: c * c)
             let reference = 2 * Earth.meanRadiusMeters * Foundation.asin(c / 2)
             worst = max(worst, abs(arc - reference) / max(reference, 1e-300))
@@ -82,6 +84,13 @@ import Testing
             previous = arc
         }
         #expect(worst < 4e-16, "relative error \(worst)")
+        // Just below and above each switch, one ulp apart: never decreasing.
+        for chord in [0.1, 0.6] {
+            let at = GreatCircle.arcMeters(squaredChord: chord * chord)
+            let below = GreatCircle.arcMeters(squaredChord: (chord * chord).nextDown)
+            let above = GreatCircle.arcMeters(squaredChord: (chord * chord).nextUp)
+            #expect(below <= at && at <= above, "around chord \(chord)")
+        }
     }
 
     /// The two-lane conversion against the scalar one, bit for bit, on both sides of the series'
@@ -89,9 +98,14 @@ import Testing
     @Test func twoLanesConvertExactlyAsOne() {
         let seed = TestSeed.value(salt: 91)
         var rng = SplitMix64(seed: seed)
-        var squaredChords: [Double] = [0, -1e-18, 4, 4.5, 0.01, 0.1 * 0.1, 0.1 * 0.1 * (1 - 1e-16), 0.1 * 0.1 * (1 + 1e-16)]
+        var squaredChords: [Double] = [0, -1e-18, 4, 4.5, 0.01, 0.1 * 0.1, 0.1 * 0.1 * (1 - 1e-16), 0.1 * 0.1 * (1 + 1e-16),
+                                       0.6 * 0.6, 0.6 * 0.6 * (1 - 1e-16), 0.6 * 0.6 * (1 + 1e-16)]
         for _ in 0..<5_000 {
-            let chord = rng.nextInt(below: 4) == 0 ? rng.nextDouble(in: 0..<2) : rng.nextDouble(in: 0..<0.12)
+            let chord = switch rng.nextInt(below: 4) {
+            case 0: rng.nextDouble(in: 0..<2)
+            case 1: rng.nextDouble(in: 0.08..<0.7)
+            default: rng.nextDouble(in: 0..<0.12)
+            }
             squaredChords.append(chord * chord)
         }
         for a in squaredChords.indices {
