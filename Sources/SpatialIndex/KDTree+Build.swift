@@ -41,7 +41,6 @@ extension KDTree {
             points.withUnsafeMutableBufferPointer { points in
                 _ = builder.build(points, 0, points.count, depth: 0)
             }
-            assert(builder.nodes.count == Builder.nodeCount(input.count, leafSize: leafSize))
         }
         // Coordinates in leaf blocks (x's, y's, z's), radii and indices in leaf order, in one pass.
         var coordinates = [Double](repeating: 0, count: 3 * points.count)
@@ -69,7 +68,8 @@ extension KDTree {
     }
 }
 
-/// Builds the pre-order node array by recursive median splits on the widest axis.
+/// Builds the pre-order node array by recursive median splits on the widest axis (x, y, z, or
+/// the fence radius; see `build`).
 private struct Builder {
     struct Point {
         var vector: UnitVector
@@ -81,7 +81,8 @@ private struct Builder {
     var nodes: [KDTree.Node] = []
     var height = 0
 
-    /// Nodes a build over `count` points makes (so the node array is allocated exactly once).
+    /// Nodes a build over `count` points makes when every split is at the median (so the node
+    /// array is allocated once; radius splits, at the middle of the radius range, may need more).
     static func nodeCount(_ count: Int, leafSize: Int) -> Int {
         count <= leafSize ? 1 : 1 + nodeCount(count / 2, leafSize: leafSize) + nodeCount(count - count / 2, leafSize: leafSize)
     }
@@ -124,18 +125,41 @@ private struct Builder {
         }
 
         let ex = maxX - minX, ey = maxY - minY, ez = maxZ - minZ
-        let axis = ey > ex ? (ez > ey ? 2 : 1) : (ez > ex ? 2 : 0)
-        let middle = low + (high - low) / 2
+        var axis = ey > ex ? (ez > ey ? 2 : 1) : (ez > ex ? 2 : 0)
+        // Radius is a fourth axis, in the same units (meters over the Earth's radius): where the
+        // fences' radii spread wider than the places themselves (a town holding fences of 20 m
+        // to 5 km), halving by radius separates the large fences, which reach a query, from the
+        // small ones, which cannot: an edge search then skips the small half whole. Equal radii
+        // never split this way; places spread wider than their radii (most data) neither.
+        // The radius split is at the middle of the radius range, not at the median place, so
+        // fences of one size never end up on both sides (with a few large fences among many
+        // small ones, the large ones get a subtree of their own).
+        let radiusSpread = (maxRadius - minRadius) / Earth.meanRadiusMeters
+        if radiusSpread > max(ex, ey, ez) { axis = 3 }
+        var middle = low + (high - low) / 2
         // One specialised copy of the selection per axis (no axis test per comparison).
         switch axis {
         case 0: Self.select(points, nth: middle, low: low, high: high) { $0.vector.x }
         case 1: Self.select(points, nth: middle, low: low, high: high) { $0.vector.y }
-        default: Self.select(points, nth: middle, low: low, high: high) { $0.vector.z }
+        case 2: Self.select(points, nth: middle, low: low, high: high) { $0.vector.z }
+        default: middle = Self.partition(points, low: low, high: high, radiusAtMost: minRadius + (maxRadius - minRadius) / 2)
         }
         _ = build(points, low, middle, depth: depth + 1)
         let right = build(points, middle, high, depth: depth + 1)
         nodes[nodeIndex].link = Int32(right)
         return nodeIndex
+    }
+
+    /// Reorders `points[low..<high]` so that the fences with radius ≤ `limit` come first; returns
+    /// where the others start.
+    static func partition(_ points: UnsafeMutableBufferPointer<Point>, low: Int, high: Int, radiusAtMost limit: Double) -> Int {
+        var i = low, j = high - 1
+        while true {
+            while i <= j && points[i].radius <= limit { i += 1 }
+            while i <= j && points[j].radius > limit { j -= 1 }
+            if i >= j { return i }
+            points.swapAt(i, j)
+        }
     }
 
     /// The largest Float not above `value`.

@@ -144,6 +144,29 @@ import Testing
         }
         #expect(Double(bothPoints) < 1.3 * Double(bigOnlyPoints), "with small fences \(bothPoints), 5 km fences alone \(bigOnlyPoints)")
     }
+
+    /// Where radii spread wider than the places (a dense town with fences of 20 m to 5 km), nodes
+    /// split by radius too, so an edge search skips the small fences' subtrees whole: it visits
+    /// under twice the nodes it visits over the same places with one radius (1.75× here; 3.0×
+    /// without radius splits).
+    @Test func radiusSplitsKeepMixedRadiiSearchesNarrow() {
+        var rng = SplitMix64(seed: 34)
+        let center = Coordinate(validLatitude: -33.9, longitude: 18.4)
+        let places = (0..<40_000).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 20_000, using: &rng) }
+        let radii = places.map { _ in rng.nextDouble(in: 20..<5_000) }
+        let mixed = KDTree(coordinates: places, radiiMeters: radii)
+        let equal = KDTree(coordinates: places, radiiMeters: Array(repeating: 100, count: places.count))
+        let brute = BruteForceIndex(coordinates: places, radiiMeters: radii)
+        var buffer = NeighborBuffer()
+        var mixedNodes = 0, equalNodes = 0
+        for _ in 0..<200 {
+            let q = UnitVector(SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 10_000, using: &rng))
+            mixedNodes += mixed.nearestCounting(18, to: q, measuredTo: .edge, into: &buffer).nodesVisited
+            #expect(buffer.neighbors == brute.nearest(18, to: q, measuredTo: .edge))
+            equalNodes += equal.nearestCounting(18, to: q, measuredTo: .edge, into: &buffer).nodesVisited
+        }
+        #expect(Double(mixedNodes) < 2.2 * Double(equalNodes), "mixed radii \(mixedNodes) nodes, one radius \(equalNodes)")
+    }
 }
 
 @Suite struct WarmStartTests {
