@@ -82,12 +82,12 @@ extension KDTree {
             buffer._neighbors.removeAll(keepingCapacity: true)
             return
         }
-        buffer.prepare(resultSlots: k, stackSlots: height + 2)
+        buffer.prepare(resultSlots: k + 1, chordSlots: Metric.usesRadius ? k + 1 : 1, stackSlots: height + 2)
         let height = self.height
         // SAFETY: every index below is in bounds by construction: node indices come from the
         // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
         // coordinates 3·start ..< 3·start + 3n, and holds at most `leafSize` points, the size of
-        // `chords`), result slots from 0..<k (the entries array holds k), and the stack never
+        // `chords`), result slots from 0..<k after the sentinel (`best` holds k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never
         // holds more than height + 1 entries (each pop of an internal node pushes its two children).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
             coordinates.withUnsafeBufferPointer { coordinates in
@@ -96,15 +96,20 @@ extension KDTree {
             radiiMeters.withUnsafeBufferPointer { radii in
                 originalIndices.withUnsafeBufferPointer { ids in
                     nodes.withUnsafeBufferPointer { nodes in
-                        buffer.entries.withUnsafeMutableBufferPointer { best in
+                        buffer.best.withUnsafeMutableBufferPointer { best in
+                        buffer.bestChords.withUnsafeMutableBufferPointer { bestChords in
                             buffer.stack.withUnsafeMutableBufferPointer { stack in
                                 var found = 0
-                                let bestBase = best.baseAddress!
+                                // The list starts at slot 1, after the sentinel.
+                                best[0] = .sentinel
+                                let bestBase = best.baseAddress! + 1
+                                let chordsBase = bestChords.baseAddress! + (Metric.usesRadius ? 1 : 0)  // read only when the metric keeps chords
                                 for seed in seeds {
                                     let squaredChord = seed.vector.squaredChord(to: query)
-                                    NeighborBuffer.offer(NeighborBuffer.Entry(
+                                    NeighborBuffer.offer(
                                         key: metric.key(squaredChord: squaredChord, radius: Metric.usesRadius ? seed.radiusMeters : 0),
-                                        squaredChord: squaredChord, index: Int32(seed.index)), to: bestBase, found: &found, k: k)
+                                        squaredChord: squaredChord, index: Int32(seed.index), to: bestBase,
+                                        chords: chordsBase, keepsChords: Metric.usesRadius, found: &found, k: k)
                                 }
                                 var top = 1
                                 stack[0] = .init(node: 0, bound: -Double.infinity)
@@ -160,8 +165,8 @@ extension KDTree {
                                             let id = ids[i]
                                             // A seed was ranked already; never count it twice.
                                             if !seeds.isEmpty && seeds.contains(where: { $0.index == Int(id) }) { continue }
-                                            NeighborBuffer.offer(NeighborBuffer.Entry(key: key, squaredChord: squaredChord, index: id),
-                                                                 to: bestBase, found: &found, k: k)
+                                            NeighborBuffer.offer(key: key, squaredChord: squaredChord, index: id, to: bestBase,
+                                                                 chords: chordsBase, keepsChords: Metric.usesRadius, found: &found, k: k)
                                             if found == k { worst = bestBase[k - 1].key }
                                         }
                                     } else {
@@ -185,13 +190,15 @@ extension KDTree {
                                 return found
                             }
                         }
+                        }
                     }
                 }
             }
             } } }
         }
         buffer._neighbors.resize(to: found, filler: Neighbor(index: 0, distanceMeters: 0))
-        buffer.entries.withUnsafeBufferPointer { entries in
+        buffer.best.withUnsafeBufferPointer { sentinelAndEntries in
+            let entries = UnsafeBufferPointer(rebasing: sentinelAndEntries.dropFirst())
             buffer._neighbors.withUnsafeMutableBufferPointer { neighbors in
                 var i = 0
                 while i + 1 < found {

@@ -4,7 +4,13 @@
 /// buffer (per thread) makes no allocation per query once the buffer has grown to the largest
 /// `k` and tree depth it has seen. A buffer is a plain value: never share one between threads.
 public struct NeighborBuffer: Sendable {
-    /// Candidates of the query in progress (the best k, sorted, for nearest queries).
+    /// The best k of the nearest query in progress, sorted, after a sentinel: key and index.
+    @usableFromInline var best: [Best] = []
+    /// For edge rankings, the squared chord of each of `best` (their tie-break), kept in step
+    /// (slot i + 1 for `best[i + 1]`); one unused slot for rankings whose key is the squared
+    /// chord itself.
+    @usableFromInline var bestChords: [Double] = []
+    /// Candidates of a `within` query (key, squared chord, index).
     @usableFromInline var entries: [Entry] = []
     /// Nodes still to visit, with their lower bounds (squared chords).
     @usableFromInline var stack: [StackEntry] = []
@@ -16,6 +22,7 @@ public struct NeighborBuffer: Sendable {
 
     /// Creates a buffer with room for `capacity` results.
     public init(capacity: Int = 32) {
+        best.reserveCapacity(capacity)
         entries.reserveCapacity(capacity + 1)
         _neighbors.reserveCapacity(capacity)
         stack.reserveCapacity(128)
@@ -40,29 +47,59 @@ public struct NeighborBuffer: Sendable {
         }
     }
 
-    /// Inserts `candidate` into the sorted best list `best[0..<found]` of at most `k` (k ≥ 1)
-    /// entries, unless the list is full and it ranks after all of them.
+    /// One of the best k: its ranking key and its place's index.
+    @usableFromInline
+    struct Best: Sendable {
+        @usableFromInline var key: Double
+        /// Wider than the index needs: no padding, so a move is one 16-byte copy.
+        @usableFromInline var index: Int
+
+        @inlinable init(key: Double, index: Int32) {
+            self.key = key
+            self.index = Int(index)
+        }
+
+        /// Stored before the list: no key ranks before −∞ (keys are finite), so the sorted
+        /// insertion stops there.
+        @inlinable static var sentinel: Best { Best(key: -.infinity, index: 0) }
+    }
+
+    /// Inserts a place into the sorted best list `best[0..<found]` of at most `k` (k ≥ 1)
+    /// entries, unless the list is full and it ranks after all of them. `best[-1]` must be
+    /// `Best.sentinel`: the shift loop stops there without testing the position.
+    ///
+    /// - Parameter chords: with `keepsChords` (edge rankings), the squared chords of `best`,
+    ///   moved along with it; else unused, and `squaredChord` must equal `key` (the key is the
+    ///   squared chord, so ties on the key are ties on the chord).
     ///
     /// The shift loop tests the key alone first: keys almost never tie, so a step is one
     /// comparison; only equal keys fall back to the full (key, squared chord, index) order.
     @inlinable @inline(__always)
-    static func offer(_ candidate: Entry, to best: UnsafeMutablePointer<Entry>, found: inout Int, k: Int) {
+    static func offer(key: Double, squaredChord: Double, index: Int32, to best: UnsafeMutablePointer<Best>,
+                      chords: UnsafeMutablePointer<Double>, keepsChords: Bool, found: inout Int, k: Int) {
+        /// Whether the candidate ranks before the entry at `position`, keys being equal.
+        @inline(__always) func precedesOnTie(_ position: Int) -> Bool {
+            if keepsChords && squaredChord != chords[position] { return squaredChord < chords[position] }
+            return Int(index) < best[position].index
+        }
         var position: Int
         if found == k {
-            guard candidate.precedes(best[k - 1]) else { return }
+            let last = best[k - 1].key
+            guard key < last || (key == last && precedesOnTie(k - 1)) else { return }
             position = k - 1
         } else {
             position = found
             found += 1
         }
-        let key = candidate.key
-        while position > 0 {
-            let previous = best[position - 1]
-            guard key < previous.key || (key == previous.key && candidate.precedes(previous)) else { break }
+        while true {
+            let previous = best[position &- 1]
+            guard key < previous.key || (key == previous.key && precedesOnTie(position &- 1)) else { break }
             best[position] = previous
-            position -= 1
+            if keepsChords { chords[position] = chords[position &- 1] }
+            position &-= 1
         }
-        best[position] = candidate
+        best[position] = Best(key: key, index: index)
+        if keepsChords { chords[position] = squaredChord }
     }
 
     @usableFromInline
@@ -76,11 +113,12 @@ public struct NeighborBuffer: Sendable {
         }
     }
 
-    /// Makes `entries` hold exactly `resultSlots` slots and `stack` exactly `stackSlots`
-    /// (contents unspecified); allocates only when a slot count grows.
+    /// Makes `best` hold exactly `resultSlots` slots, `bestChords` `chordSlots` and `stack`
+    /// exactly `stackSlots` (contents unspecified); allocates only when a slot count grows.
     @inlinable
-    mutating func prepare(resultSlots: Int, stackSlots: Int) {
-        entries.resize(to: resultSlots, filler: Entry(key: 0, squaredChord: 0, index: 0))
+    mutating func prepare(resultSlots: Int, chordSlots: Int, stackSlots: Int) {
+        best.resize(to: resultSlots, filler: Best(key: 0, index: 0))
+        bestChords.resize(to: chordSlots, filler: 0)
         stack.resize(to: stackSlots, filler: StackEntry(node: 0, bound: 0))
     }
 
@@ -118,6 +156,8 @@ extension NeighborBuffer {
     /// Addresses of the buffer's storage, for tests that check queries do not reallocate.
     package var storageAddresses: [UInt] {
         [
+            best.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
+            bestChords.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
             entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
             stack.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
             _neighbors.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },

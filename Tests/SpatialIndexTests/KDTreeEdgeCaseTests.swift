@@ -76,6 +76,32 @@ import Testing
         expectAgreement(points, queries: someQueries + Array(points.prefix(10)))
     }
 
+    /// Places whose edge distances are exactly equal rank by centre distance, then by index: pairs
+    /// built so that `arc − radius` ties bit for bit (the farther place's radius is the arcs'
+    /// difference, exact by Sterbenz's lemma), the farther one listed first by index.
+    @Test func equalEdgesTieByCentreDistance() {
+        let query = Coordinate(validLatitude: 51.5, longitude: -0.12)
+        let q = UnitVector(query)
+        var points: [Coordinate] = [], radii: [Double] = []
+        for i in 0..<40 {
+            let near = query.destination(bearingDegrees: 9 * Double(i), distanceMeters: 300 + 37 * Double(i))
+            let far = query.destination(bearingDegrees: 200 + 7 * Double(i), distanceMeters: 500 + 41 * Double(i))
+            let nearArc = GreatCircle.arcMeters(squaredChord: UnitVector(near).squaredChord(to: q))
+            let farArc = GreatCircle.arcMeters(squaredChord: UnitVector(far).squaredChord(to: q))
+            points += [far, near]
+            radii += [farArc - nearArc, 0]
+            #expect(farArc - (farArc - nearArc) == nearArc - 0, "pair \(i) does not tie")
+        }
+        let brute = BruteForceIndex(coordinates: points, radiiMeters: radii)
+        let expected = brute.nearest(points.count, to: q, measuredTo: .edge)
+        // Each tie: the nearer place (odd index) before the farther one (the even index below it).
+        for pair in stride(from: 0, to: expected.count, by: 2) {
+            #expect(expected[pair].distanceMeters == expected[pair + 1].distanceMeters)
+            #expect(expected[pair].index == expected[pair + 1].index + 1)
+        }
+        expectAgreement(points, radii: radii, queries: [query], leafSizes: [1, 2, 8, 32])
+    }
+
     @Test func allPointsIdentical() {
         let point = Coordinate(validLatitude: -12.25, longitude: 44.5)
         let points = Array(repeating: point, count: 100)
