@@ -88,7 +88,7 @@ extension KDTree {
         // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
         // coordinates 3·start ..< 3·start + 3n, and holds at most `leafSize` points, the size of
         // `chords`), result slots from 0..<k after the sentinel (`best` holds k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never
-        // holds more than height + 1 entries (each pop of an internal node pushes its two children).
+        // holds more than height entries (one farther child per level of the current path).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
             coordinates.withUnsafeBufferPointer { coordinates in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
@@ -111,15 +111,21 @@ extension KDTree {
                                         squaredChord: squaredChord, index: Int32(seed.index), to: bestBase,
                                         chords: chordsBase, keepsChords: Metric.usesRadius, found: &found, k: k)
                                 }
-                                var top = 1
-                                stack[0] = .init(node: 0, bound: -Double.infinity)
-                                while top > 0 {
-                                    top -= 1
-                                    let next = stack[top]
+                                // Depth first: at an internal node the farther child is pushed and
+                                // the nearer one visited next; a leaf (or a node out of reach)
+                                // resumes from the stack.
+                                var top = 0
+                                var next = NeighborBuffer.StackEntry(node: 0, bound: -Double.infinity)
+                                while true {
                                     let node = nodes[Int(next.node)]
                                     var worst = found < k ? Double.infinity : bestBase[k - 1].key
                                     // Bounds are in key space: no place under the node ranks before it.
-                                    if next.bound > worst { continue }
+                                    if next.bound > worst {
+                                        guard top > 0 else { break }
+                                        top -= 1
+                                        next = stack[top]
+                                        continue
+                                    }
                                     probe.node()
                                     if node.isLeaf {
                                         let start = Int(node.start)
@@ -170,22 +176,23 @@ extension KDTree {
                                             if found == k { worst = bestBase[k - 1].key }
                                         }
                                     } else {
-                                        assert(top + 2 <= height + 2, "stack deeper than the tree")
+                                        assert(top + 1 <= height + 2, "stack deeper than the tree")
                                         let left = next.node + 1
                                         let right = node.right
                                         let leftNode = nodes[Int(left)], rightNode = nodes[Int(right)]
                                         let leftBound = metric.lowerBound(squaredChord: leftNode.squaredDistance(to: query), maxRadius: Double(leftNode.maxRadius))
                                         let rightBound = metric.lowerBound(squaredChord: rightNode.squaredDistance(to: query), maxRadius: Double(rightNode.maxRadius))
-                                        // Visit the nearer child first: push it last.
-                                        if leftBound <= rightBound {
-                                            stack[top] = .init(node: right, bound: rightBound)
-                                            stack[top + 1] = .init(node: left, bound: leftBound)
-                                        } else {
-                                            stack[top] = .init(node: left, bound: leftBound)
-                                            stack[top + 1] = .init(node: right, bound: rightBound)
-                                        }
-                                        top += 2
+                                        // The nearer child next, the other on the stack (chosen by
+                                        // selects, not a branch: which child is nearer is a coin toss).
+                                        let leftFirst = leftBound <= rightBound
+                                        stack[top] = .init(node: leftFirst ? right : left, bound: leftFirst ? rightBound : leftBound)
+                                        top += 1
+                                        next = .init(node: leftFirst ? left : right, bound: leftFirst ? leftBound : rightBound)
+                                        continue
                                     }
+                                    guard top > 0 else { break }
+                                    top -= 1
+                                    next = stack[top]
                                 }
                                 return found
                             }
