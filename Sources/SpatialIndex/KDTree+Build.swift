@@ -41,6 +41,11 @@ extension KDTree {
             points.withUnsafeMutableBufferPointer { points in
                 _ = builder.build(points, 0, points.count, depth: 0)
             }
+            // Radius splits can make more nodes than the median-split count reserved, and the
+            // array then doubled its storage: keep only what is used.
+            if builder.nodes.capacity > builder.nodes.count + builder.nodes.count / 64 {
+                builder.nodes = builder.nodes.withUnsafeBufferPointer { Array($0) }
+            }
         }
         // Coordinates in leaf blocks (x's, y's, z's), radii and indices in leaf order, in one pass.
         var coordinates = [Double](repeating: 0, count: 3 * points.count)
