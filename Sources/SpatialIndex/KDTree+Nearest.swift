@@ -87,8 +87,9 @@ extension KDTree {
         // SAFETY: every index below is in bounds by construction: node indices come from the
         // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
         // coordinates 3·start ..< 3·start + 3n, and holds at most `leafSize` points, the size of
-        // `chords`), result slots from 0..<k after the sentinel (`best` holds k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never
-        // holds more than height entries (one farther child per level of the current path).
+        // `chords` and `leafKeys`), result slots from 0..<k after the sentinel (`best` holds
+        // k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never holds
+        // more than height entries (one farther child per level of the current path).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
             coordinates.withUnsafeBufferPointer { coordinates in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
@@ -160,13 +161,7 @@ extension KDTree {
                                         for i in start..<end {
                                             probe.point()
                                             let squaredChord = chords[i &- start]
-                                            let key: Double
-                                            if Metric.usesRadius {
-                                                key = leafKeys[i &- start]
-                                            } else {
-                                                if metric.skips(squaredChord: squaredChord, radius: 0, worstKey: worst) { continue }
-                                                key = metric.key(squaredChord: squaredChord, radius: 0)
-                                            }
+                                            let key = Metric.usesRadius ? leafKeys[i &- start] : metric.key(squaredChord: squaredChord, radius: 0)
                                             if key > worst { continue }
                                             let id = ids[i]
                                             // A seed was ranked already; never count it twice.
@@ -268,9 +263,6 @@ struct CountingProbe: SearchProbe {
 protocol RankingMetric {
     /// Whether keys depend on the place's radius (else radii are not even loaded).
     static var usesRadius: Bool { get }
-    /// Whether a place at `squaredChord` with `radius` surely ranks after `worstKey`, decided
-    /// without computing its key (a cheap, conservative pre-filter).
-    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool
     /// The ranking key of a place at `squaredChord` with `radius` (see `RankingKey`).
     func key(squaredChord: Double, radius: Double) -> Double
     /// A key no place under a node can beat, given the squared chord to the node's box and the
@@ -307,8 +299,6 @@ struct CenterMetric: RankingMetric {
     @inlinable init() {}
     @inlinable static var usesRadius: Bool { false }
     @inlinable @inline(__always)
-    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool { squaredChord > worstKey }
-    @inlinable @inline(__always)
     func key(squaredChord: Double, radius: Double) -> Double { squaredChord }
     @inlinable @inline(__always)
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double { squaredChord }
@@ -317,22 +307,12 @@ struct CenterMetric: RankingMetric {
     func meters(keys: SIMD2<Double>) -> SIMD2<Double> { GreatCircle.arcMeters(squaredChords: keys) }
 }
 
-/// Rank by fence edge (meters). Pruning and skipping need no square root or trigonometry: a
-/// chord never exceeds its arc (`chord · R ≤ arc`), so when `c² R² > (worst + r)²` (with a
-/// 1e-12 relative pad for rounding) the arc minus r exceeds the worst key; and when
-/// `worst + r < 0`, every place (arc ≥ 0) ranks after it.
+/// Rank by fence edge (meters). Pruning needs no trigonometry: a chord never exceeds its arc
+/// (`chord · R ≤ arc`), so a node's bound is its box's chord times R, less the largest radius.
 @usableFromInline
 struct EdgeMetric: RankingMetric {
     @inlinable init() {}
     @inlinable static var usesRadius: Bool { true }
-    @inlinable @inline(__always)
-    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool {
-        guard worstKey.isFinite else { return false }
-        let reach = worstKey + radius
-        if reach < 0 { return true }
-        let r = Earth.meanRadiusMeters
-        return squaredChord * (r * r) > reach * reach * (1 + 1e-12)
-    }
     @inlinable @inline(__always)
     func key(squaredChord: Double, radius: Double) -> Double {
         RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radius)
@@ -380,8 +360,6 @@ struct UniformEdgeMetric: RankingMetric {
         self.radiusMeters = radiusMeters
     }
     @inlinable static var usesRadius: Bool { false }
-    @inlinable @inline(__always)
-    func skips(squaredChord: Double, radius: Double, worstKey: Double) -> Bool { squaredChord > worstKey }
     @inlinable @inline(__always)
     func key(squaredChord: Double, radius: Double) -> Double { squaredChord }
     @inlinable @inline(__always)
