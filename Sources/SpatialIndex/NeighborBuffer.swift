@@ -22,7 +22,7 @@ public struct NeighborBuffer: Sendable {
 
     /// Creates a buffer with room for `capacity` results.
     public init(capacity: Int = 32) {
-        best.reserveCapacity(capacity)
+        best.reserveCapacity(capacity + 1)
         entries.reserveCapacity(capacity + 1)
         _neighbors.reserveCapacity(capacity)
         stack.reserveCapacity(128)
@@ -51,7 +51,7 @@ public struct NeighborBuffer: Sendable {
     @usableFromInline
     struct Best: Sendable {
         @usableFromInline var key: Double
-        /// Wider than the index needs: no padding, so a move is one 16-byte copy.
+        /// An `Int`, not an `Int32`: the entry is 16 bytes with no padding to carry along.
         @usableFromInline var index: Int
 
         @inlinable init(key: Double, index: Int32) {
