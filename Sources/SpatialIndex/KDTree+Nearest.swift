@@ -136,9 +136,14 @@ extension KDTree {
                                             // small to reach the k-th key from the leaf's box are a
                                             // suffix: leave it out (not even its coordinates are read).
                                             let boxSquaredChord = node.squaredDistance(to: query)
-                                            var reaching = start
-                                            while reaching < end && !metric.cannotReach(boxSquaredChord: boxSquaredChord, radius: radii[reaching], worstKey: worst) {
-                                                reaching &+= 1
+                                            // Where it starts, by halving (selects, no branch on the
+                                            // radii: `cannotReach` is monotone in the radius).
+                                            var reaching = start, remaining = end &- start
+                                            while remaining > 0 {
+                                                let half = remaining &>> 1, probe = reaching &+ half
+                                                let reaches = !metric.cannotReach(boxSquaredChord: boxSquaredChord, radius: radii[probe], worstKey: worst)
+                                                reaching = reaches ? probe &+ 1 : reaching
+                                                remaining = reaches ? remaining &- half &- 1 : half
                                             }
                                             end = reaching
                                         }
