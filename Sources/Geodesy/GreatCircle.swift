@@ -73,17 +73,11 @@ public enum GreatCircle {
     /// (asin(x) − x) / x³ to the x¹³ term, by Horner's rule in t = x².
     @inlinable @inline(__always)
     static func smallArcsineSeries<T: ArcsineSeriesArgument>(_ t: T) -> T {
-        var p = T.constant(231.0 / 13_312)
-        p = p * t + T.constant(63.0 / 2_816)
-        p = p * t + T.constant(35.0 / 1_152)
-        p = p * t + T.constant(5.0 / 112)
-        p = p * t + T.constant(3.0 / 40)
-        p = p * t + T.constant(1.0 / 6)
-        return p
+        arcsineSeriesTail(T.constant(231.0 / 13_312), t)
     }
 
     /// (asin(x) − x) / x³ to the x²⁹ term; from the x¹³ term down, the same operations as
-    /// `smallArcsineSeries`.
+    /// `smallArcsineSeries` (the shared `arcsineSeriesTail`).
     @inlinable @inline(__always)
     static func mediumArcsineSeries<T: ArcsineSeriesArgument>(_ t: T) -> T {
         var p = T.constant(5_014_575.0 / 973_078_528)
@@ -95,6 +89,13 @@ public enum GreatCircle {
         p = p * t + T.constant(6_435.0 / 557_056)
         p = p * t + T.constant(143.0 / 10_240)
         p = p * t + T.constant(231.0 / 13_312)
+        return arcsineSeriesTail(p, t)
+    }
+
+    /// Horner's rule from `p`, the sum so far at the x¹³ coefficient, down to the x³ one.
+    @inlinable @inline(__always)
+    static func arcsineSeriesTail<T: ArcsineSeriesArgument>(_ p: T, _ t: T) -> T {
+        var p = p
         p = p * t + T.constant(63.0 / 2_816)
         p = p * t + T.constant(35.0 / 1_152)
         p = p * t + T.constant(5.0 / 112)
