@@ -5,36 +5,37 @@ import SpatialIndex
 /// away, can be ranked without touching the index while the triangle inequality proves the
 /// answer is among them.
 ///
-/// It holds the places ranked at `center` (with copies of their vectors and radii, so re-ranking
-/// reads one small contiguous array instead of the catalog) and `boundary`, the edge distance at
-/// `center` of the first place left out. At a fix `d` meters away every edge has moved by at most
-/// `d`: every place outside has an edge of at least `boundary − d`.
+/// It holds the places found nearest at `center` (with copies of their vectors and radii, so
+/// re-ranking reads small contiguous arrays instead of the catalog) and `boundary`, the edge
+/// distance at `center` of the first place left out. At a fix `d` meters away every edge has
+/// moved by at most `d`: every place outside has an edge of at least `boundary − d`.
+///
+/// Every fix re-ranks all the cached places, visiting them in the order the previous fix ranked
+/// them: fixes meters apart rarely reorder their places, so that order is usually still right,
+/// and checking it costs one comparison a place without a branch, where sorting from scratch
+/// costs a branch the processor guesses wrong at every swap.
 struct WarmNeighbourhood: Sendable {
-    struct Entry: Sendable {
-        var vector: UnitVector
-        var radiusMeters: Double
-        var position: Int
-        /// Fence-edge distance at `center`.
-        var edgeMeters: Double
-    }
-
     private var center: UnitVector?
-    private var entries: [Entry] = []
-    /// Storage the next re-centred ranking is written to (swapped with `entries`).
-    private var spare: [Entry] = []
+    /// The edge at `center` of the first place left out.
     private var boundary = 0.0
-    /// How many places past the `count` needed may fall inside the re-ranked prefix before the
-    /// whole cache is re-ranked and re-centred on the fix (see `rank`).
-    static let recentringSlack = 4
-    /// Re-ranked entries: the ranking key, squared chord, catalog position and slot in `entries`.
-    private var sorted: [(key: Double, squaredChord: Double, position: Int, slot: Int)] = []
-    /// The edges in meters of the re-ranked entries, in ranking order.
-    private var edges: [Double] = []
+    /// The cached places by slot: unit vector, fence radius, catalog position.
+    private var vectors: [UnitVector] = []
+    private var radii: [Double] = []
+    private var positions: [Int] = []
+    /// The slots in the last fix's ranking order.
+    private var order: [Int] = []
+    /// Scratch: the ranking keys by slot, then in `order` (edge meters, or the squared chord when
+    /// every radius is the same).
+    private var slotKeys: [Double] = []
+    private var keys: [Double] = []
 
     /// Drops the cached places.
     mutating func forget() {
         center = nil
-        entries.removeAll(keepingCapacity: true)
+        vectors.removeAll(keepingCapacity: true)
+        radii.removeAll(keepingCapacity: true)
+        positions.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
     }
 
     /// Caches `found`, the places nearest by edge at `query` in ranking order, all but the last;
@@ -43,15 +44,21 @@ struct WarmNeighbourhood: Sendable {
         forget()
         guard found.count >= 2 else { return }
         center = query
-        for neighbor in found.dropLast() {
-            entries.append(Entry(vector: catalog.vectors[neighbor.index], radiusMeters: catalog.radiiMeters[neighbor.index],
-                                 position: neighbor.index, edgeMeters: neighbor.distanceMeters))
+        for (slot, neighbor) in found.dropLast().enumerated() {
+            vectors.append(catalog.vectors[neighbor.index])
+            radii.append(catalog.radiiMeters[neighbor.index])
+            positions.append(neighbor.index)
+            order.append(slot)
         }
         boundary = found[found.count - 1].distanceMeters
+        if keys.count < order.count {
+            keys = Array(repeating: 0, count: order.count)
+            slotKeys = keys
+        }
     }
 
     /// Writes the `count` nearest places by edge at `query` into `ranked`, when the cache provably
-    /// holds them: the count-th key must stay below every outside place's lowest possible key
+    /// holds them: the count-th edge must stay below every outside place's lowest possible edge
     /// (`boundary − d`, less 1 µm for rounding). The same keys, order and ties as the index
     /// query, so the answer is identical. False (and `ranked` unspecified) when it cannot.
     ///
@@ -59,82 +66,124 @@ struct WarmNeighbourhood: Sendable {
     ///   order is the squared-chord order (see `RankingKey`), and only what is reported is
     ///   converted to meters.
     mutating func rank(_ query: UnitVector, count: Int, uniformRadius: Double?, into ranked: inout [Neighbor]) -> Bool {
-        guard let center, entries.count >= count, count > 0 else { return false }
+        let cached = order.count
+        guard let center, cached >= count, count > 0 else { return false }
         let moved = GreatCircle.arcMeters(squaredChord: center.squaredChord(to: query))
-        // At least `count` places have an edge of at most `entries[count − 1]`'s + moved now, so a
-        // place whose edge at the centre exceeds that by 2 × moved ranks after all of them and
-        // needs no key: only a prefix of the cached ranking is re-ranked (1 µm pads for rounding).
-        var cutoff = entries[count - 1].edgeMeters + 2 * moved + 2e-6
-        // The prefix grows with the distance from the centre, and the centre's order gets less
-        // right (insertions shift further, and unpredictably): once it reaches `count + slack`
-        // places, re-rank them all and re-centre here (measured along walks at 10,000 places:
-        // the prefix went from 25.7 to 20.8 places a fix, the insertion shifts from 50 to 6).
-        let slack = Self.recentringSlack
-        if count + slack < entries.count && entries[count + slack].edgeMeters <= cutoff { cutoff = .infinity }
-        if sorted.count < entries.count {
-            sorted = Array(repeating: (0, 0, 0, 0), count: entries.count)
-        }
-        // SAFETY: `used` never exceeds `entries.count`, and `sorted` holds at least that many.
-        let used = entries.withUnsafeBufferPointer { entries in
-            sorted.withUnsafeMutableBufferPointer { sorted in
-                // Insertion: the ranking at the centre, meters away, is nearly right already.
-                var used = 0
-                while used < entries.count && entries[used].edgeMeters <= cutoff {
-                    let entry = entries[used]
-                    let squaredChord = entry.vector.squaredChord(to: query)
-                    let key = uniformRadius == nil
-                        ? RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: entry.radiusMeters) : squaredChord
-                    var j = used
-                    while j > 0 && RankingKey.precedes(key: key, squaredChord: squaredChord, index: entry.position,
-                                                       sorted[j - 1].key, sorted[j - 1].squaredChord, sorted[j - 1].position) {
-                        sorted[j] = sorted[j - 1]
-                        j -= 1
+        // SAFETY: `order` is a permutation of the slots `0..<cached`, which index `vectors`,
+        // `radii` and `positions`; `keys` holds at least `cached` values.
+        let settled = vectors.withUnsafeBufferPointer { vectors in
+            order.withUnsafeBufferPointer { order in
+                keys.withUnsafeMutableBufferPointer { keys in
+                    for i in 0..<cached { keys[i] = vectors[order[i]].squaredChord(to: query) }
+                    if uniformRadius == nil { radii.withUnsafeBufferPointer { Self.convertToEdges(keys, count: cached, radii: $0, order: order) } }
+                    // The answer stands when the first `count` keys still increase strictly and
+                    // the last of them is below every other key (equal keys go to the sort,
+                    // which breaks ties); the order of the rest does not matter. Two lanes of
+                    // comparisons folded into one mask: no branch on any of them.
+                    var holds = SIMDMask<SIMD2<Int64>>(repeating: true)
+                    var i = 1
+                    while i + 1 < count {
+                        holds .&= SIMD2(keys[i - 1], keys[i]) .< SIMD2(keys[i], keys[i + 1])
+                        i += 2
                     }
-                    sorted[j] = (key, squaredChord, entry.position, used)
-                    used += 1
+                    if i < count { holds .&= SIMD2(repeating: keys[i - 1]) .< SIMD2(repeating: keys[i]) }
+                    let last = SIMD2(repeating: keys[count - 1])
+                    i = count
+                    while i + 1 < cached {
+                        holds .&= last .< SIMD2(keys[i], keys[i + 1])
+                        i += 2
+                    }
+                    if i < cached { holds .&= last .< SIMD2(repeating: keys[i]) }
+                    return all(holds)
                 }
-                return used
             }
         }
-        let recentring = used == entries.count
-        // The edges in meters of the places reported (all re-ranked ones when re-centring).
-        let converted = recentring ? used : count
-        if edges.count < converted { edges = Array(repeating: 0, count: converted) }
-        // SAFETY: `converted` ≤ `used`, and `sorted` and `edges` hold at least that many.
-        edges.withUnsafeMutableBufferPointer { edges in
-            sorted.withUnsafeBufferPointer { sorted in
-                guard let uniformRadius else {
-                    for i in 0..<converted { edges[i] = sorted[i].key }
-                    return
-                }
-                // Two at a time: this conversion is a third of a warm ranking's instructions.
-                var i = 0
-                while i + 1 < converted {
-                    let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(sorted[i].squaredChord, sorted[i + 1].squaredChord))
-                    edges[i] = arcs.x - uniformRadius
-                    edges[i + 1] = arcs.y - uniformRadius
-                    i += 2
-                }
-                if i < converted { edges[i] = RankingKey.edgeMeters(squaredChord: sorted[i].squaredChord, radiusMeters: uniformRadius) }
-            }
-        }
-        guard edges[count - 1] + 1e-6 < boundary - moved - 1e-6 else { return false }
+        if !settled { sortOrder(query, count: count) }
         ranked.resize(to: count, filler: Neighbor(index: 0, distanceMeters: 0))
-        ranked.withUnsafeMutableBufferPointer { ranked in
-            for i in 0..<count { ranked[i] = Neighbor(index: sorted[i].position, distanceMeters: edges[i]) }
+        // SAFETY: `count` ≤ `cached`.
+        positions.withUnsafeBufferPointer { positions in
+            order.withUnsafeBufferPointer { order in
+                keys.withUnsafeBufferPointer { keys in
+                    ranked.withUnsafeMutableBufferPointer { ranked in
+                        guard let uniformRadius else {
+                            for i in 0..<count { ranked[i] = Neighbor(index: positions[order[i]], distanceMeters: keys[i]) }
+                            return
+                        }
+                        // Two arcs at a time: this conversion is a large share of the work.
+                        var i = 0
+                        while i + 1 < count {
+                            let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(keys[i], keys[i + 1]))
+                            ranked[i] = Neighbor(index: positions[order[i]], distanceMeters: arcs.x - uniformRadius)
+                            ranked[i + 1] = Neighbor(index: positions[order[i + 1]], distanceMeters: arcs.y - uniformRadius)
+                            i += 2
+                        }
+                        if i < count {
+                            ranked[i] = Neighbor(index: positions[order[i]],
+                                                 distanceMeters: RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: uniformRadius))
+                        }
+                    }
+                }
+            }
         }
-        if !recentring { return true }
-        // Every cached place was re-ranked: re-centre here, so the next fixes re-rank a short
-        // prefix again. Outside places still have an edge of at least `boundary − moved`.
-        spare.removeAll(keepingCapacity: true)
-        for i in 0..<used {
-            var entry = entries[sorted[i].slot]
-            entry.edgeMeters = edges[i]
-            spare.append(entry)
+        return ranked[count - 1].distanceMeters + 1e-6 < boundary - moved - 1e-6
+    }
+
+    /// Replaces the squared chords in `keys` (of the slots in `order`) by fence edges in meters,
+    /// two at a time.
+    private static func convertToEdges(_ keys: UnsafeMutableBufferPointer<Double>, count: Int, radii: UnsafeBufferPointer<Double>,
+                                       order: UnsafeBufferPointer<Int>) {
+        var i = 0
+        while i + 1 < count {
+            let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(keys[i], keys[i + 1]))
+            keys[i] = arcs.x - radii[order[i]]
+            keys[i + 1] = arcs.y - radii[order[i + 1]]
+            i += 2
         }
-        swap(&entries, &spare)
-        self.center = query
-        boundary -= moved + 1e-6
-        return true
+        if i < count { keys[i] = RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: radii[order[i]]) }
+    }
+
+    /// Puts the first `count` places of the ranking at `query` in `order[0..<count]` (and their
+    /// keys in `keys`), in ranking order: by key, then squared chord, then catalog position, as
+    /// the index ranks; the rest follow in any order. Insertion: the last fix's order is nearly
+    /// right.
+    private mutating func sortOrder(_ query: UnitVector, count: Int) {
+        let cached = order.count
+        // SAFETY: `order` and `keys` hold `cached` values; `order` holds slots of `vectors` and
+        // `positions`; `count` ≤ `cached`.
+        vectors.withUnsafeBufferPointer { vectors in
+            positions.withUnsafeBufferPointer { positions in
+                order.withUnsafeMutableBufferPointer { order in
+                    keys.withUnsafeMutableBufferPointer { keys in
+                        /// Whether slot `a` with key `keyA` ranks before slot `b` with key `keyB`.
+                        func precedes(_ keyA: Double, _ a: Int, _ keyB: Double, _ b: Int) -> Bool {
+                            if keyA != keyB { return keyA < keyB }
+                            // A tie on the key (rare): the squared chords, then the positions.
+                            return RankingKey.precedes(key: keyA, squaredChord: vectors[a].squaredChord(to: query), index: positions[a],
+                                                       keyB, vectors[b].squaredChord(to: query), positions[b])
+                        }
+                        /// Inserts `key` of `slot` into the sorted `0..<end`, from position `end`.
+                        func insert(_ key: Double, _ slot: Int, below end: Int) {
+                            var j = end
+                            while j > 0 && precedes(key, slot, keys[j - 1], order[j - 1]) {
+                                keys[j] = keys[j - 1]
+                                order[j] = order[j - 1]
+                                j -= 1
+                            }
+                            keys[j] = key
+                            order[j] = slot
+                        }
+                        for i in 1..<count { insert(keys[i], order[i], below: i) }
+                        // A place of the rest that ranks before the last of the first `count`
+                        // takes its place there; the last moves to the rest.
+                        for i in count..<cached where precedes(keys[i], order[i], keys[count - 1], order[count - 1]) {
+                            let key = keys[i], slot = order[i]
+                            keys[i] = keys[count - 1]
+                            order[i] = order[count - 1]
+                            insert(key, slot, below: count - 1)
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -130,6 +130,31 @@ import Testing
         }
     }
 
+    /// Places listed twice (two shops in one building: the same centre and radius, other ids)
+    /// tie exactly on the ranking key at every fix: the warm ranking must break the ties as the
+    /// index does (nearer centre, then catalog position), whichever order the last fix left.
+    @Test(arguments: [100.0...100.0, 20.0...900.0])
+    func warmReselectionsBreakExactTiesLikeTheIndex(radii: ClosedRange<Double>) throws {
+        let seed = TestSeed.value(salt: 715)
+        let singles = PlannerFixtures.catalog(count: 400, sideMeters: 6_000, radii: radii, seed: seed).places
+        // Twins in reverse order, so catalog order and id order disagree on which comes first.
+        let twins = singles.reversed().map { Place(id: $0.id + "-twin", coordinate: $0.coordinate, radiusMeters: $0.radiusMeters) }
+        let catalog = try PlaceCatalog(places: singles + twins)
+        let config = RotationConfiguration(marginMeters: 10)
+        var warm = try RotationPlanner(catalog: catalog, configuration: config)
+        var cold = try RotationPlanner(catalog: catalog, configuration: config)
+        let walk = PlannerFixtures.walk(count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 40, seed: seed ^ 3)
+        var incumbents: [Fence] = []
+        for (i, fix) in walk.enumerated() {
+            let id = "refresh-\(i)"
+            let selection = warm.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: true)
+            let context = "fix \(i), radii \(radii); \(TestSeed.replay(seed))"
+            #expect(selection == cold.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: false), Comment(rawValue: context))
+            #expect(selection == ReferencePlanner.select(catalog, config, at: fix, incumbents: incumbents, refreshID: id), Comment(rawValue: context))
+            incumbents = selection.fences
+        }
+    }
+
     @Test func sameInputsGiveTheSameUpdates() throws {
         let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 5_000, radii: 30...300, seed: 5)
         let walk = PlannerFixtures.walk(count: 300, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 100, seed: 6)
