@@ -6,7 +6,7 @@ import SpatialIndex
 /// answer is among them.
 ///
 /// It holds the places found nearest at `center` (with copies of their vectors and radii, so
-/// re-ranking reads small contiguous arrays instead of the catalog) and `boundary`, the edge
+/// re-ranking reads one small array front to back instead of the catalog) and `boundary`, the edge
 /// distance at `center` of the first place left out. At a fix `d` meters away every edge has
 /// moved by at most `d`: every place outside has an edge of at least `boundary − d`.
 ///
@@ -15,27 +15,27 @@ import SpatialIndex
 /// and checking it costs one comparison a place without a branch, where sorting from scratch
 /// costs a branch the processor guesses wrong at every swap.
 struct WarmNeighbourhood: Sendable {
+    /// A cached place: its unit vector, fence radius and catalog position.
+    struct Cached: Sendable {
+        var vector: UnitVector
+        var radiusMeters: Double
+        var position: Int
+    }
+
     private var center: UnitVector?
     /// The edge at `center` of the first place left out.
     private var boundary = 0.0
-    /// The cached places by slot: unit vector, fence radius, catalog position.
-    private var vectors: [UnitVector] = []
-    private var radii: [Double] = []
-    private var positions: [Int] = []
-    /// The slots in the last fix's ranking order.
-    private var order: [Int] = []
-    /// Scratch: the ranking keys by slot, then in `order` (edge meters, or the squared chord when
-    /// every radius is the same).
-    private var slotKeys: [Double] = []
+    /// The cached places, in the last fix's ranking order (kept in that order, so re-ranking
+    /// reads them front to back).
+    private var places: [Cached] = []
+    /// Scratch: the ranking keys of `places` at the fix being ranked (edge meters, or the squared
+    /// chord when every radius is the same).
     private var keys: [Double] = []
 
     /// Drops the cached places.
     mutating func forget() {
         center = nil
-        vectors.removeAll(keepingCapacity: true)
-        radii.removeAll(keepingCapacity: true)
-        positions.removeAll(keepingCapacity: true)
-        order.removeAll(keepingCapacity: true)
+        places.removeAll(keepingCapacity: true)
     }
 
     /// Caches `found`, the places nearest by edge at `query` in ranking order, all but the last;
@@ -44,16 +44,25 @@ struct WarmNeighbourhood: Sendable {
         forget()
         guard found.count >= 2 else { return }
         center = query
-        for (slot, neighbor) in found.dropLast().enumerated() {
-            vectors.append(catalog.vectors[neighbor.index])
-            radii.append(catalog.radiiMeters[neighbor.index])
-            positions.append(neighbor.index)
-            order.append(slot)
-        }
-        boundary = found[found.count - 1].distanceMeters
-        if keys.count < order.count {
-            keys = Array(repeating: 0, count: order.count)
-            slotKeys = keys
+        let cached = found.count - 1
+        boundary = found[cached].distanceMeters
+        places.resize(to: cached, filler: Cached(vector: UnitVector(x: 0, y: 0, z: 0), radiusMeters: 0, position: 0))
+        if keys.count < cached { keys = Array(repeating: 0, count: cached) }
+        // One tight loop of independent reads: the catalog's arrays are large and these places
+        // lie anywhere in them, so the processor should have many of the reads in flight at once
+        // (appending one place at a time had cost ~36 ns a place at 1,000,000 places).
+        // SAFETY: `places` was resized to `cached`; the positions come from the catalog's index.
+        found.withUnsafeBufferPointer { found in
+            catalog.vectors.withUnsafeBufferPointer { catalogVectors in
+                catalog.radiiMeters.withUnsafeBufferPointer { catalogRadii in
+                    places.withUnsafeMutableBufferPointer { places in
+                        for slot in 0..<cached {
+                            let position = found[slot].index
+                            places[slot] = Cached(vector: catalogVectors[position], radiusMeters: catalogRadii[position], position: position)
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -66,61 +75,56 @@ struct WarmNeighbourhood: Sendable {
     ///   order is the squared-chord order (see `RankingKey`), and only what is reported is
     ///   converted to meters.
     mutating func rank(_ query: UnitVector, count: Int, uniformRadius: Double?, into ranked: inout [Neighbor]) -> Bool {
-        let cached = order.count
+        let cached = places.count
         guard let center, cached >= count, count > 0 else { return false }
         let moved = GreatCircle.arcMeters(squaredChord: center.squaredChord(to: query))
-        // SAFETY: `order` is a permutation of the slots `0..<cached`, which index `vectors`,
-        // `radii` and `positions`; `keys` holds at least `cached` values.
-        let settled = vectors.withUnsafeBufferPointer { vectors in
-            order.withUnsafeBufferPointer { order in
-                keys.withUnsafeMutableBufferPointer { keys in
-                    for i in 0..<cached { keys[i] = vectors[order[i]].squaredChord(to: query) }
-                    if uniformRadius == nil { radii.withUnsafeBufferPointer { Self.convertToEdges(keys, count: cached, radii: $0, order: order) } }
-                    // The answer stands when the first `count` keys still increase strictly and
-                    // the last of them is below every other key (equal keys go to the sort,
-                    // which breaks ties); the order of the rest does not matter. Two lanes of
-                    // comparisons folded into one mask: no branch on any of them.
-                    var holds = SIMDMask<SIMD2<Int64>>(repeating: true)
-                    var i = 1
-                    while i + 1 < count {
-                        holds .&= SIMD2(keys[i - 1], keys[i]) .< SIMD2(keys[i], keys[i + 1])
-                        i += 2
-                    }
-                    if i < count { holds .&= SIMD2(repeating: keys[i - 1]) .< SIMD2(repeating: keys[i]) }
-                    let last = SIMD2(repeating: keys[count - 1])
-                    i = count
-                    while i + 1 < cached {
-                        holds .&= last .< SIMD2(keys[i], keys[i + 1])
-                        i += 2
-                    }
-                    if i < cached { holds .&= last .< SIMD2(repeating: keys[i]) }
-                    return all(holds)
+        // SAFETY: `keys` holds at least `cached` values.
+        let settled = places.withUnsafeBufferPointer { places in
+            keys.withUnsafeMutableBufferPointer { keys in
+                for i in 0..<cached { keys[i] = places[i].vector.squaredChord(to: query) }
+                if uniformRadius == nil { Self.convertToEdges(keys, count: cached, places: places) }
+                // The answer stands when the first `count` keys still increase strictly and the
+                // last of them is below every other key (equal keys go to the sort, which breaks
+                // ties); the order of the rest does not matter. Two lanes of comparisons folded
+                // into one mask: no branch on any of them.
+                var holds = SIMDMask<SIMD2<Int64>>(repeating: true)
+                var i = 1
+                while i + 1 < count {
+                    holds .&= SIMD2(keys[i - 1], keys[i]) .< SIMD2(keys[i], keys[i + 1])
+                    i += 2
                 }
+                if i < count { holds .&= SIMD2(repeating: keys[i - 1]) .< SIMD2(repeating: keys[i]) }
+                let last = SIMD2(repeating: keys[count - 1])
+                i = count
+                while i + 1 < cached {
+                    holds .&= last .< SIMD2(keys[i], keys[i + 1])
+                    i += 2
+                }
+                if i < cached { holds .&= last .< SIMD2(repeating: keys[i]) }
+                return all(holds)
             }
         }
-        if !settled { sortOrder(query, count: count) }
+        if !settled { sortPlaces(query, count: count) }
         ranked.resize(to: count, filler: Neighbor(index: 0, distanceMeters: 0))
         // SAFETY: `count` ≤ `cached`.
-        positions.withUnsafeBufferPointer { positions in
-            order.withUnsafeBufferPointer { order in
-                keys.withUnsafeBufferPointer { keys in
-                    ranked.withUnsafeMutableBufferPointer { ranked in
-                        guard let uniformRadius else {
-                            for i in 0..<count { ranked[i] = Neighbor(index: positions[order[i]], distanceMeters: keys[i]) }
-                            return
-                        }
-                        // Two arcs at a time: this conversion is a large share of the work.
-                        var i = 0
-                        while i + 1 < count {
-                            let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(keys[i], keys[i + 1]))
-                            ranked[i] = Neighbor(index: positions[order[i]], distanceMeters: arcs.x - uniformRadius)
-                            ranked[i + 1] = Neighbor(index: positions[order[i + 1]], distanceMeters: arcs.y - uniformRadius)
-                            i += 2
-                        }
-                        if i < count {
-                            ranked[i] = Neighbor(index: positions[order[i]],
-                                                 distanceMeters: RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: uniformRadius))
-                        }
+        places.withUnsafeBufferPointer { places in
+            keys.withUnsafeBufferPointer { keys in
+                ranked.withUnsafeMutableBufferPointer { ranked in
+                    guard let uniformRadius else {
+                        for i in 0..<count { ranked[i] = Neighbor(index: places[i].position, distanceMeters: keys[i]) }
+                        return
+                    }
+                    // Two arcs at a time: this conversion is a large share of the work.
+                    var i = 0
+                    while i + 1 < count {
+                        let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(keys[i], keys[i + 1]))
+                        ranked[i] = Neighbor(index: places[i].position, distanceMeters: arcs.x - uniformRadius)
+                        ranked[i + 1] = Neighbor(index: places[i + 1].position, distanceMeters: arcs.y - uniformRadius)
+                        i += 2
+                    }
+                    if i < count {
+                        ranked[i] = Neighbor(index: places[i].position,
+                                             distanceMeters: RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: uniformRadius))
                     }
                 }
             }
@@ -128,60 +132,52 @@ struct WarmNeighbourhood: Sendable {
         return ranked[count - 1].distanceMeters + 1e-6 < boundary - moved - 1e-6
     }
 
-    /// Replaces the squared chords in `keys` (of the slots in `order`) by fence edges in meters,
-    /// two at a time.
-    private static func convertToEdges(_ keys: UnsafeMutableBufferPointer<Double>, count: Int, radii: UnsafeBufferPointer<Double>,
-                                       order: UnsafeBufferPointer<Int>) {
+    /// Replaces the squared chords in `keys` (of `places`) by fence edges in meters, two at a time.
+    private static func convertToEdges(_ keys: UnsafeMutableBufferPointer<Double>, count: Int, places: UnsafeBufferPointer<Cached>) {
         var i = 0
         while i + 1 < count {
             let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(keys[i], keys[i + 1]))
-            keys[i] = arcs.x - radii[order[i]]
-            keys[i + 1] = arcs.y - radii[order[i + 1]]
+            keys[i] = arcs.x - places[i].radiusMeters
+            keys[i + 1] = arcs.y - places[i + 1].radiusMeters
             i += 2
         }
-        if i < count { keys[i] = RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: radii[order[i]]) }
+        if i < count { keys[i] = RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: places[i].radiusMeters) }
     }
 
-    /// Puts the first `count` places of the ranking at `query` in `order[0..<count]` (and their
-    /// keys in `keys`), in ranking order: by key, then squared chord, then catalog position, as
-    /// the index ranks; the rest follow in any order. Insertion: the last fix's order is nearly
-    /// right.
-    private mutating func sortOrder(_ query: UnitVector, count: Int) {
-        let cached = order.count
-        // SAFETY: `order` and `keys` hold `cached` values; `order` holds slots of `vectors` and
-        // `positions`; `count` ≤ `cached`.
-        vectors.withUnsafeBufferPointer { vectors in
-            positions.withUnsafeBufferPointer { positions in
-                order.withUnsafeMutableBufferPointer { order in
-                    keys.withUnsafeMutableBufferPointer { keys in
-                        /// Whether slot `a` with key `keyA` ranks before slot `b` with key `keyB`.
-                        func precedes(_ keyA: Double, _ a: Int, _ keyB: Double, _ b: Int) -> Bool {
-                            if keyA != keyB { return keyA < keyB }
-                            // A tie on the key (rare): the squared chords, then the positions.
-                            return RankingKey.precedes(key: keyA, squaredChord: vectors[a].squaredChord(to: query), index: positions[a],
-                                                       keyB, vectors[b].squaredChord(to: query), positions[b])
-                        }
-                        /// Inserts `key` of `slot` into the sorted `0..<end`, from position `end`.
-                        func insert(_ key: Double, _ slot: Int, below end: Int) {
-                            var j = end
-                            while j > 0 && precedes(key, slot, keys[j - 1], order[j - 1]) {
-                                keys[j] = keys[j - 1]
-                                order[j] = order[j - 1]
-                                j -= 1
-                            }
-                            keys[j] = key
-                            order[j] = slot
-                        }
-                        for i in 1..<count { insert(keys[i], order[i], below: i) }
-                        // A place of the rest that ranks before the last of the first `count`
-                        // takes its place there; the last moves to the rest.
-                        for i in count..<cached where precedes(keys[i], order[i], keys[count - 1], order[count - 1]) {
-                            let key = keys[i], slot = order[i]
-                            keys[i] = keys[count - 1]
-                            order[i] = order[count - 1]
-                            insert(key, slot, below: count - 1)
-                        }
+    /// Puts the first `count` places of the ranking at `query` first in `places` (their keys in
+    /// `keys`), in ranking order: by key, then squared chord, then catalog position, as the index
+    /// ranks; the rest follow in any order. Insertion: the last fix's order is nearly right.
+    private mutating func sortPlaces(_ query: UnitVector, count: Int) {
+        let cached = places.count
+        // SAFETY: `places` and `keys` hold `cached` values; `count` ≤ `cached`.
+        places.withUnsafeMutableBufferPointer { places in
+            keys.withUnsafeMutableBufferPointer { keys in
+                /// Whether `a` with key `keyA` ranks before `b` with key `keyB`.
+                func precedes(_ keyA: Double, _ a: Cached, _ keyB: Double, _ b: Cached) -> Bool {
+                    if keyA != keyB { return keyA < keyB }
+                    // A tie on the key (rare): the squared chords, then the positions.
+                    return RankingKey.precedes(key: keyA, squaredChord: a.vector.squaredChord(to: query), index: a.position,
+                                               keyB, b.vector.squaredChord(to: query), b.position)
+                }
+                /// Inserts `place` with `key` into the sorted `0..<end`, from index `end`.
+                func insert(_ key: Double, _ place: Cached, below end: Int) {
+                    var j = end
+                    while j > 0 && precedes(key, place, keys[j - 1], places[j - 1]) {
+                        keys[j] = keys[j - 1]
+                        places[j] = places[j - 1]
+                        j -= 1
                     }
+                    keys[j] = key
+                    places[j] = place
+                }
+                for i in 1..<count { insert(keys[i], places[i], below: i) }
+                // A place of the rest that ranks before the last of the first `count` takes its
+                // place there; the last moves to the rest.
+                for i in count..<cached where precedes(keys[i], places[i], keys[count - 1], places[count - 1]) {
+                    let key = keys[i], place = places[i]
+                    keys[i] = keys[count - 1]
+                    places[i] = places[count - 1]
+                    insert(key, place, below: count - 1)
                 }
             }
         }
