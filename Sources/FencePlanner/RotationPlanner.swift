@@ -235,11 +235,19 @@ public struct RotationPlanner: Sendable {
         if warm && neighbourhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
         ranked.removeAll(keepingCapacity: true)
         if warm {
-            // Refresh the neighbourhood: twice what a selection needs, plus the boundary place
-            // (measured: 1.5x misses five times as often at 1,000,000 places; 3x and 4x re-rank
-            // more at every fix and are slower).
+            // Refresh the neighbourhood: twice what a selection needs, plus one (measured: 1.5x
+            // misses five times as often at 1,000,000 places; 3x and 4x rank more places at
+            // every fix and are slower).
             let wanted = min(catalog.count, 2 * count + 1)
-            catalog.index.nearest(wanted, to: query, measuredTo: .edge, into: &buffer)
+            // The cached places all lie within `reach` here: the search prunes from the root as
+            // if it had found them. (A bounded query that finds too few, which the bound rules
+            // out, falls back to the plain one.)
+            var bounded = false
+            if let reach = neighbourhood.reach, reach.places >= wanted {
+                catalog.index.nearest(wanted, to: query, measuredTo: .edge, within: reach.meters, into: &buffer)
+                bounded = buffer.neighbors.count == wanted
+            }
+            if !bounded { catalog.index.nearest(wanted, to: query, measuredTo: .edge, into: &buffer) }
             let found = buffer.neighbors
             if found.count == wanted && wanted < catalog.count {
                 neighbourhood.refill(at: query, with: found, from: catalog)

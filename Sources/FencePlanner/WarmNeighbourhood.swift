@@ -31,6 +31,9 @@ struct WarmNeighbourhood: Sendable {
     /// Scratch: the ranking keys of `places` at the fix being ranked (edge meters, or the squared
     /// chord when every radius is the same).
     private var keys: [Double] = []
+    /// After a `rank` that could not prove its answer: the largest edge of the cached places at
+    /// that fix, so every one of them lies within it (a bound for the index query that follows).
+    private(set) var reach: (places: Int, meters: Double)?
 
     /// Drops the cached places.
     mutating func forget() {
@@ -38,14 +41,15 @@ struct WarmNeighbourhood: Sendable {
         places.removeAll(keepingCapacity: true)
     }
 
-    /// Caches `found`, the places nearest by edge at `query` in ranking order, all but the last;
-    /// the last one's edge becomes the boundary (nothing is cached when fewer than two).
+    /// Caches `found`, the places nearest by edge at `query` in ranking order; the last one's edge
+    /// becomes the boundary (nothing is cached when fewer than two). Places not found rank at or
+    /// after the last, so their edge is at least the boundary.
     mutating func refill(at query: UnitVector, with found: [Neighbor], from catalog: PlaceCatalog) {
         forget()
         guard found.count >= 2 else { return }
         center = query
-        let cached = found.count - 1
-        boundary = found[cached].distanceMeters
+        let cached = found.count
+        boundary = found[cached - 1].distanceMeters
         places.resize(to: cached, filler: Cached(vector: UnitVector(x: 0, y: 0, z: 0), radiusMeters: 0, position: 0))
         if keys.count < cached { keys = Array(repeating: 0, count: cached) }
         // One tight loop of independent reads: the catalog's arrays are large and these places
@@ -79,6 +83,7 @@ struct WarmNeighbourhood: Sendable {
     ///   converted to meters.
     mutating func rank(_ query: UnitVector, count: Int, uniformRadius: Double?, into ranked: inout [Neighbor]) -> Bool {
         let cached = places.count
+        reach = nil
         guard let center, cached >= count, count > 0 else { return false }
         let moved = GreatCircle.arcMeters(squaredChord: center.squaredChord(to: query))
         // SAFETY: `keys` holds at least `cached` values.
@@ -132,7 +137,15 @@ struct WarmNeighbourhood: Sendable {
                 }
             }
         }
-        return ranked[count - 1].distanceMeters + 1e-6 < boundary - moved - 1e-6
+        if ranked[count - 1].distanceMeters + 1e-6 < boundary - moved - 1e-6 { return true }
+        // SAFETY: `keys` holds the keys of all `cached` places at `query`.
+        let largest = keys.withUnsafeBufferPointer { keys in
+            var largest = -Double.infinity
+            for i in 0..<cached { largest = Swift.max(largest, keys[i]) }
+            return largest
+        }
+        reach = (cached, uniformRadius.map { RankingKey.edgeMeters(squaredChord: largest, radiusMeters: $0) } ?? largest)
+        return false
     }
 
     /// Replaces the squared chords in `keys` (of `places`) by fence edges in meters, two at a time.

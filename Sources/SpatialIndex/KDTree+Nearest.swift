@@ -33,34 +33,57 @@ extension KDTree {
         search(k, query, target, seeds, &buffer, &probe)
     }
 
+    /// The `k` places nearest to `query` among those within `maxMeters` of it (fewer when fewer
+    /// lie within).
+    ///
+    /// A caller that knows `k` places within some distance (say, places that were nearest at a
+    /// previous position, meters away) passes it, and the search prunes from the root as if the
+    /// k-th were already found; when at least `k` places lie within `maxMeters` the answer is
+    /// exactly that of the unbounded query.
+    @inlinable
+    public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, within maxMeters: Double,
+                        into buffer: inout NeighborBuffer) {
+        precondition(k >= 0, "k must be >= 0")
+        precondition(!maxMeters.isNaN, "reach must not be NaN")
+        var probe = NoProbe()
+        search(k, query, target, [], within: maxMeters, &buffer, &probe)
+    }
+
     /// The same query, also counting the distance evaluations and nodes it made (for tests that
     /// prove the pruning works without timing anything).
     package func nearestCounting(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, seededWith seeds: [NeighborSeed] = [],
-                                 into buffer: inout NeighborBuffer)
+                                 within maxMeters: Double = .infinity, into buffer: inout NeighborBuffer)
         -> (pointsEvaluated: Int, nodesVisited: Int) {
         precondition(k >= 0, "k must be >= 0")
         var probe = CountingProbe()
-        search(k, query, target, seeds, &buffer, &probe)
+        search(k, query, target, seeds, within: maxMeters, &buffer, &probe)
         return (probe.points, probe.nodes)
     }
 
     @inlinable
     func search<Probe: SearchProbe>(
-        _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed], _ buffer: inout NeighborBuffer, _ probe: inout Probe
+        _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed], within maxMeters: Double = .infinity,
+        _ buffer: inout NeighborBuffer, _ probe: inout Probe
     ) {
         switch target {
         case .center:
             var metric = CenterMetric()
-            searchNearest(k, query, seeds, &metric, &buffer, &probe)
+            searchNearest(k, query, seeds, within: maxMeters, &metric, &buffer, &probe)
         case .edge:
             if let radius = uniformRadiusMeters {
                 // One common radius: edge order is centre order (see `RankingKey`).
                 var metric = UniformEdgeMetric(radiusMeters: radius)
-                searchNearest(k, query, seeds, &metric, &buffer, &probe)
+                searchNearest(k, query, seeds, within: maxMeters, &metric, &buffer, &probe)
             } else {
                 var metric = EdgeMetric()
-                searchNearest(k, query, seeds, &metric, &buffer, &probe)
+                searchNearest(k, query, seeds, within: maxMeters, &metric, &buffer, &probe)
             }
+        }
+        // A bound's key is padded (see `RankingMetric.keyBound`): drop what lies just beyond.
+        if maxMeters < .infinity {
+            var kept = buffer._neighbors.count
+            while kept > 0 && buffer._neighbors[kept - 1].distanceMeters > maxMeters { kept -= 1 }
+            buffer._neighbors.resize(to: kept, filler: Neighbor(index: 0, distanceMeters: 0))
         }
     }
 
@@ -73,7 +96,8 @@ extension KDTree {
 
     @inlinable
     func searchNearest<Metric: RankingMetric, Probe: SearchProbe>(
-        _ k: Int, _ query: UnitVector, _ seeds: [NeighborSeed], _ metric: inout Metric, _ buffer: inout NeighborBuffer, _ probe: inout Probe
+        _ k: Int, _ query: UnitVector, _ seeds: [NeighborSeed], within maxMeters: Double, _ metric: inout Metric,
+        _ buffer: inout NeighborBuffer, _ probe: inout Probe
     ) {
         let k = Swift.min(k, count)
         // `_neighbors` keeps its length from the last query: resized (rarely) at the end, never
@@ -84,6 +108,8 @@ extension KDTree {
         }
         buffer.prepare(resultSlots: k + 1, chordSlots: Metric.usesRadius ? k + 1 : 1, stackSlots: height + 2)
         let height = self.height
+        // Until k places are found, the k-th key is the reach's (+∞ without one).
+        let reachKey = metric.keyBound(meters: maxMeters)
         // SAFETY: every index below is in bounds by construction: node indices come from the
         // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
         // coordinates 3·start ..< 3·start + 3n, and holds at most `leafSize` points, the size of
@@ -119,7 +145,7 @@ extension KDTree {
                                 var next = NeighborBuffer.StackEntry(node: 0, bound: -Double.infinity)
                                 while true {
                                     let node = nodes[Int(next.node)]
-                                    var worst = found < k ? Double.infinity : bestBase[k - 1].key
+                                    var worst = found < k ? reachKey : bestBase[k - 1].key
                                     // Bounds are in key space: no place under the node ranks before it.
                                     if next.bound > worst {
                                         guard top > 0 else { break }
@@ -283,6 +309,9 @@ protocol RankingMetric {
     /// `key(squaredChord:radius:)` of `count` places at once (bit for bit the same keys), written
     /// to `keys`. Only called when `usesRadius`.
     func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>)
+    /// A key at least that of every place within `meters` (+∞ for +∞): every operation from a
+    /// place's distance to its key is monotone, and chord keys are padded by 1 µm.
+    func keyBound(meters: Double) -> Double
     /// Whether no place with `radius` inside a box at `boxSquaredChord` can rank at or before
     /// `worstKey`. Monotone in the radius (a smaller radius never reaches when a larger one
     /// cannot), which lets a leaf sorted by radius drop a suffix. Only called when `usesRadius`.
@@ -310,6 +339,7 @@ struct CenterMetric: RankingMetric {
     @inlinable func meters(key: Double) -> Double { GreatCircle.arcMeters(squaredChord: key) }
     @inlinable @inline(__always)
     func meters(keys: SIMD2<Double>) -> SIMD2<Double> { GreatCircle.arcMeters(squaredChords: keys) }
+    @inlinable func keyBound(meters: Double) -> Double { RankingKey.pruningSquaredChord(beyondMeters: meters) }
 }
 
 /// Rank by fence edge (meters). Pruning needs no trigonometry: a chord never exceeds its arc
@@ -331,6 +361,8 @@ struct EdgeMetric: RankingMetric {
     @inlinable func meters(key: Double) -> Double { key }
     @inlinable @inline(__always)
     func meters(keys: SIMD2<Double>) -> SIMD2<Double> { keys }
+    /// The key is the edge itself.
+    @inlinable func keyBound(meters: Double) -> Double { meters }
     /// Two places at a time through `GreatCircle.arcMeters(squaredChords:)` (bit for bit the
     /// scalar arcs), minus the radii.
     @inlinable @inline(__always)
@@ -377,4 +409,6 @@ struct UniformEdgeMetric: RankingMetric {
     func meters(keys: SIMD2<Double>) -> SIMD2<Double> {
         GreatCircle.arcMeters(squaredChords: keys) - radiusMeters
     }
+    /// An edge within `meters` is a centre within `meters + radius`.
+    @inlinable func keyBound(meters: Double) -> Double { RankingKey.pruningSquaredChord(beyondMeters: meters + radiusMeters) }
 }

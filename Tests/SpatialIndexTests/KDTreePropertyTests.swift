@@ -68,6 +68,33 @@ import Testing
         }
     }
 
+    /// The k nearest within a reach: the brute-force ranking cut at the reach, then its first k.
+    /// Reaches at the k-th distance itself (the planner's case: it knows k places within), just
+    /// below it, and far beyond; by centre and by edge, one radius and mixed radii.
+    @Test(arguments: [0, 2, 4], RadiusMix.allCases)
+    func nearestWithinReachMatchesBruteForce(setIndex: Int, radii mix: RadiusMix) {
+        let seed = TestSeed.value(salt: UInt64(250 + setIndex))
+        let set = Self.sets[setIndex](seed)
+        let radii = mix.radii(count: set.coordinates.count, seed: seed ^ 1)
+        let tree = KDTree(coordinates: set.coordinates, radiiMeters: radii)
+        let brute = BruteForceIndex(coordinates: set.coordinates, radiiMeters: radii)
+        var buffer = NeighborBuffer()
+        for (i, q) in set.queries(150, sigmaMeters: 1_000, seed: seed ^ 4).enumerated() {
+            let v = UnitVector(q)
+            for target in [DistanceTarget.center, .edge] {
+                let ranking = brute.nearest(60, to: v, measuredTo: target)
+                for k in [1, 18, 37] {
+                    let kth = ranking[k - 1].distanceMeters
+                    for reach in [kth, kth.nextDown, kth - 50, kth + 2_000, -Double.infinity, .infinity] {
+                        tree.nearest(k, to: v, measuredTo: target, within: reach, into: &buffer)
+                        let expected = Array(ranking.filter { $0.distanceMeters <= reach }.prefix(k))
+                        #expect(buffer.neighbors == expected, "\(set) \(mix) query \(i), k \(k) within \(reach) by \(target); \(TestSeed.replay(seed))")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func smallLeavesAndDeepTreesAgree() {
         let seed = TestSeed.value(salt: 300)
         let set = PointSet.clusteredCities(2_000, seed: seed)

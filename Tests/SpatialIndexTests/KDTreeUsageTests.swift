@@ -122,6 +122,29 @@ import Testing
         #expect(worst < 3_000, "worst \(worst)")
     }
 
+    /// A reach known in advance (the k-th distance, as a warm planner knows it from places that
+    /// were nearest a moment ago) prunes from the root: never more nodes than the plain search,
+    /// and fewer over many queries. The same answer (the property tests compare with brute force).
+    @Test func aKnownReachVisitsFewerNodes() {
+        var rng = SplitMix64(seed: 33)
+        let points = SyntheticCoordinates.clustered(count: 100_000, using: &rng)
+        let tree = KDTree(coordinates: points, radiiMeters: Array(repeating: 100, count: points.count))
+        let set = PointSet(name: "clustered 100k", coordinates: points)
+        var buffer = NeighborBuffer()
+        var plainNodes = 0, boundedNodes = 0
+        for q in set.queries(300, sigmaMeters: 500, seed: 34) {
+            let v = UnitVector(q)
+            let plain = tree.nearestCounting(37, to: v, measuredTo: .edge, into: &buffer).nodesVisited
+            let expected = buffer.neighbors
+            let bounded = tree.nearestCounting(37, to: v, measuredTo: .edge, within: expected[36].distanceMeters, into: &buffer).nodesVisited
+            #expect(buffer.neighbors == expected)
+            #expect(bounded <= plain)
+            plainNodes += plain
+            boundedNodes += bounded
+        }
+        #expect(boundedNodes < plainNodes, "bounded \(boundedNodes) nodes, plain \(plainNodes)")
+    }
+
     /// Fences too small to reach the k-th edge are not evaluated: a town of 5 km fences with as
     /// many 20 m fences mixed in (which can never rank among 5 km fences around the user) costs
     /// about what the 5 km fences alone cost, not twice, and answers exactly like brute force.
