@@ -35,6 +35,10 @@ struct CSVScanner {
 
         @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
 
+        /// 10⁰ … 10²², each exact in a `Double`.
+        static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+
         /// Field `i` trimmed, as a number: decimal text with at most 15 significant digits and a
         /// power of ten up to 22 is converted exactly as `Double(String)` would (one correctly
         /// rounded operation on exact operands: Clinger's fast path); anything else goes through
@@ -66,8 +70,7 @@ struct CSVScanner {
                 }
                 j += 1
             }
-            let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+            let powers = Self.powersOfTen
             if simple && digits <= 15 && fractionDigits <= 22 && !(seenPoint && r.upperBound - r.lowerBound == 1 + (negative || bytes[r.lowerBound] == 0x2B ? 1 : 0)) {
                 let value = Double(mantissa) / powers[fractionDigits]
                 return negative ? -value : value
@@ -134,6 +137,23 @@ struct CSVScanner {
             if !pendingCR && (state == .fieldStart || state == .unquoted || state == .quoted) && Self.isOrdinary(byte) {
                 var j = i + 1
                 var high = byte >= 0x80
+                // Eight bytes at a time while none of them ends the run (see `specials`).
+                // SAFETY: every load reads `input[j..<j + 8]` with `j + 8 <= count`.
+                let base = UnsafeRawPointer(input.baseAddress!)
+                while j + 8 <= count {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                    let found = Self.specials(word)
+                    if found != 0 {
+                        // Bytes before the first special one: the lowest flagged byte is exact.
+                        let before = found.trailingZeroBitCount >> 3
+                        let kept = before == 0 ? 0 : word & (UInt64.max >> (64 - 8 * before))
+                        if kept & 0x8080_8080_8080_8080 != 0 { high = true }
+                        j += before
+                        break
+                    }
+                    if word & 0x8080_8080_8080_8080 != 0 { high = true }
+                    j += 8
+                }
                 while j < count {
                     let b = input[j]
                     if !Self.isOrdinary(b) { break }
@@ -145,6 +165,13 @@ struct CSVScanner {
                 if high { nonASCII = true }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<j]))
                 i = j
+                // The usual end of an unquoted field, a comma, handled here (what `consume`
+                // would do) rather than through the general state machine.
+                if state == .unquoted && i < count && input[i] == 0x2C {
+                    endField()
+                    state = .fieldStart
+                    i += 1
+                }
                 continue
             }
             try consume(byte, emit: emit)
@@ -154,6 +181,17 @@ struct CSVScanner {
 
     /// Not a comma, quote, CR or LF.
     @inline(__always) static func isOrdinary(_ b: UInt8) -> Bool { b != 0x2C && b != 0x22 && b != 0x0D && b != 0x0A }
+
+    /// The bytes of `word` (little-endian: byte 0 lowest) that are a comma, quote, CR or LF,
+    /// flagged by their top bit; exact up to the first such byte (the classic zero-byte test:
+    /// `(x − 0x01…) & ~x & 0x80…` flags every zero byte of `x`, and can flag a byte above a zero
+    /// one through the borrow, never below it), so the lowest flag is the first special byte.
+    @inline(__always) static func specials(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        return zeroBytes(word ^ (ones &* 0x2C)) | zeroBytes(word ^ (ones &* 0x22))
+            | zeroBytes(word ^ (ones &* 0x0D)) | zeroBytes(word ^ (ones &* 0x0A))
+    }
 
     /// Ends the input, emitting the last record if it has content.
     mutating func finish(emit: (Record) throws -> Void) rethrows {
@@ -278,6 +316,28 @@ public enum CSVFile {
         }
         try FileBytes.forEachChunk(of: path) { chunk in try scanner.feed(chunk, emit: emit) }
         try scanner.finish(emit: emit)
+    }
+
+    /// The records of `bytes` fed to the scanner `chunkSize` bytes at a time (for tests: the
+    /// scanner's fast paths must agree with its byte-at-a-time state machine, which is all a
+    /// one-byte chunk exercises, at every chunk boundary).
+    package static func records(of bytes: [UInt8], chunkSize: Int) -> [CSVRecord] {
+        precondition(chunkSize >= 1, "chunk size must be >= 1")
+        var scanner = CSVScanner()
+        var records: [CSVRecord] = []
+        func emit(_ record: CSVScanner.Record) {
+            records.append(CSVRecord(line: record.line, fields: record.fields, problem: record.problem.map(CSVProblem.init)))
+        }
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                let end = min(all.count, start + chunkSize)
+                scanner.feed(UnsafeBufferPointer(rebasing: all[start..<end]), emit: emit)
+                start = end
+            }
+        }
+        scanner.finish(emit: emit)
+        return records
     }
 
     /// The column of each canonical name found in `header` (case-insensitive, trimmed), using

@@ -118,6 +118,29 @@ import Testing
         }
     }
 
+    /// The scanner's fast paths (runs of ordinary bytes eight at a time, commas ending unquoted
+    /// fields) against its byte-at-a-time state machine, which is all one-byte chunks exercise:
+    /// the same records, lines and problems for random text heavy in quotes, separators, line
+    /// ends, long runs and bytes that are not UTF-8, fed whole, a byte at a time and in chunks
+    /// of every size from 2 to 17.
+    @Test func scannerFastPathsMatchTheByteStateMachine() {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 701))
+        let pieces: [[UInt8]] = [",", "\"", "\"\"", "\r", "\n", "\r\n", " ", "a", "é", "0123456789", "Shop 1, somewhere",
+                                 "-47.0023344", "abcdefghijklmnopqrstuvw"].map { Array($0.utf8) } + [[0xFF], [0xEF, 0xBB, 0xBF], [0xC3]]
+        for round in 0..<1_500 {
+            var bytes: [UInt8] = round % 5 == 0 ? [0xEF, 0xBB, 0xBF] : []
+            for _ in 0..<rng.nextInt(below: 40) { bytes += pieces[rng.nextInt(below: pieces.count)] }
+            let whole = CSVFile.records(of: bytes, chunkSize: max(1, bytes.count))
+            let reference = CSVFile.records(of: bytes, chunkSize: 1)
+            #expect(whole.map(\.fields) == reference.map(\.fields) && whole.map(\.line) == reference.map(\.line)
+                    && whole.map(\.problem) == reference.map(\.problem), "round \(round): \(bytes)")
+            let size = 2 + round % 16
+            let chunked = CSVFile.records(of: bytes, chunkSize: size)
+            #expect(chunked.map(\.fields) == reference.map(\.fields) && chunked.map(\.line) == reference.map(\.line)
+                    && chunked.map(\.problem) == reference.map(\.problem), "round \(round), chunks of \(size): \(bytes)")
+        }
+    }
+
     /// Repeated ids among hundreds of rows (ids are checked in batches, so repeats fall inside
     /// a batch, across batches and after other bad rows) against an obviously-correct reference:
     /// walk the rows in order, remember the first line of each id.
