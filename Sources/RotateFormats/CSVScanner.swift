@@ -54,25 +54,29 @@ struct CSVScanner {
                 negative = bytes[j] == 0x2D
                 j += 1
             }
-            var mantissa: UInt64 = 0, digits = 0, fractionDigits = 0
-            var seenPoint = false, simple = j < r.upperBound
-            while j < r.upperBound {
-                let b = bytes[j]
-                if b >= 0x30 && b <= 0x39 {
-                    if mantissa > 0 || b != 0x30 { digits += 1 }
-                    mantissa = mantissa &* 10 &+ UInt64(b - 0x30)
-                    if seenPoint { fractionDigits += 1 }
-                } else if b == 0x2E && !seenPoint {
-                    seenPoint = true
-                } else {
-                    simple = false
-                    break
-                }
+            // Integer digits, then fraction digits: one multiply-add a digit, counted by position.
+            let digitsStart = j
+            var mantissa: UInt64 = 0
+            while j < r.upperBound, case let digit = bytes[j] &- 0x30, digit <= 9 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
                 j += 1
             }
-            let powers = Self.powersOfTen
-            if simple && digits <= 15 && fractionDigits <= 22 && !(seenPoint && r.upperBound - r.lowerBound == 1 + (negative || bytes[r.lowerBound] == 0x2B ? 1 : 0)) {
-                let value = Double(mantissa) / powers[fractionDigits]
+            var digitCount = j - digitsStart, fractionDigits = 0
+            if j < r.upperBound && bytes[j] == 0x2E {
+                j += 1
+                let fractionStart = j
+                while j < r.upperBound, case let digit = bytes[j] &- 0x30, digit <= 9 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    j += 1
+                }
+                fractionDigits = j - fractionStart
+                digitCount += fractionDigits
+            }
+            // The whole field read, at least one digit, at most 19 digit characters (so the
+            // mantissa did not wrap) and at most 15 significant ones (mantissa < 10¹⁵: exact in a
+            // Double), a power of ten up to 22.
+            if j == r.upperBound && digitCount > 0 && digitCount <= 19 && mantissa < 1_000_000_000_000_000 && fractionDigits <= 22 {
+                let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
                 return negative ? -value : value
             }
             return Double(String(decoding: bytes[r], as: UTF8.self))

@@ -226,7 +226,11 @@ import Testing
     @Test func fastPathEqualsDoubleInit() throws {
         var rng = SplitMix64(seed: TestSeed.value(salt: 1_500))
         var texts: [String] = ["0", "-0", "+5", "1.", ".5", "-.25", "00.50", "90", "-90", "89.999999999999999", "45.123456789012345",
-                               "1e1", "4.5E1", " 7 ", "12.3456789012345678", "0.0000000000000000000001", "-1.0000000000000002"]
+                               "1e1", "4.5E1", " 7 ", "12.3456789012345678", "0.0000000000000000000001", "-1.0000000000000002",
+                               // Digits whose mantissa wraps a UInt64 (2⁶⁴ and 2⁶⁵ would read as 0), leading
+                               // zeros, 15 and 16 significant digits.
+                               "18.446744073709551616", "-36.893488147419103232", "0000000000000000000012.5", "12.3456789012345",
+                               "12.34567890123456"]
         for _ in 0..<3_000 {
             let digits = rng.nextInt(below: 18) + 1
             let whole = rng.nextInt(below: 90)
