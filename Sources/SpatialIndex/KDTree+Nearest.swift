@@ -40,13 +40,12 @@ extension KDTree {
     /// previous position, meters away) passes it, and the search prunes from the root as if the
     /// k-th were already found; when at least `k` places lie within `maxMeters` the answer is
     /// exactly that of the unbounded query.
-    @inlinable
     public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, within maxMeters: Double,
                         into buffer: inout NeighborBuffer) {
         precondition(k >= 0, "k must be >= 0")
         precondition(!maxMeters.isNaN, "reach must not be NaN")
         var probe = NoProbe()
-        search(k, query, target, [], within: maxMeters, &buffer, &probe)
+        searchWithin(maxMeters, k, query, target, [], &buffer, &probe)
     }
 
     /// The same query, also counting the distance evaluations and nodes it made (for tests that
@@ -56,34 +55,39 @@ extension KDTree {
         -> (pointsEvaluated: Int, nodesVisited: Int) {
         precondition(k >= 0, "k must be >= 0")
         var probe = CountingProbe()
-        search(k, query, target, seeds, within: maxMeters, &buffer, &probe)
+        searchWithin(maxMeters, k, query, target, seeds, &buffer, &probe)
         return (probe.points, probe.nodes)
+    }
+
+    /// `search` with the buffer's reach set to `maxMeters` for its duration, then the results
+    /// beyond it dropped (a reach's key is padded: see `RankingMetric.keyBound`).
+    func searchWithin<Probe: SearchProbe>(_ maxMeters: Double, _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed],
+                                          _ buffer: inout NeighborBuffer, _ probe: inout Probe) {
+        buffer.reachMeters = maxMeters
+        search(k, query, target, seeds, &buffer, &probe)
+        buffer.reachMeters = .infinity
+        var kept = buffer._neighbors.count
+        while kept > 0 && buffer._neighbors[kept - 1].distanceMeters > maxMeters { kept -= 1 }
+        buffer._neighbors.resize(to: kept, filler: Neighbor(index: 0, distanceMeters: 0))
     }
 
     @inlinable
     func search<Probe: SearchProbe>(
-        _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed], within maxMeters: Double = .infinity,
-        _ buffer: inout NeighborBuffer, _ probe: inout Probe
+        _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed], _ buffer: inout NeighborBuffer, _ probe: inout Probe
     ) {
         switch target {
         case .center:
             var metric = CenterMetric()
-            searchNearest(k, query, seeds, within: maxMeters, &metric, &buffer, &probe)
+            searchNearest(k, query, seeds, &metric, &buffer, &probe)
         case .edge:
             if let radius = uniformRadiusMeters {
                 // One common radius: edge order is centre order (see `RankingKey`).
                 var metric = UniformEdgeMetric(radiusMeters: radius)
-                searchNearest(k, query, seeds, within: maxMeters, &metric, &buffer, &probe)
+                searchNearest(k, query, seeds, &metric, &buffer, &probe)
             } else {
                 var metric = EdgeMetric()
-                searchNearest(k, query, seeds, within: maxMeters, &metric, &buffer, &probe)
+                searchNearest(k, query, seeds, &metric, &buffer, &probe)
             }
-        }
-        // A bound's key is padded (see `RankingMetric.keyBound`): drop what lies just beyond.
-        if maxMeters < .infinity {
-            var kept = buffer._neighbors.count
-            while kept > 0 && buffer._neighbors[kept - 1].distanceMeters > maxMeters { kept -= 1 }
-            buffer._neighbors.resize(to: kept, filler: Neighbor(index: 0, distanceMeters: 0))
         }
     }
 
@@ -96,8 +100,7 @@ extension KDTree {
 
     @inlinable
     func searchNearest<Metric: RankingMetric, Probe: SearchProbe>(
-        _ k: Int, _ query: UnitVector, _ seeds: [NeighborSeed], within maxMeters: Double, _ metric: inout Metric,
-        _ buffer: inout NeighborBuffer, _ probe: inout Probe
+        _ k: Int, _ query: UnitVector, _ seeds: [NeighborSeed], _ metric: inout Metric, _ buffer: inout NeighborBuffer, _ probe: inout Probe
     ) {
         let k = Swift.min(k, count)
         // `_neighbors` keeps its length from the last query: resized (rarely) at the end, never
@@ -108,8 +111,8 @@ extension KDTree {
         }
         buffer.prepare(resultSlots: k + 1, chordSlots: Metric.usesRadius ? k + 1 : 1, stackSlots: height + 2)
         let height = self.height
-        // Until k places are found, the k-th key is the reach's (+∞ without one).
-        let reachKey = metric.keyBound(meters: maxMeters)
+        // Until k places are found, the k-th key is the reach's (+∞ but in a bounded query).
+        let reachKey = buffer.reachMeters == .infinity ? .infinity : metric.keyBound(meters: buffer.reachMeters)
         // SAFETY: every index below is in bounds by construction: node indices come from the
         // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
         // coordinates 3·start ..< 3·start + 3n, and holds at most `leafSize` points, the size of
@@ -309,7 +312,7 @@ protocol RankingMetric {
     /// `key(squaredChord:radius:)` of `count` places at once (bit for bit the same keys), written
     /// to `keys`. Only called when `usesRadius`.
     func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>)
-    /// A key at least that of every place within `meters` (+∞ for +∞): every operation from a
+    /// A key at least that of every place within `meters` (finite): every operation from a
     /// place's distance to its key is monotone, and chord keys are padded by 1 µm.
     func keyBound(meters: Double) -> Double
     /// Whether no place with `radius` inside a box at `boxSquaredChord` can rank at or before

@@ -16,6 +16,9 @@ public struct NeighborBuffer: Sendable {
     @usableFromInline var stack: [StackEntry] = []
     /// Storage of `neighbors`.
     @usableFromInline var _neighbors: [Neighbor] = []
+    /// The reach of the nearest query in progress, in meters (+∞ but during
+    /// `nearest(_:to:measuredTo:within:into:)`): the k-th key before k places are found.
+    @usableFromInline var reachMeters = Double.infinity
 
     /// The results of the last query, sorted by distance, ties by index.
     @inlinable public var neighbors: [Neighbor] { _neighbors }
