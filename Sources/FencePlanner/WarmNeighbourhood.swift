@@ -7,8 +7,9 @@ import SpatialIndex
 ///
 /// It holds the places found nearest at `center` (with copies of their vectors and radii, so
 /// re-ranking reads one small array front to back instead of the catalog) and `boundary`, the edge
-/// distance at `center` of the first place left out. At a fix `d` meters away every edge has
-/// moved by at most `d`: every place outside has an edge of at least `boundary − d`.
+/// distance at `center` of the farthest of them (no place outside ranked before it there). At a
+/// fix `d` meters away every edge has moved by at most `d`: every place outside has an edge of at
+/// least `boundary − d`.
 ///
 /// Every fix re-ranks all the cached places, visiting them in the order the previous fix ranked
 /// them: fixes meters apart rarely reorder their places, so that order is usually still right,
@@ -23,7 +24,7 @@ struct WarmNeighbourhood: Sendable {
     }
 
     private var center: UnitVector?
-    /// The edge at `center` of the first place left out.
+    /// The edge at `center` of the farthest cached place: no place outside has a smaller one.
     private var boundary = 0.0
     /// The cached places, in the last fix's ranking order (kept in that order, so re-ranking
     /// reads them front to back).
