@@ -115,19 +115,9 @@ import Testing
         let seed = TestSeed.value(salt: 702 &+ UInt64(maxStepMeters))
         let catalog = PlannerFixtures.catalog(count: 1_200, sideMeters: 9_000, radii: radii, seed: seed)
         let config = RotationConfiguration(marginMeters: 30)
-        var warm = try RotationPlanner(catalog: catalog, configuration: config)
-        var cold = try RotationPlanner(catalog: catalog, configuration: config)
         let walk = PlannerFixtures.walk(count: 600, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
                                         maxStepMeters: maxStepMeters, seed: seed ^ 11)
-        var incumbents: [Fence] = []
-        for (i, fix) in walk.enumerated() {
-            let id = "refresh-\(i)"
-            let selection = warm.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: true)
-            let context = "fix \(i), radii \(radii), steps up to \(maxStepMeters) m; \(TestSeed.replay(seed))"
-            #expect(selection == cold.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: false), Comment(rawValue: context))
-            #expect(selection == ReferencePlanner.select(catalog, config, at: fix, incumbents: incumbents, refreshID: id), Comment(rawValue: context))
-            incumbents = selection.fences
-        }
+        try expectWarmEqualsColdAndReference(catalog, config, walk, "radii \(radii), steps up to \(maxStepMeters) m; \(TestSeed.replay(seed))")
     }
 
     /// Places listed twice (two shops in one building: the same centre and radius, other ids)
@@ -141,16 +131,23 @@ import Testing
         let twins = singles.reversed().map { Place(id: $0.id + "-twin", coordinate: $0.coordinate, radiusMeters: $0.radiusMeters) }
         let catalog = try PlaceCatalog(places: singles + twins)
         let config = RotationConfiguration(marginMeters: 10)
+        let walk = PlannerFixtures.walk(count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 40, seed: seed ^ 3)
+        try expectWarmEqualsColdAndReference(catalog, config, walk, "radii \(radii); \(TestSeed.replay(seed))")
+    }
+
+    /// Selects at every fix of `walk` warm-started, cold and with the reference planner (each
+    /// fix's incumbents: the warm selection before it), expecting the same selection from all three.
+    private func expectWarmEqualsColdAndReference(_ catalog: PlaceCatalog, _ config: RotationConfiguration, _ walk: [Fix],
+                                                  _ context: String) throws {
         var warm = try RotationPlanner(catalog: catalog, configuration: config)
         var cold = try RotationPlanner(catalog: catalog, configuration: config)
-        let walk = PlannerFixtures.walk(count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 40, seed: seed ^ 3)
         var incumbents: [Fence] = []
         for (i, fix) in walk.enumerated() {
             let id = "refresh-\(i)"
             let selection = warm.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: true)
-            let context = "fix \(i), radii \(radii); \(TestSeed.replay(seed))"
-            #expect(selection == cold.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: false), Comment(rawValue: context))
-            #expect(selection == ReferencePlanner.select(catalog, config, at: fix, incumbents: incumbents, refreshID: id), Comment(rawValue: context))
+            let comment = Comment(rawValue: "fix \(i), \(context)")
+            #expect(selection == cold.select(at: fix, incumbents: incumbents, refreshID: id, warmStart: false), comment)
+            #expect(selection == ReferencePlanner.select(catalog, config, at: fix, incumbents: incumbents, refreshID: id), comment)
             incumbents = selection.fences
         }
     }

@@ -100,13 +100,18 @@ import Testing
 }
 
 @Suite struct PruningTests {
+    /// `count` clustered places with 100 m fences, indexed, and the set (for queries near them).
+    static func clusteredTree(count: Int, seed: UInt64) -> (KDTree, PointSet) {
+        var rng = SplitMix64(seed: seed)
+        let points = SyntheticCoordinates.clustered(count: count, using: &rng)
+        return (KDTree(coordinates: points, radiiMeters: Array(repeating: 100, count: count)),
+                PointSet(name: "clustered \(count)", coordinates: points))
+    }
+
     /// A million clustered places: an 18-nearest query evaluates a few hundred distances, not
     /// millions (counted, not timed).
     @Test func aQueryAtAMillionPlacesEvaluatesFewDistances() {
-        var rng = SplitMix64(seed: 31)
-        let points = SyntheticCoordinates.clustered(count: 1_000_000, using: &rng)
-        let tree = KDTree(coordinates: points, radiiMeters: Array(repeating: 100, count: points.count))
-        let set = PointSet(name: "clustered 1M", coordinates: points)
+        let (tree, set) = Self.clusteredTree(count: 1_000_000, seed: 31)
         var buffer = NeighborBuffer()
         var worst = 0, total = 0
         let queries = set.queries(200, sigmaMeters: 500, seed: 32)
@@ -126,10 +131,7 @@ import Testing
     /// were nearest a moment ago) prunes from the root: never more nodes than the plain search,
     /// and fewer over many queries. The same answer (the property tests compare with brute force).
     @Test func aKnownReachVisitsFewerNodes() {
-        var rng = SplitMix64(seed: 33)
-        let points = SyntheticCoordinates.clustered(count: 100_000, using: &rng)
-        let tree = KDTree(coordinates: points, radiiMeters: Array(repeating: 100, count: points.count))
-        let set = PointSet(name: "clustered 100k", coordinates: points)
+        let (tree, set) = Self.clusteredTree(count: 100_000, seed: 33)
         var buffer = NeighborBuffer()
         var plainNodes = 0, boundedNodes = 0
         for q in set.queries(300, sigmaMeters: 500, seed: 34) {
