@@ -123,6 +123,7 @@ extension KDTree {
             coordinates.withUnsafeBufferPointer { coordinates in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: Metric.usesRadius ? leafSize : 0) { leafKeys in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: Metric.usesRadius ? leafSize : 0) { candidates in
             radiiMeters.withUnsafeBufferPointer { radii in
                 originalIndices.withUnsafeBufferPointer { ids in
                     nodes.withUnsafeBufferPointer { nodes in
@@ -160,6 +161,7 @@ extension KDTree {
                                     if node.isLeaf {
                                         let start = Int(node.start)
                                         var end = Int(node.end)
+                                        var filters = false
                                         if Metric.usesRadius && found == k {
                                             // A leaf stores its largest fences first, so the fences too
                                             // small to reach the k-th key from the leaf's box are a
@@ -175,6 +177,7 @@ extension KDTree {
                                                 remaining = reaches ? remaining &- half &- 1 : half
                                             }
                                             end = reaching
+                                            filters = metric.filtersKeys(boxSquaredChord: boxSquaredChord)
                                         }
                                         // Every squared chord of the leaf first, in a loop without
                                         // branches that computes several at once (same operations,
@@ -186,18 +189,26 @@ extension KDTree {
                                             let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
                                             chords[j] = dx * dx + dy * dy + dz * dz
                                         }
+                                        // Edge keys need a square root and a series. In a far leaf,
+                                        // where the series is long, only for the places whose lower
+                                        // bound (a square root) still reaches the k-th, listed without
+                                        // a branch. Then all at once, two at a time.
+                                        var kept = end &- start
                                         if Metric.usesRadius {
-                                            // Keys that need a square root and a series: all at once,
-                                            // several per instruction, off the branches' critical path.
+                                            if filters {
+                                                kept = metric.keepReaching(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii.baseAddress! + start,
+                                                                           count: kept, worstKey: worst, into: candidates.baseAddress!)
+                                            }
                                             metric.keys(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii.baseAddress! + start,
-                                                        count: end &- start, into: leafKeys.baseAddress!)
+                                                        of: filters ? UnsafePointer(candidates.baseAddress!) : nil, count: kept, into: leafKeys.baseAddress!)
                                         }
-                                        for i in start..<end {
-                                            probe.point()
-                                            let squaredChord = chords[i &- start]
-                                            let key = Metric.usesRadius ? leafKeys[i &- start] : metric.key(squaredChord: squaredChord, radius: 0)
+                                        for _ in start..<end { probe.point() }
+                                        for t in 0..<kept {
+                                            let j = filters ? candidates[t] : t
+                                            let squaredChord = chords[j]
+                                            let key = Metric.usesRadius ? leafKeys[t] : metric.key(squaredChord: squaredChord, radius: 0)
                                             if key > worst { continue }
-                                            let id = ids[i]
+                                            let id = ids[start &+ j]
                                             // A seed was ranked already; never count it twice.
                                             if !seeds.isEmpty && seeds.contains(where: { $0.index == Int(id) }) { continue }
                                             NeighborBuffer.offer(key: key, squaredChord: squaredChord, index: id, to: bestBase,
@@ -230,7 +241,7 @@ extension KDTree {
                     }
                 }
             }
-            } } }
+            } } } }
         }
         buffer._neighbors.resize(to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.best.withUnsafeBufferPointer { sentinelAndEntries in
@@ -309,9 +320,18 @@ protocol RankingMetric {
     /// `meters(key:)` of two keys at once, bit for bit the same results (the results' conversion
     /// was a tenth of a query's instructions).
     func meters(keys: SIMD2<Double>) -> SIMD2<Double>
-    /// `key(squaredChord:radius:)` of `count` places at once (bit for bit the same keys), written
-    /// to `keys`. Only called when `usesRadius`.
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>)
+    /// `key(squaredChord:radius:)` of the places `candidates[0..<count]` (offsets into
+    /// `squaredChords` and `radii`; nil: the first `count`), bit for bit the same keys, written to
+    /// `keys[0..<count]`. Only called when `usesRadius`.
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>?, count: Int,
+              into keys: UnsafeMutablePointer<Double>)
+    /// Whether a leaf at `boxSquaredChord` should first keep only the places that can reach the
+    /// k-th (`keepReaching`), computing only their keys. Only called when `usesRadius`.
+    func filtersKeys(boxSquaredChord: Double) -> Bool
+    /// Writes to `candidates` the offsets `j` in `0..<count` whose key can be at most `worstKey`
+    /// (every place whose key is), in order, and returns how many. Only called when `usesRadius`.
+    func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
+                      into candidates: UnsafeMutablePointer<Int>) -> Int
     /// A key at least that of every place within `meters` (finite): every operation from a
     /// place's distance to its key is monotone, and chord keys are padded by 1 µm.
     func keyBound(meters: Double) -> Double
@@ -325,8 +345,20 @@ extension RankingMetric {
     @inlinable @inline(__always)
     func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool { false }
     @inlinable @inline(__always)
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>) {
-        for i in 0..<count { keys[i] = key(squaredChord: squaredChords[i], radius: radii[i]) }
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>?, count: Int,
+              into keys: UnsafeMutablePointer<Double>) {
+        for t in 0..<count {
+            let j = candidates?[t] ?? t
+            keys[t] = key(squaredChord: squaredChords[j], radius: radii[j])
+        }
+    }
+    @inlinable @inline(__always)
+    func filtersKeys(boxSquaredChord: Double) -> Bool { false }
+    @inlinable @inline(__always)
+    func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
+                      into candidates: UnsafeMutablePointer<Int>) -> Int {
+        for j in 0..<count { candidates[j] = j }
+        return count
     }
 }
 
@@ -355,11 +387,13 @@ struct EdgeMetric: RankingMetric {
     func key(squaredChord: Double, radius: Double) -> Double {
         RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radius)
     }
+    /// Meters per unit of chord in the bounds: R, less the pad (see `lowerBound`).
+    @inlinable static var chordMeters: Double { Earth.meanRadiusMeters * (1 - 1e-12) }
     /// `chord · R · (1 − 1e-12) − maxRadius`: the chord never exceeds the arc, and the pad covers
     /// the rounding of the square root and the arc.
     @inlinable @inline(__always)
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double {
-        squaredChord.squareRoot() * (Earth.meanRadiusMeters * (1 - 1e-12)) - maxRadius
+        squaredChord.squareRoot() * Self.chordMeters - maxRadius
     }
     @inlinable func meters(key: Double) -> Double { key }
     @inlinable @inline(__always)
@@ -369,16 +403,47 @@ struct EdgeMetric: RankingMetric {
     /// Two places at a time through `GreatCircle.arcMeters(squaredChords:)` (bit for bit the
     /// scalar arcs), minus the radii.
     @inlinable @inline(__always)
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, into keys: UnsafeMutablePointer<Double>) {
-        var i = 0
-        while i &+ 1 < count {
-            let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(squaredChords[i], squaredChords[i &+ 1]))
-            let edges = arcs - SIMD2(radii[i], radii[i &+ 1])
-            keys[i] = edges.x
-            keys[i &+ 1] = edges.y
-            i &+= 2
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>?, count: Int,
+              into keys: UnsafeMutablePointer<Double>) {
+        var t = 0
+        while t &+ 1 < count {
+            let a = candidates?[t] ?? t, b = candidates?[t &+ 1] ?? t &+ 1
+            let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(squaredChords[a], squaredChords[b]))
+            let edges = arcs - SIMD2(radii[a], radii[b])
+            keys[t] = edges.x
+            keys[t &+ 1] = edges.y
+            t &+= 2
         }
-        if i < count { keys[i] = key(squaredChord: squaredChords[i], radius: radii[i]) }
+        if t < count {
+            let j = candidates?[t] ?? t
+            keys[t] = key(squaredChord: squaredChords[j], radius: radii[j])
+        }
+    }
+    /// From a squared chord of 1e-4 to the leaf's box (~64 km) on, where keys of the places
+    /// beyond take the long arcsine series (from ~640 km): the filter's square roots pay there
+    /// (sparse catalogs, 10,000 places on the globe: ~5 % a query) and cost a dense town a pass
+    /// for nothing (measured).
+    @inlinable @inline(__always)
+    func filtersKeys(boxSquaredChord: Double) -> Bool { boxSquaredChord >= 1e-4 }
+    /// A place's key is at least `lowerBound` with its own radius (a square root, no series):
+    /// two places at a time (its operations lane by lane), each kept without a branch.
+    @inlinable @inline(__always)
+    func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
+                      into candidates: UnsafeMutablePointer<Int>) -> Int {
+        var kept = 0, j = 0
+        while j &+ 1 < count {
+            let bounds = SIMD2(squaredChords[j], squaredChords[j &+ 1]).squareRoot() * Self.chordMeters - SIMD2(radii[j], radii[j &+ 1])
+            candidates[kept] = j
+            kept &+= bounds.x <= worstKey ? 1 : 0
+            candidates[kept] = j &+ 1
+            kept &+= bounds.y <= worstKey ? 1 : 0
+            j &+= 2
+        }
+        if j < count {
+            candidates[kept] = j
+            kept &+= lowerBound(squaredChord: squaredChords[j], maxRadius: radii[j]) <= worstKey ? 1 : 0
+        }
+        return kept
     }
     /// The place's key is at least the box's lower bound with its own radius (see
     /// `lowerBound`); a key above `worstKey` ranks after the k-th. The rounded subtraction is
