@@ -71,9 +71,10 @@ import Testing
     /// place entering while the last leaves, and two places swapped (the cases of a walk).
     @Test func positionDiffIsTheOrderedSetDifference() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 77))
-        /// Up to 19 distinct positions below 40 (up to 79 below 200 in one round of ten: lists
-        /// longer than the diff's membership tables), in random order.
-        var universe = 40, limit = 20
+        /// Up to 22 distinct positions below 40 (around the 20 the diff compares by scanning; up
+        /// to 79 below 200 in one round of ten: longer than its membership tables), in random
+        /// order.
+        var universe = 40, limit = 23
         func positions() -> [Int] {
             var all = Array(0..<universe)
             for i in stride(from: all.count - 1, to: 0, by: -1) { all.swapAt(i, rng.nextInt(below: i + 1)) }
@@ -81,7 +82,7 @@ import Testing
         }
         var diff = PositionDiff()
         for round in 0..<500 {
-            (universe, limit) = round % 10 == 9 ? (200, 80) : (40, 20)
+            (universe, limit) = round % 10 == 9 ? (200, 80) : (40, 23)
             let previous = positions()
             var next: [Int]
             switch rng.nextInt(below: 6) {
@@ -113,5 +114,18 @@ import Testing
             #expect(diff.stop == previous.filter { !next.contains($0) })
             #expect(diff.start == next.filter { !previous.contains($0) })
         }
+    }
+
+    /// Positions are compared as 32-bit lanes only when they fit: positions that agree in their
+    /// low 32 bits are still different places.
+    @Test func positionDiffNeverConfusesPositionsBeyond32Bits() {
+        var diff = PositionDiff()
+        let high = 1 << 32
+        diff.update(from: [1, 2, 3, 4], to: [1, 4, high + 2, 3])
+        #expect(diff.stop == [2])
+        #expect(diff.start == [high + 2])
+        diff.update(from: [7, high + 5, 9], to: [7, 5, 9])
+        #expect(diff.stop == [high + 5])
+        #expect(diff.start == [5])
     }
 }
