@@ -103,8 +103,10 @@ public struct PositionDiff: Hashable, Sendable {
     }
 
     /// Middles up to this long (an iOS app's 20 regions) are compared by scanning, four
-    /// positions per comparison (at 1,000,000 places most reselections reorder most of the list).
-    private static let scannedEntries = 20
+    /// positions per comparison (at 1,000,000 places most reselections reorder most of the list):
+    /// five vectors of four 32-bit lanes a side.
+    private static let scannedVectors = 5
+    private static let scannedEntries = 4 * scannedVectors
 
     /// The diff of two middles of at most `scannedEntries` positions each, by comparing every
     /// position of one with all of the other at once (20 positions as 32-bit lanes in five
@@ -116,13 +118,14 @@ public struct PositionDiff: Hashable, Sendable {
         for position in previous { bits |= position }
         for position in next { bits |= position }
         guard bits >= 0 && bits <= Int(Int32.max) else { return false }
-        withUnsafeTemporaryAllocation(of: SIMD4<Int32>.self, capacity: 2 * 5) { lanes in
+        withUnsafeTemporaryAllocation(of: SIMD4<Int32>.self, capacity: 2 * scannedVectors) { lanes in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: scannedEntries) { missing in
                 lanes.initialize(repeating: SIMD4(repeating: -1))
                 let raw = UnsafeMutableRawPointer(lanes.baseAddress!).assumingMemoryBound(to: Int32.self)
                 for (i, position) in previous.enumerated() { raw[i] = Int32(truncatingIfNeeded: position) }
-                for (i, position) in next.enumerated() { raw[20 + i] = Int32(truncatingIfNeeded: position) }
-                /// Appends the positions of `list` that are none of the five vectors from `first`.
+                for (i, position) in next.enumerated() { raw[scannedEntries + i] = Int32(truncatingIfNeeded: position) }
+                /// Appends the positions of `list` that are none of the `scannedVectors` (five)
+                /// vectors from `first`.
                 func appendMissing(_ list: UnsafeBufferPointer<Int>, notIn first: Int, to out: inout [Int]) {
                     let (a, b, c, d, e) = (lanes[first], lanes[first + 1], lanes[first + 2], lanes[first + 3], lanes[first + 4])
                     var kept = 0
@@ -134,7 +137,7 @@ public struct PositionDiff: Hashable, Sendable {
                     }
                     if kept > 0 { out.append(contentsOf: UnsafeBufferPointer(rebasing: missing[..<kept])) }
                 }
-                appendMissing(previous, notIn: 5, to: &stop)
+                appendMissing(previous, notIn: scannedVectors, to: &stop)
                 appendMissing(next, notIn: 0, to: &start)
             }
         }

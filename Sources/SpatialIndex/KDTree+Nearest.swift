@@ -421,7 +421,7 @@ struct EdgeMetric: RankingMetric {
     }
     /// From a squared chord of 1e-4 to the leaf's box (~64 km) on, where keys of the places
     /// beyond take the long arcsine series (from ~640 km): the filter's square roots pay there
-    /// (sparse catalogs, 10,000 places on the globe: ~5 % a query) and cost a dense town a pass
+    /// (sparse catalogs, 10,000 places on the globe: ~8 % a query) and cost a dense town a pass
     /// for nothing (measured).
     @inlinable @inline(__always)
     func filtersKeys(boxSquaredChord: Double) -> Bool { boxSquaredChord >= 1e-4 }
