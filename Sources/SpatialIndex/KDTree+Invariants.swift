@@ -21,10 +21,19 @@ extension KDTree {
         }
         // Every point's vector in leaf order, read from its leaf's block.
         var vectors = [UnitVector](repeating: UnitVector(x: 1, y: 0, z: 0), count: count)
+        var radiiMeters = [Double](repeating: 0, count: count)
         for node in nodes where node.isLeaf {
-            for i in Int(node.start)..<Int(node.end) { vectors[i] = vector(at: i, inLeaf: Int(node.start), Int(node.end)) }
+            for i in Int(node.start)..<Int(node.end) {
+                vectors[i] = vector(at: i, inLeaf: Int(node.start), Int(node.end))
+                radiiMeters[i] = radiusMeters(at: i, inLeaf: Int(node.start), Int(node.end))
+            }
         }
-        precondition(coordinates.count == 3 * count, "three coordinates per point")
+        precondition(coordinates.count == 4 * count, "a radius and three coordinates per point")
+        if let uniformRadiusMeters {
+            precondition(radiiMeters.allSatisfy { $0 == uniformRadiusMeters }, "radii differ from the uniform radius")
+        } else {
+            precondition(Set(radiiMeters).count > 1, "one radius for all but no uniform radius")
+        }
         var nextLeafStart = 0
         var maxDepth = 0
         /// Checks the subtree at `nodeIndex`; returns the index after it and its point range end.

@@ -124,7 +124,6 @@ extension KDTree {
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: Metric.usesRadius ? leafSize : 0) { leafKeys in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: Metric.usesRadius ? leafSize : 0) { candidates in
-            radiiMeters.withUnsafeBufferPointer { radii in
                 originalIndices.withUnsafeBufferPointer { ids in
                     nodes.withUnsafeBufferPointer { nodes in
                         buffer.best.withUnsafeMutableBufferPointer { best in
@@ -161,7 +160,10 @@ extension KDTree {
                                     if node.isLeaf {
                                         let start = Int(node.start)
                                         var end = Int(node.end)
-                                        var filters = false
+                                        // The leaf's block: its radii, then its x's, y's and z's.
+                                        let n = end &- start
+                                        let radii = coordinates.baseAddress! + 4 &* start
+                                        let px = radii + n, py = px + n, pz = py + n
                                         if Metric.usesRadius && found == k {
                                             // A leaf stores its largest fences first, so the fences too
                                             // small to reach the k-th key from the leaf's box are a
@@ -169,42 +171,36 @@ extension KDTree {
                                             let boxSquaredChord = node.squaredDistance(to: query)
                                             // Where it starts, by halving (selects, no branch on the
                                             // radii: `cannotReach` is monotone in the radius).
-                                            var reaching = start, remaining = end &- start
+                                            var reaching = 0, remaining = n
                                             while remaining > 0 {
                                                 let half = remaining &>> 1, probe = reaching &+ half
                                                 let reaches = !metric.cannotReach(boxSquaredChord: boxSquaredChord, radius: radii[probe], worstKey: worst)
                                                 reaching = reaches ? probe &+ 1 : reaching
                                                 remaining = reaches ? remaining &- half &- 1 : half
                                             }
-                                            end = reaching
-                                            filters = metric.filtersKeys(boxSquaredChord: boxSquaredChord)
+                                            end = start &+ reaching
                                         }
                                         // Every squared chord of the leaf first, in a loop without
                                         // branches that computes several at once (same operations,
                                         // same order as `UnitVector.squaredChord`), then the checks.
-                                        let n = Int(node.end) &- start
-                                        let px = coordinates.baseAddress! + 3 &* start, py = px + n, pz = py + n
                                         let (qx, qy, qz) = (query.x, query.y, query.z)
                                         for j in 0..<(end &- start) {
                                             let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
                                             chords[j] = dx * dx + dy * dy + dz * dz
                                         }
-                                        // Edge keys need a square root and a series. In a far leaf,
-                                        // where the series is long, only for the places whose lower
-                                        // bound (a square root) still reaches the k-th, listed without
-                                        // a branch. Then all at once, two at a time.
+                                        // Edge keys need a square root and a series: computed only
+                                        // for the places that pass a test without either (listed
+                                        // without a branch), then all at once, two at a time.
                                         var kept = end &- start
                                         if Metric.usesRadius {
-                                            if filters {
-                                                kept = metric.keepReaching(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii.baseAddress! + start,
-                                                                           count: kept, worstKey: worst, into: candidates.baseAddress!)
-                                            }
-                                            metric.keys(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii.baseAddress! + start,
-                                                        of: filters ? UnsafePointer(candidates.baseAddress!) : nil, count: kept, into: leafKeys.baseAddress!)
+                                            kept = metric.keepReaching(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii,
+                                                                       count: kept, worstKey: worst, into: candidates.baseAddress!)
+                                            metric.keys(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii,
+                                                        of: UnsafePointer(candidates.baseAddress!), count: kept, into: leafKeys.baseAddress!)
                                         }
                                         for _ in start..<end { probe.point() }
                                         for t in 0..<kept {
-                                            let j = filters ? candidates[t] : t
+                                            let j = Metric.usesRadius ? candidates[t] : t
                                             let squaredChord = chords[j]
                                             let key = Metric.usesRadius ? leafKeys[t] : metric.key(squaredChord: squaredChord, radius: 0)
                                             if key > worst { continue }
@@ -241,7 +237,7 @@ extension KDTree {
                     }
                 }
             }
-            } } } }
+            } } }
         }
         buffer._neighbors.resize(to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.best.withUnsafeBufferPointer { sentinelAndEntries in
@@ -321,15 +317,13 @@ protocol RankingMetric {
     /// was a tenth of a query's instructions).
     func meters(keys: SIMD2<Double>) -> SIMD2<Double>
     /// `key(squaredChord:radius:)` of the places `candidates[0..<count]` (offsets into
-    /// `squaredChords` and `radii`; nil: the first `count`), bit for bit the same keys, written to
-    /// `keys[0..<count]`. Only called when `usesRadius`.
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>?, count: Int,
+    /// `squaredChords` and `radii`), bit for bit the same keys, written to `keys[0..<count]`.
+    /// Only called when `usesRadius`.
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
               into keys: UnsafeMutablePointer<Double>)
-    /// Whether a leaf at `boxSquaredChord` should first keep only the places that can reach the
-    /// k-th (`keepReaching`), computing only their keys. Only called when `usesRadius`.
-    func filtersKeys(boxSquaredChord: Double) -> Bool
     /// Writes to `candidates` the offsets `j` in `0..<count` whose key can be at most `worstKey`
-    /// (every place whose key is), in order, and returns how many. Only called when `usesRadius`.
+    /// (every place whose key is, and few others), in order, and returns how many. Only called
+    /// when `usesRadius`.
     func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
                       into candidates: UnsafeMutablePointer<Int>) -> Int
     /// A key at least that of every place within `meters` (finite): every operation from a
@@ -345,15 +339,13 @@ extension RankingMetric {
     @inlinable @inline(__always)
     func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool { false }
     @inlinable @inline(__always)
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>?, count: Int,
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
               into keys: UnsafeMutablePointer<Double>) {
         for t in 0..<count {
-            let j = candidates?[t] ?? t
+            let j = candidates[t]
             keys[t] = key(squaredChord: squaredChords[j], radius: radii[j])
         }
     }
-    @inlinable @inline(__always)
-    func filtersKeys(boxSquaredChord: Double) -> Bool { false }
     @inlinable @inline(__always)
     func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
                       into candidates: UnsafeMutablePointer<Int>) -> Int {
@@ -403,11 +395,11 @@ struct EdgeMetric: RankingMetric {
     /// Two places at a time through `GreatCircle.arcMeters(squaredChords:)` (bit for bit the
     /// scalar arcs), minus the radii.
     @inlinable @inline(__always)
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>?, count: Int,
+    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
               into keys: UnsafeMutablePointer<Double>) {
         var t = 0
         while t &+ 1 < count {
-            let a = candidates?[t] ?? t, b = candidates?[t &+ 1] ?? t &+ 1
+            let a = candidates[t], b = candidates[t &+ 1]
             let arcs = GreatCircle.arcMeters(squaredChords: SIMD2(squaredChords[a], squaredChords[b]))
             let edges = arcs - SIMD2(radii[a], radii[b])
             keys[t] = edges.x
@@ -415,35 +407,51 @@ struct EdgeMetric: RankingMetric {
             t &+= 2
         }
         if t < count {
-            let j = candidates?[t] ?? t
+            let j = candidates[t]
             keys[t] = key(squaredChord: squaredChords[j], radius: radii[j])
         }
     }
-    /// From a squared chord of 1e-4 to the leaf's box (~64 km) on, where keys of the places
-    /// beyond take the long arcsine series (from ~640 km): the filter's square roots pay there
-    /// (sparse catalogs, 10,000 places on the globe: ~8 % a query) and cost a dense town a pass
-    /// for nothing (measured).
-    @inlinable @inline(__always)
-    func filtersKeys(boxSquaredChord: Double) -> Bool { boxSquaredChord >= 1e-4 }
-    /// A place's key is at least `lowerBound` with its own radius (a square root, no series):
-    /// two places at a time (its operations lane by lane), each kept without a branch.
+    /// The places whose key can reach `worstKey` by a test without a square root or a series:
+    /// `(chord · R · (1 − 1e-9))² ≤ reach²` and `reach ≥ 0`, where `reach` is `worstKey + radius`
+    /// padded by 1 µm and 1e-12 of the radius. Dense towns compute chords for ~100 places a query
+    /// of which a third rank; the rest no longer take a square root and a series.
+    ///
+    /// Exact (never drops a place whose key is at most `worstKey`): a key is at least `-radius`,
+    /// and at least `lowerBound` with the place's own radius, `chord · R · (1 − 1e-12) − radius`
+    /// rounded. A place is dropped when `reach < 0`, so `worstKey < -radius`; or when its rounded
+    /// `reach²` is below the rounded `squaredChord · scale`, so `reach < chord · R · (1 − 1e-9 +
+    /// 1e-15)`, below that bound's rounded product: then `worstKey + radius` plus the pads, less
+    /// the rounding of the sum (under 1e-15 of its terms: 2e-8 m for keys, which never exceed
+    /// ~2e7 m, and 1e-15 of the radius), is below the product, and the rounded bound lies above
+    /// `worstKey`, strictly: a key equal to the k-th still ranks by its tie-breaks.
+    /// Two places at a time (lane by lane), each kept without a branch.
     @inlinable @inline(__always)
     func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
                       into candidates: UnsafeMutablePointer<Int>) -> Int {
         var kept = 0, j = 0
+        let scale = Self.squaredReachScale, slack = worstKey + 1e-6, radiusPad = 1 + 1e-12
         while j &+ 1 < count {
-            let bounds = SIMD2(squaredChords[j], squaredChords[j &+ 1]).squareRoot() * Self.chordMeters - SIMD2(radii[j], radii[j &+ 1])
+            let reach = SIMD2(repeating: slack) + SIMD2(radii[j], radii[j &+ 1]) * radiusPad
+            let room = reach * reach - SIMD2(squaredChords[j], squaredChords[j &+ 1]) * scale
             candidates[kept] = j
-            kept &+= bounds.x <= worstKey ? 1 : 0
+            kept &+= (reach.x >= 0 ? 1 : 0) & (room.x >= 0 ? 1 : 0)
             candidates[kept] = j &+ 1
-            kept &+= bounds.y <= worstKey ? 1 : 0
+            kept &+= (reach.y >= 0 ? 1 : 0) & (room.y >= 0 ? 1 : 0)
             j &+= 2
         }
         if j < count {
+            let reach = slack + radii[j] * radiusPad
+            let room = reach * reach - squaredChords[j] * scale
             candidates[kept] = j
-            kept &+= lowerBound(squaredChord: squaredChords[j], maxRadius: radii[j]) <= worstKey ? 1 : 0
+            kept &+= (reach >= 0 ? 1 : 0) & (room >= 0 ? 1 : 0)
         }
         return kept
+    }
+    /// `(R · (1 − 1e-9))²`: meters² per unit of squared chord in `keepReaching`, padded well
+    /// beyond the rounding of the squares and the products.
+    @inlinable static var squaredReachScale: Double {
+        let meters = Earth.meanRadiusMeters * (1 - 1e-9)
+        return meters * meters
     }
     /// The place's key is at least the box's lower bound with its own radius (see
     /// `lowerBound`); a key above `worstKey` ranks after the k-th. The rounded subtraction is

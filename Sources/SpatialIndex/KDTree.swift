@@ -8,9 +8,10 @@ import Geodesy
 /// `NeighborBuffer` as scratch).
 ///
 /// Layout (all flat arrays, no object per node): the points are stored reordered so that every
-/// leaf is a contiguous range (`radiiMeters` and `originalIndices` in leaf order; the coordinates
-/// in one array where each leaf is one block: its x's, then its y's, then its z's, so a leaf's
-/// distances are computed several at a time from memory read front to back);
+/// leaf is a contiguous range (`originalIndices` in leaf order; radii and coordinates in one array
+/// where each leaf is one block: its radii, then its x's, y's and z's, so a leaf's distances are
+/// computed several at a time from memory read front to back, and an edge query finds a leaf's
+/// radii next to its coordinates);
 /// nodes are a pre-order array whose left child is the next node and whose right child is stored.
 /// Each node keeps its bounding box and the smallest and largest fence radius below it, which
 /// makes edge-distance pruning exact.
@@ -18,11 +19,10 @@ import Geodesy
 /// Every query returns results sorted by distance, ties broken by the smaller place index — the
 /// same order `BruteForceIndex` produces (see `RankingKey`).
 public struct KDTree: Sendable {
-    /// The unit vectors' coordinates: the leaf holding points `start..<end` (n of them) stores
-    /// its x's at `3 * start ..< 3 * start + n`, then its y's, then its z's.
+    /// Fence radii (meters) and unit vectors' coordinates: the leaf holding points `start..<end`
+    /// (n of them) stores its radii at `4 * start ..< 4 * start + n`, then its x's, its y's and
+    /// its z's.
     @usableFromInline let coordinates: [Double]
-    /// Fence radii in meters, in leaf order.
-    @usableFromInline let radiiMeters: [Double]
     /// For each stored point, its index in the input.
     @usableFromInline let originalIndices: [Int32]
     /// Pre-order nodes; node 0 is the root (absent when the tree is empty).
@@ -42,8 +42,13 @@ public struct KDTree: Sendable {
 
     /// The unit vector stored at leaf-order position `i` of the leaf holding `start..<end`.
     @inlinable func vector(at i: Int, inLeaf start: Int, _ end: Int) -> UnitVector {
-        let n = end - start, block = 3 * start, j = i - start
+        let n = end - start, block = 4 * start + n, j = i - start
         return UnitVector(x: coordinates[block + j], y: coordinates[block + n + j], z: coordinates[block + 2 * n + j])
+    }
+
+    /// The fence radius stored at leaf-order position `i` of the leaf holding `start..<end`.
+    @inlinable func radiusMeters(at i: Int, inLeaf start: Int, _ end: Int) -> Double {
+        coordinates[4 * start + i - start]
     }
 
     /// One tree node (36 bytes): the bounding box of its points and their largest radius, in
@@ -91,7 +96,6 @@ public struct KDTree: Sendable {
     /// Approximate memory held by the index in bytes (array storage, excluding the input).
     public var memoryBytes: Int {
         coordinates.capacity * MemoryLayout<Double>.stride
-            + radiiMeters.capacity * MemoryLayout<Double>.stride
             + originalIndices.capacity * MemoryLayout<Int32>.stride
             + nodes.capacity * MemoryLayout<Node>.stride
     }
@@ -103,14 +107,14 @@ public struct KDTree: Sendable {
     /// returns the input index stored at leaf-order position `position` (for tests and tools).
     package func originalIndex(atLeafPosition position: Int) -> Int { Int(originalIndices[position]) }
 
-    /// - Parameter coordinates: in leaf blocks (see `coordinates`); the rest in leaf order.
+    /// - Parameters:
+    ///   - coordinates: radii and coordinates in leaf blocks (see `coordinates`).
+    ///   - uniformRadiusMeters: the radius every place shares, if they do.
     @usableFromInline
-    init(coordinates: [Double], radiiMeters: [Double], originalIndices: [Int32], nodes: [Node], leafSize: Int, height: Int) {
-        let first = radiiMeters.first
-        self.uniformRadiusMeters = first.flatMap { r in radiiMeters.allSatisfy { $0 == r } ? r : nil }
+    init(coordinates: [Double], uniformRadiusMeters: Double?, originalIndices: [Int32], nodes: [Node], leafSize: Int, height: Int) {
+        self.uniformRadiusMeters = uniformRadiusMeters
         self.height = height
         self.coordinates = coordinates
-        self.radiiMeters = radiiMeters
         self.originalIndices = originalIndices
         self.nodes = nodes
         self.leafSize = leafSize

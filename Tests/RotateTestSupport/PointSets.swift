@@ -72,13 +72,24 @@ public enum RadiusMix: String, Sendable, CaseIterable {
     case equal
     /// Uniform from 20 m to 5 km.
     case mixed
+    /// Extremes: a fifth of the places 0 m, a fifth sharing 150 m (equal keys at equal distances),
+    /// the rest log-uniform from 1 mm to 2e12 m (fences far larger than the Earth, whose keys are
+    /// their radius negated plus a comparatively tiny arc: rounding margins sized to the radius).
+    case extreme
 
     public func radii(count: Int, seed: UInt64) -> [Double] {
+        var rng = SplitMix64(seed: seed)
         switch self {
         case .equal: return Array(repeating: 100, count: count)
-        case .mixed:
-            var rng = SplitMix64(seed: seed)
-            return (0..<count).map { _ in rng.nextDouble(in: 20..<5_000) }
+        case .mixed: return (0..<count).map { _ in rng.nextDouble(in: 20..<5_000) }
+        case .extreme:
+            return (0..<count).map { _ in
+                switch rng.next() % 5 {
+                case 0: 0
+                case 1: 150
+                default: Double(sign: .plus, exponent: Int(rng.next() % 50) - 10, significand: rng.nextDouble(in: 1..<2))
+                }
+            }
         }
     }
 }
