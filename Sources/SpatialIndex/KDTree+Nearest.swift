@@ -115,8 +115,8 @@ extension KDTree {
         let reachKey = buffer.reachMeters == .infinity ? .infinity : metric.keyBound(meters: buffer.reachMeters)
         // SAFETY: every index below is in bounds by construction: node indices come from the
         // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
-        // coordinates 3·start ..< 3·start + 3n, and holds at most `leafSize` points, the size of
-        // `chords` and `leafKeys`), result slots from 0..<k after the sentinel (`best` holds
+        // radii and coordinates 4·start ..< 4·start + 4n, and holds at most `leafSize` points, the
+        // size of `chords`, `leafKeys` and `candidates`), result slots from 0..<k after the sentinel (`best` holds
         // k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never holds
         // more than height entries (one farther child per level of the current path).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
