@@ -216,11 +216,18 @@ extension KDTree {
                                         let left = next.node + 1
                                         let right = node.right
                                         let leftNode = nodes[Int(left)], rightNode = nodes[Int(right)]
-                                        let leftBound = metric.lowerBound(squaredChord: leftNode.squaredDistance(to: query), maxRadius: Double(leftNode.maxRadius))
-                                        let rightBound = metric.lowerBound(squaredChord: rightNode.squaredDistance(to: query), maxRadius: Double(rightNode.maxRadius))
+                                        let leftSquared = leftNode.squaredDistance(to: query), rightSquared = rightNode.squaredDistance(to: query)
+                                        let leftBound = metric.lowerBound(squaredChord: leftSquared, maxRadius: Double(leftNode.maxRadius))
+                                        let rightBound = metric.lowerBound(squaredChord: rightSquared, maxRadius: Double(rightNode.maxRadius))
                                         // The nearer child next, the other on the stack (chosen by
                                         // selects, not a branch: which child is nearer is a coin toss).
-                                        let leftFirst = leftBound <= rightBound
+                                        // By edge, nearer by box distance (the larger radius on a
+                                        // tie): the bounds' square roots then only feed the pruning
+                                        // tests, predicted branches, and no longer delay the next
+                                        // node's load (10,000 places: ~4 % faster, same nodes).
+                                        let leftFirst = Metric.usesRadius
+                                            ? (leftSquared < rightSquared || (leftSquared == rightSquared && leftNode.maxRadius >= rightNode.maxRadius))
+                                            : leftBound <= rightBound
                                         stack[top] = .init(node: leftFirst ? right : left, bound: leftFirst ? rightBound : leftBound)
                                         top += 1
                                         next = .init(node: leftFirst ? left : right, bound: leftFirst ? leftBound : rightBound)
