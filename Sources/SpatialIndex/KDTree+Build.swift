@@ -48,22 +48,22 @@ extension KDTree {
             }
         }
         // Radii and coordinates in leaf blocks (radii, x's, y's, z's), indices in leaf order, in one pass.
-        var coordinates = [Double](repeating: 0, count: 4 * points.count)
+        var leafBlocks = [Double](repeating: 0, count: 4 * points.count)
         var indices = [Int32](repeating: 0, count: points.count)
         for node in builder.nodes where node.isLeaf {
             let start = Int(node.start), n = Int(node.end) - start, block = 4 * start
             for j in 0..<n {
                 let point = points[start + j]
-                coordinates[block + j] = point.radius
-                coordinates[block + n + j] = point.vector.x
-                coordinates[block + 2 * n + j] = point.vector.y
-                coordinates[block + 3 * n + j] = point.vector.z
+                leafBlocks[block + j] = point.radius
+                leafBlocks[block + n + j] = point.vector.x
+                leafBlocks[block + 2 * n + j] = point.vector.y
+                leafBlocks[block + 3 * n + j] = point.vector.z
                 indices[start + j] = point.index
             }
         }
         let first = points.first?.radius
         self.init(
-            coordinates: coordinates,
+            leafBlocks: leafBlocks,
             uniformRadiusMeters: first.flatMap { r in points.allSatisfy { $0.radius == r } ? r : nil },
             originalIndices: indices,
             nodes: builder.nodes,

@@ -25,10 +25,10 @@ extension KDTree {
         for node in nodes where node.isLeaf {
             for i in Int(node.start)..<Int(node.end) {
                 vectors[i] = vector(at: i, inLeaf: Int(node.start), Int(node.end))
-                radiiMeters[i] = radiusMeters(at: i, inLeaf: Int(node.start), Int(node.end))
+                radiiMeters[i] = radiusMeters(at: i, inLeafFrom: Int(node.start))
             }
         }
-        precondition(coordinates.count == 4 * count, "a radius and three coordinates per point")
+        precondition(leafBlocks.count == 4 * count, "a radius and three coordinates per point")
         if let uniformRadiusMeters {
             precondition(radiiMeters.allSatisfy { $0 == uniformRadiusMeters }, "radii differ from the uniform radius")
         } else {

@@ -120,7 +120,7 @@ extension KDTree {
         // k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never holds
         // more than height entries (one farther child per level of the current path).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
-            coordinates.withUnsafeBufferPointer { coordinates in
+            leafBlocks.withUnsafeBufferPointer { leafBlocks in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: Metric.usesRadius ? leafSize : 0) { leafKeys in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: Metric.usesRadius ? leafSize : 0) { candidates in
@@ -162,7 +162,7 @@ extension KDTree {
                                         var end = Int(node.end)
                                         // The leaf's block: its radii, then its x's, y's and z's.
                                         let n = end &- start
-                                        let radii = coordinates.baseAddress! + 4 &* start
+                                        let radii = leafBlocks.baseAddress! + 4 &* start
                                         let px = radii + n, py = px + n, pz = py + n
                                         if Metric.usesRadius && found == k {
                                             // A leaf stores its largest fences first, so the fences too

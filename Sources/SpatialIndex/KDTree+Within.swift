@@ -61,7 +61,7 @@ extension KDTree {
                     let squaredChord = vector(at: i, inLeaf: start, end).squaredChord(to: query)
                     if squaredChord > limit { continue }
                     if byEdge {
-                        let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiusMeters(at: i, inLeaf: start, end))
+                        let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiusMeters(at: i, inLeafFrom: start))
                         if edge <= meters { body(i, edge, squaredChord) }
                     } else if GreatCircle.arcMeters(squaredChord: squaredChord) <= meters {
                         body(i, squaredChord, squaredChord)

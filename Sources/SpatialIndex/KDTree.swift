@@ -8,7 +8,7 @@ import Geodesy
 /// `NeighborBuffer` as scratch).
 ///
 /// Layout (all flat arrays, no object per node): the points are stored reordered so that every
-/// leaf is a contiguous range (`originalIndices` in leaf order; radii and coordinates in one array
+/// leaf is a contiguous range (`originalIndices` in leaf order; radii and coordinates in one array, `leafBlocks`,
 /// where each leaf is one block: its radii, then its x's, y's and z's, so a leaf's distances are
 /// computed several at a time from memory read front to back, and an edge query finds a leaf's
 /// radii next to its coordinates);
@@ -22,7 +22,7 @@ public struct KDTree: Sendable {
     /// Fence radii (meters) and unit vectors' coordinates: the leaf holding points `start..<end`
     /// (n of them) stores its radii at `4 * start ..< 4 * start + n`, then its x's, its y's and
     /// its z's.
-    @usableFromInline let coordinates: [Double]
+    @usableFromInline let leafBlocks: [Double]
     /// For each stored point, its index in the input.
     @usableFromInline let originalIndices: [Int32]
     /// Pre-order nodes; node 0 is the root (absent when the tree is empty).
@@ -43,12 +43,12 @@ public struct KDTree: Sendable {
     /// The unit vector stored at leaf-order position `i` of the leaf holding `start..<end`.
     @inlinable func vector(at i: Int, inLeaf start: Int, _ end: Int) -> UnitVector {
         let n = end - start, block = 4 * start + n, j = i - start
-        return UnitVector(x: coordinates[block + j], y: coordinates[block + n + j], z: coordinates[block + 2 * n + j])
+        return UnitVector(x: leafBlocks[block + j], y: leafBlocks[block + n + j], z: leafBlocks[block + 2 * n + j])
     }
 
-    /// The fence radius stored at leaf-order position `i` of the leaf holding `start..<end`.
-    @inlinable func radiusMeters(at i: Int, inLeaf start: Int, _ end: Int) -> Double {
-        coordinates[4 * start + i - start]
+    /// The fence radius stored at leaf-order position `i` of the leaf starting at `start`.
+    @inlinable func radiusMeters(at i: Int, inLeafFrom start: Int) -> Double {
+        leafBlocks[4 * start + i - start]
     }
 
     /// One tree node (36 bytes): the bounding box of its points and their largest radius, in
@@ -95,7 +95,7 @@ public struct KDTree: Sendable {
 
     /// Approximate memory held by the index in bytes (array storage, excluding the input).
     public var memoryBytes: Int {
-        coordinates.capacity * MemoryLayout<Double>.stride
+        leafBlocks.capacity * MemoryLayout<Double>.stride
             + originalIndices.capacity * MemoryLayout<Int32>.stride
             + nodes.capacity * MemoryLayout<Node>.stride
     }
@@ -108,13 +108,13 @@ public struct KDTree: Sendable {
     package func originalIndex(atLeafPosition position: Int) -> Int { Int(originalIndices[position]) }
 
     /// - Parameters:
-    ///   - coordinates: radii and coordinates in leaf blocks (see `coordinates`).
+    ///   - leafBlocks: radii and coordinates in leaf blocks (see `leafBlocks`).
     ///   - uniformRadiusMeters: the radius every place shares, if they do.
     @usableFromInline
-    init(coordinates: [Double], uniformRadiusMeters: Double?, originalIndices: [Int32], nodes: [Node], leafSize: Int, height: Int) {
+    init(leafBlocks: [Double], uniformRadiusMeters: Double?, originalIndices: [Int32], nodes: [Node], leafSize: Int, height: Int) {
         self.uniformRadiusMeters = uniformRadiusMeters
         self.height = height
-        self.coordinates = coordinates
+        self.leafBlocks = leafBlocks
         self.originalIndices = originalIndices
         self.nodes = nodes
         self.leafSize = leafSize
