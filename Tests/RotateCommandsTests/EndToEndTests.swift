@@ -5,12 +5,20 @@ import RotateTestSupport
 import Testing
 
 /// The built `rotate` binary on the bundled datasets, as a user runs it.
-@Suite struct EndToEndTests {
+///
+/// A class so that each test's files live in a directory of their own, removed when the test ends.
+@Suite final class EndToEndTests {
     static func data(_ name: String) -> String { DatasetPaths.path(name) }
-    static func temporary(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("rotate-e2e-\(UUID().uuidString)-\(name)").path
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
-    static func write(_ text: String, _ name: String) throws -> String {
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func temporary(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func write(_ text: String, _ name: String) throws -> String {
         let path = temporary(name)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
@@ -32,7 +40,7 @@ import Testing
     }
 
     @Test func planSummaryAndMap() throws {
-        let map = Self.temporary("map.svg")
+        let map = temporary("map.svg")
         let result = try run(["plan", "--places", shops, "--walk", walk, "--format", "summary", "--map", map])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.out.contains("misses         0 (0 avoidable)"))
@@ -45,7 +53,7 @@ import Testing
         #expect(geojson.code == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(geojson.out.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "FeatureCollection")
-        let out = Self.temporary("plan.csv")
+        let out = temporary("plan.csv")
         let csv = try run(["plan", "--places", shops, "--walk", walk, "--format", "csv", "--out", out])
         #expect(csv.code == 0 && csv.out.isEmpty)
         let trace = try PlanTrace.parse(try run(["plan", "--places", shops, "--walk", walk, "--format", "ndjson"]).out)
@@ -67,14 +75,14 @@ import Testing
     }
 
     @Test func gpxWithAndWithoutTimestamps() throws {
-        let timed = try Self.write("""
+        let timed = try write("""
             <gpx version="1.1"><trk><trkseg>
             <trkpt lat="46.0320" lon="14.4776"><time>2024-05-01T10:00:00Z</time></trkpt>
             <trkpt lat="46.0330" lon="14.4790"><time>2024-05-01T10:01:40Z</time></trkpt>
             <trkpt lat="46.0340" lon="14.4800"><time>2024-05-01T10:03:20Z</time></trkpt>
             </trkseg></trk></gpx>
             """, "timed.gpx")
-        let untimed = try Self.write("<gpx><wpt lat=\"46.0320\" lon=\"14.4776\"/><wpt lat=\"46.0330\" lon=\"14.4790\"/><wpt lat=\"46.034\" lon=\"14.48\"/></gpx>", "untimed.gpx")
+        let untimed = try write("<gpx><wpt lat=\"46.0320\" lon=\"14.4776\"/><wpt lat=\"46.0330\" lon=\"14.4790\"/><wpt lat=\"46.034\" lon=\"14.48\"/></gpx>", "untimed.gpx")
         for path in [timed, untimed] {
             let result = try run(["plan", "--places", shops, "--walk", path, "--format", "ndjson"])
             #expect(result.code == 0, "\(result.err)")
@@ -91,7 +99,7 @@ import Testing
             SyntheticCoordinates.uniformInSquare(around: towns[i % 2], sideMeters: i % 2 == 0 ? 3_000 : 8_000, using: &rng)
         }
         let csv = "id,lat,lon,radius_m\n" + coordinates.enumerated().map { "p\($0),\($1.latitude),\($1.longitude),50" }.joined(separator: "\n")
-        let places = try Self.write(csv + "\n", "density.csv")
+        let places = try write(csv + "\n", "density.csv")
         let result = CapturingConsole.run(["validate", "--places", places])
         #expect(result.code == 0, "\(result.err)")
         let densest = coordinates.map { a in coordinates.filter { a.distance(to: $0) <= 1_000 }.count }.max()!
@@ -99,8 +107,8 @@ import Testing
     }
 
     @Test func badRowsAreReportedWithFileAndLineAndNothingIsLost() throws {
-        let places = try Self.write("id,lat,lon,radius_m\na,46.03,14.47,100\nb,north,14.47,100\nc,46.04,14.48,-1\nd,46.05,14.49,\na,46.0,14.0,50\n", "bad.csv")
-        let rejects = Self.temporary("rejects.csv")
+        let places = try write("id,lat,lon,radius_m\na,46.03,14.47,100\nb,north,14.47,100\nc,46.04,14.48,-1\nd,46.05,14.49,\na,46.0,14.0,50\n", "bad.csv")
+        let rejects = temporary("rejects.csv")
         let result = try run(["validate", "--places", places, "--rejects", rejects])
         #expect(result.code == 0, "\(result.err)")
         #expect(result.err.contains("\(places):3: 'lat' is not a number: 'north'"))
@@ -117,8 +125,8 @@ import Testing
     }
 
     @Test func fileErrorsExitOneAndUsageErrorsExitTwo() throws {
-        let empty = try Self.write("", "empty.csv")
-        let noLat = try Self.write("id,lon\na,1\n", "nolat.csv")
+        let empty = try write("", "empty.csv")
+        let noLat = try write("id,lon\na,1\n", "nolat.csv")
         for (arguments, code, message) in [
             (["plan", "--places", "/nonexistent.csv", "--walk", walk], Int32(1), "/nonexistent.csv"),
             (["plan", "--places", empty, "--walk", walk], 1, "the file is empty"),
@@ -142,7 +150,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(one.out.utf8)) as? [String: Any])
         #expect((object["monitored"] as? [Any])?.count == 17)
         #expect(object["guarantee"] as? String == "exact")
-        let positions = try Self.write("id,lat,lon,accuracy_m\nu1,46.05,14.5,5\nu2,x,14.5,\nu3,46.04,14.49,\nu4,46.06,14.51,-2\n", "positions.csv")
+        let positions = try write("id,lat,lon,accuracy_m\nu1,46.05,14.5,5\nu2,x,14.5,\nu3,46.04,14.49,\nu4,46.06,14.51,-2\n", "positions.csv")
         let batch = try run(["select", "--places", shops, "--positions", positions])
         #expect(batch.code == 0, "\(batch.err)")
         let rows = batch.out.split(separator: "\n")
@@ -155,7 +163,7 @@ import Testing
     }
 
     @Test func generateReproducesTheBundledScenario() throws {
-        let places = Self.temporary("shops.csv"), walkOut = Self.temporary("walk.csv")
+        let places = temporary("shops.csv"), walkOut = temporary("walk.csv")
         let result = try run(["generate", "--places-out", places, "--walk-out", walkOut])
         #expect(result.code == 0, "\(result.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: places)) == Data(contentsOf: URL(fileURLWithPath: shops)))

@@ -147,13 +147,15 @@ import Testing
         var rng = SplitMix64(seed: 901)
         let gpxAlphabet = Array("<gpx trkpt wpt rtept lat=\"1.5\" lon='2' <time>2020-01-01T00:00:00Z</time> /> <!-- --> <![CDATA[ ]]>\n".utf8)
         let csvAlphabet = Array("t,lat,lon,accuracy_m\"\r\n 0123456789.-:TZe".utf8)
+        let stem = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-fuzz-\(UUID().uuidString)").path
+        defer { for ext in [".gpx", ".csv"] { try? FileManager.default.removeItem(atPath: stem + ext) } }
         for round in 0..<1_500 {
             let alphabet = round % 2 == 0 ? gpxAlphabet : csvAlphabet
             var bytes = (0..<rng.nextInt(below: 120)).map { _ in
                 rng.nextUnit() < 0.9 ? alphabet[rng.nextInt(below: alphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
             }
             if round % 2 == 0 { bytes = Array("<gpx>".utf8) + bytes } else { bytes = Array("lat,lon\n".utf8) + bytes }
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-fuzz-\(round % 2).\(round % 2 == 0 ? "gpx" : "csv")").path
+            let path = stem + (round % 2 == 0 ? ".gpx" : ".csv")
             guard (try? Data(bytes).write(to: URL(fileURLWithPath: path))) != nil else { continue }
             if let walk = try? WalkFile.read(path: path) {
                 #expect(walk.fixes.count + walk.rejected.count == walk.rowsRead)
