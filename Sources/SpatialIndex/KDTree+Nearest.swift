@@ -183,20 +183,22 @@ extension KDTree {
                                         // Every squared chord of the leaf first, in a loop without
                                         // branches that computes several at once (same operations,
                                         // same order as `UnitVector.squaredChord`), then the checks.
-                                        let (qx, qy, qz) = (query.x, query.y, query.z)
-                                        for j in 0..<(end &- start) {
-                                            let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
-                                            chords[j] = dx * dx + dy * dy + dz * dz
-                                        }
-                                        // Edge keys need a square root and a series: computed only
-                                        // for the places that pass a test without either (listed
-                                        // without a branch), then all at once, two at a time.
                                         var kept = end &- start
                                         if Metric.usesRadius {
-                                            kept = metric.keepReaching(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii,
-                                                                       count: kept, worstKey: worst, into: candidates.baseAddress!)
+                                            // Edge keys need a square root and a series: computed only
+                                            // for the places that pass a test without either (listed
+                                            // without a branch, with the chords), then two at a time.
+                                            kept = metric.squaredChordsKeepingReaching(
+                                                x: px, y: py, z: pz, radii: radii, count: kept, query: query, worstKey: worst,
+                                                squaredChords: chords.baseAddress!, candidates: candidates.baseAddress!)
                                             metric.keys(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii,
                                                         of: UnsafePointer(candidates.baseAddress!), count: kept, into: leafKeys.baseAddress!)
+                                        } else {
+                                            let (qx, qy, qz) = (query.x, query.y, query.z)
+                                            for j in 0..<kept {
+                                                let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
+                                                chords[j] = dx * dx + dy * dy + dz * dz
+                                            }
                                         }
                                         for _ in start..<end { probe.point() }
                                         for t in 0..<kept {
@@ -328,11 +330,14 @@ protocol RankingMetric {
     /// Only called when `usesRadius`.
     func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
               into keys: UnsafeMutablePointer<Double>)
-    /// Writes to `candidates` the offsets `j` in `0..<count` whose key can be at most `worstKey`
-    /// (every place whose key is, and few others), in order, and returns how many. Only called
-    /// when `usesRadius`.
-    func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
-                      into candidates: UnsafeMutablePointer<Int>) -> Int
+    /// Writes the squared chords from `query` to the places `0..<count` of a leaf (coordinates
+    /// `x`, `y`, `z`) to `squaredChords` (same operations, same order as
+    /// `UnitVector.squaredChord`), and to `candidates` the offsets whose key can be at most
+    /// `worstKey` (every place whose key is, and few others), in order; returns how many. Only
+    /// called when `usesRadius`.
+    func squaredChordsKeepingReaching(x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
+                                      radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
+                                      squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>) -> Int
     /// A key at least that of every place within `meters` (finite): every operation from a
     /// place's distance to its key is monotone, and chord keys are padded by 1 µm.
     func keyBound(meters: Double) -> Double
@@ -354,9 +359,14 @@ extension RankingMetric {
         }
     }
     @inlinable @inline(__always)
-    func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
-                      into candidates: UnsafeMutablePointer<Int>) -> Int {
-        for j in 0..<count { candidates[j] = j }
+    func squaredChordsKeepingReaching(x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
+                                      radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
+                                      squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>) -> Int {
+        for j in 0..<count {
+            let dx = x[j] - query.x, dy = y[j] - query.y, dz = z[j] - query.z
+            squaredChords[j] = dx * dx + dy * dy + dz * dz
+            candidates[j] = j
+        }
         return count
     }
 }
@@ -418,10 +428,11 @@ struct EdgeMetric: RankingMetric {
             keys[t] = key(squaredChord: squaredChords[j], radius: radii[j])
         }
     }
-    /// The places whose key can reach `worstKey` by a test without a square root or a series:
-    /// `(chord · R · (1 − 1e-9))² ≤ reach²` and `reach ≥ 0`, where `reach` is `worstKey + radius`
-    /// padded by 1 µm and 1e-12 of the radius. Dense towns compute chords for ~100 places a query
-    /// of which a third rank; the rest no longer take a square root and a series.
+    /// The leaf's squared chords, and the places whose key can reach `worstKey` by a test without
+    /// a square root or a series: `(chord · R · (1 − 1e-9))² ≤ reach²` and `reach ≥ 0`, where
+    /// `reach` is `worstKey + radius` padded by 1 µm and 1e-12 of the radius. Dense towns compute
+    /// chords for ~100 places a query of which a third rank; the rest take no square root and no
+    /// series. One pass, two places at a time (lane by lane), each kept without a branch.
     ///
     /// Exact (never drops a place whose key is at most `worstKey`): a key is at least `-radius`,
     /// and at least `lowerBound` with the place's own radius, `chord · R · (1 − 1e-12) − radius`
@@ -431,30 +442,39 @@ struct EdgeMetric: RankingMetric {
     /// the rounding of the sum (under 1e-15 of its terms: 2e-8 m for keys, which never exceed
     /// ~2e7 m, and 1e-15 of the radius), is below the product, and the rounded bound lies above
     /// `worstKey`, strictly: a key equal to the k-th still ranks by its tie-breaks.
-    /// Two places at a time (lane by lane), each kept without a branch.
     @inlinable @inline(__always)
-    func keepReaching(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, count: Int, worstKey: Double,
-                      into candidates: UnsafeMutablePointer<Int>) -> Int {
+    func squaredChordsKeepingReaching(x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
+                                      radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
+                                      squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>) -> Int {
         var kept = 0, j = 0
         let scale = Self.squaredReachScale, slack = worstKey + 1e-6, radiusPad = 1 + 1e-12
+        let qx = SIMD2(repeating: query.x), qy = SIMD2(repeating: query.y), qz = SIMD2(repeating: query.z)
         while j &+ 1 < count {
+            let dx = SIMD2(x[j], x[j &+ 1]) - qx, dy = SIMD2(y[j], y[j &+ 1]) - qy, dz = SIMD2(z[j], z[j &+ 1]) - qz
+            let chords = dx * dx + dy * dy + dz * dz
+            squaredChords[j] = chords.x
+            squaredChords[j &+ 1] = chords.y
             let reach = SIMD2(repeating: slack) + SIMD2(radii[j], radii[j &+ 1]) * radiusPad
-            let room = reach * reach - SIMD2(squaredChords[j], squaredChords[j &+ 1]) * scale
+            let room = reach * reach - chords * scale
+            // Kept when both are at least 0, i.e. when the smaller is (no NaN can occur).
             candidates[kept] = j
-            kept &+= (reach.x >= 0 ? 1 : 0) & (room.x >= 0 ? 1 : 0)
+            kept &+= (reach.x < room.x ? reach.x : room.x) >= 0 ? 1 : 0
             candidates[kept] = j &+ 1
-            kept &+= (reach.y >= 0 ? 1 : 0) & (room.y >= 0 ? 1 : 0)
+            kept &+= (reach.y < room.y ? reach.y : room.y) >= 0 ? 1 : 0
             j &+= 2
         }
         if j < count {
+            let dx = x[j] - query.x, dy = y[j] - query.y, dz = z[j] - query.z
+            let chord = dx * dx + dy * dy + dz * dz
+            squaredChords[j] = chord
             let reach = slack + radii[j] * radiusPad
-            let room = reach * reach - squaredChords[j] * scale
+            let room = reach * reach - chord * scale
             candidates[kept] = j
-            kept &+= (reach >= 0 ? 1 : 0) & (room >= 0 ? 1 : 0)
+            kept &+= (reach < room ? reach : room) >= 0 ? 1 : 0
         }
         return kept
     }
-    /// `(R · (1 − 1e-9))²`: meters² per unit of squared chord in `keepReaching`, padded well
+    /// `(R · (1 − 1e-9))²`: meters² per unit of squared chord in `squaredChordsKeepingReaching`, padded well
     /// beyond the rounding of the squares and the products.
     @inlinable static var squaredReachScale: Double {
         let meters = Earth.meanRadiusMeters * (1 - 1e-9)
