@@ -147,7 +147,6 @@ extension KDTree {
                                 var top = 0
                                 var next = NeighborBuffer.StackEntry(node: 0, bound: -Double.infinity)
                                 while true {
-                                    let node = nodes[Int(next.node)]
                                     var worst = found < k ? reachKey : bestBase[k - 1].key
                                     // Bounds are in key space: no place under the node ranks before it.
                                     if next.bound > worst {
@@ -156,6 +155,8 @@ extension KDTree {
                                         next = stack[top]
                                         continue
                                     }
+                                    // Read only now: a node out of reach costs no memory access.
+                                    let node = nodes[Int(next.node)]
                                     probe.node()
                                     if node.isLeaf {
                                         let start = Int(node.start)

@@ -50,17 +50,20 @@ public struct NeighborBuffer: Sendable {
         }
     }
 
-    /// One of the best k: its ranking key and its place's index.
+    /// One of the best k: its ranking key and its place's index, as the two lanes of one 16-byte
+    /// vector (the index's bits in the second), so that the sorted insertion moves an entry with
+    /// one load and one store, and compares the key in place (the first lane).
     @usableFromInline
     struct Best: Sendable {
-        @usableFromInline var key: Double
-        /// An `Int`, not an `Int32`: the entry is 16 bytes with no padding to carry along.
-        @usableFromInline var index: Int
+        @usableFromInline var lanes: SIMD2<Double>
 
         @inlinable init(key: Double, index: Int32) {
-            self.key = key
-            self.index = Int(index)
+            lanes = SIMD2(key, Double(bitPattern: UInt64(UInt32(bitPattern: index))))
         }
+
+        @inlinable var key: Double { lanes.x }
+        /// The place's index (indices are never negative).
+        @inlinable var index: Int { Int(truncatingIfNeeded: lanes.y.bitPattern) }
 
         /// Stored before the list: no key ranks before −∞ (keys are finite), so the sorted
         /// insertion stops there.
