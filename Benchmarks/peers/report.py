@@ -4,10 +4,12 @@
 report.py verify DATA_DIR K    -> one JSON line: how many of the first 1,000 answers of each peer
                                   differ from brute force (as sets of indices)
 report.py table RESULTS.jsonl  -> the comparison table (ns per query, build, bytes per place, and
-                                  each peer's time divided by rotate's, per distribution and N)
+                                  each peer's time divided by rotate's, per distribution and N; a
+                                  peer run in several processes: the median over them, and their range)
 """
 import json
 import os
+import statistics
 import sys
 
 
@@ -26,17 +28,42 @@ def verify(data, k):
     print(json.dumps(out))
 
 
+def merge_processes(group):
+    """One row per peer: a peer run in several processes gets the median of their ns per query
+    and build times, and the range of the per-process ns per query (`ns_processes`)."""
+    by_peer = {}
+    order = []
+    for row in group:
+        name = row.get("peer", "verify" if "verify" in row else "?")
+        if name not in by_peer:
+            order.append(name)
+        by_peer.setdefault(name, []).append(row)
+    merged = []
+    for name in order:
+        runs = by_peer[name]
+        row = dict(runs[0])
+        if len(runs) > 1 and all("ns_per_query" in r for r in runs):
+            times = [r["ns_per_query"] for r in runs]
+            row["ns_per_query"] = round(statistics.median(times), 1)
+            row["ns_processes"] = (min(times), max(times), len(times))
+            if all("build_ms" in r for r in runs):
+                row["build_ms"] = round(statistics.median(r["build_ms"] for r in runs), 3)
+        merged.append(row)
+    return merged
+
+
 def table(path):
     rows = [json.loads(line) for line in open(path) if line.strip()]
     groups = {}
     for row in rows:
         groups.setdefault((row["dist"], row["n"]), []).append(row)
+    groups = {key: merge_processes(group) for key, group in groups.items()}
     for (dist, n), group in groups.items():
         rotate = next((r for r in group if r.get("peer") == "rotate"), None)
         base = rotate["ns_per_query"] if rotate else None
         rotate_read = next((r["ms"] for r in group if r.get("peer") == "rotate PlacesCSV.read"), None)
         print(f"\n{dist}, N = {n:,}")
-        print(f"{'peer':38} {'build ms':>10} {'ns/query':>12} {'bytes/place':>12} {'x rotate':>9}")
+        print(f"{'peer':38} {'build ms':>10} {'ns/query':>12} {'bytes/place':>12} {'x rotate':>9}  per process")
         for r in group:
             if "verify" in r:
                 print("  check vs brute force (first 1,000 queries, mismatches): "
@@ -51,7 +78,11 @@ def table(path):
             ratio = f"{ns / base:.2f}" if ns and base else ""
             build = r.get("build_ms", "")
             bpp = r.get("bytes_per_place", "")
-            print(f"{r['peer']:38} {build!s:>10} {ns!s:>12} {bpp!s:>12} {ratio:>9}")
+            spread = ""
+            if "ns_processes" in r:
+                low, high, count = r["ns_processes"]
+                spread = f"  {low:g}-{high:g} ({count} processes, median)"
+            print(f"{r['peer']:38} {build!s:>10} {ns!s:>12} {bpp!s:>12} {ratio:>9}{spread}")
 
 
 if __name__ == "__main__":

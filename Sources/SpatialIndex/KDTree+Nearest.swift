@@ -516,3 +516,38 @@ struct UniformEdgeMetric: RankingMetric {
     /// An edge within `meters` is a centre within `meters + radius`.
     @inlinable func keyBound(meters: Double) -> Double { RankingKey.pruningSquaredChord(beyondMeters: meters + radiusMeters) }
 }
+
+extension KDTree {
+    /// How many nodes have a bound at most the key of `meters` (by `target` from `query`): the
+    /// nodes a search that opens nodes in the order of their bounds (best first) would open if it
+    /// ended with that k-th distance, and a depth-first search must open at least those with a
+    /// smaller bound. The key is padded (see `RankingMetric.keyBound`), so the count errs high.
+    /// For tests that the depth-first order stays close to best first.
+    package func nodesBounded(by meters: Double, from query: UnitVector, measuredTo target: DistanceTarget) -> Int {
+        switch target {
+        case .center:
+            return nodesBounded(byKey: CenterMetric().keyBound(meters: meters), from: query, CenterMetric())
+        case .edge:
+            if let radius = uniformRadiusMeters {
+                let metric = UniformEdgeMetric(radiusMeters: radius)
+                return nodesBounded(byKey: metric.keyBound(meters: meters), from: query, metric)
+            }
+            return nodesBounded(byKey: EdgeMetric().keyBound(meters: meters), from: query, EdgeMetric())
+        }
+    }
+
+    private func nodesBounded<Metric: RankingMetric>(byKey key: Double, from query: UnitVector, _ metric: Metric) -> Int {
+        guard !nodes.isEmpty else { return 0 }
+        var count = 0
+        var pending: [Int] = [0]
+        while let index = pending.popLast() {
+            let node = nodes[index]
+            // A child's box lies in its parent's and its largest radius is at most the parent's,
+            // so bounds only grow downwards: a node over the key has no descendant under it.
+            guard metric.lowerBound(squaredChord: node.squaredDistance(to: query), maxRadius: Double(node.maxRadius)) <= key else { continue }
+            count += 1
+            if !node.isLeaf { pending += [index + 1, Int(node.right)] }
+        }
+        return count
+    }
+}
