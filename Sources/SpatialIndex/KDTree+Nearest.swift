@@ -475,8 +475,8 @@ struct EdgeMetric: RankingMetric {
         }
         return kept
     }
-    /// `(R · (1 − 1e-9))²`: meters² per unit of squared chord in `squaredChordsKeepingReaching`, padded well
-    /// beyond the rounding of the squares and the products.
+    /// `(R · (1 − 1e-9))²`: meters² per unit of squared chord in `squaredChordsKeepingReaching`,
+    /// padded well beyond the rounding of the squares and the products.
     @inlinable static var squaredReachScale: Double {
         let meters = Earth.meanRadiusMeters * (1 - 1e-9)
         return meters * meters
