@@ -8,13 +8,12 @@ import Geodesy
 /// `NeighborBuffer` as scratch).
 ///
 /// Layout (all flat arrays, no object per node): the points are stored reordered so that every
-/// leaf is a contiguous range (`originalIndices` in leaf order; radii and coordinates in one array, `leafBlocks`,
-/// where each leaf is one block: its radii, then its x's, y's and z's, so a leaf's distances are
-/// computed several at a time from memory read front to back, and an edge query finds a leaf's
-/// radii next to its coordinates);
-/// nodes are a pre-order array whose left child is the next node and whose right child is stored.
-/// Each node keeps its bounding box and the smallest and largest fence radius below it, which
-/// makes edge-distance pruning exact.
+/// leaf is a contiguous range (`originalIndices` in leaf order; radii and coordinates in one
+/// array, `leafBlocks`, where each leaf is one block: its radii, then its x's, y's and z's, so a
+/// leaf's distances are computed several at a time from memory read front to back, and an edge
+/// query finds a leaf's radii next to its coordinates); nodes are a pre-order array whose left
+/// child is the next node and whose right child is stored. Each node keeps its bounding box and
+/// the largest fence radius below it, which makes edge-distance pruning exact.
 ///
 /// Every query returns results sorted by distance, ties broken by the smaller place index — the
 /// same order `BruteForceIndex` produces (see `RankingKey`).
