@@ -39,7 +39,7 @@ extension KDTree {
             builder.nodes.reserveCapacity(Builder.nodeCount(input.count, leafSize: leafSize))
             // The recursion works on the points' storage directly: no uniqueness check per swap.
             points.withUnsafeMutableBufferPointer { points in
-                _ = builder.build(points, 0, points.count, depth: 0)
+                _ = builder.build(points, 0, points.count)
             }
             // Radius splits can make more nodes than the median-split count reserved, and the
             // array then doubled its storage: keep only what is used.
@@ -61,20 +61,21 @@ extension KDTree {
                 indices[start + j] = point.index
             }
         }
+        let (nodes, height) = builder.fourChildNodes()
         let first = points.first?.radius
         self.init(
             leafBlocks: leafBlocks,
             uniformRadiusMeters: first.flatMap { r in points.allSatisfy { $0.radius == r } ? r : nil },
             originalIndices: indices,
-            nodes: builder.nodes,
+            nodes: nodes,
             leafSize: leafSize,
-            height: builder.height
+            height: height
         )
     }
 }
 
-/// Builds the pre-order node array by recursive median splits on the widest axis (x, y, z, or
-/// the fence radius; see `build`).
+/// Builds a binary k-d tree by recursive median splits on the widest axis (x, y, z, or the fence
+/// radius; see `build`), then folds its levels two by two into the index's four-child nodes.
 private struct Builder {
     struct Point {
         var vector: UnitVector
@@ -82,9 +83,20 @@ private struct Builder {
         var index: Int32
     }
 
+    /// A binary node in pre-order (the left child is the next node): the bounding box of its
+    /// points and their largest radius, rounded outward to `Float`; its points `start..<end` in
+    /// leaf order; `right`, its right child (internal nodes), or -1 for a leaf.
+    struct BinaryNode {
+        var minX: Float, minY: Float, minZ: Float
+        var maxX: Float, maxY: Float, maxZ: Float
+        var maxRadius: Float
+        var start: Int32, end: Int32
+        var right: Int32
+        var isLeaf: Bool { right < 0 }
+    }
+
     let leafSize: Int
-    var nodes: [KDTree.Node] = []
-    var height = 0
+    var nodes: [BinaryNode] = []
 
     /// Nodes a build over `count` points makes when every split is at the median (so the node
     /// array is allocated once; radius splits, at the middle of the radius range, may need more).
@@ -97,7 +109,7 @@ private struct Builder {
     }
 
     /// Builds the subtree over `points[low..<high]` and returns its node index.
-    mutating func build(_ points: UnsafeMutableBufferPointer<Point>, _ low: Int, _ high: Int, depth: Int) -> Int {
+    mutating func build(_ points: UnsafeMutableBufferPointer<Point>, _ low: Int, _ high: Int) -> Int {
         var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
         var minRadius = Double.infinity, maxRadius = -Double.infinity
@@ -110,14 +122,13 @@ private struct Builder {
             minRadius = p.radius < minRadius ? p.radius : minRadius
             maxRadius = p.radius > maxRadius ? p.radius : maxRadius
         }
-        let node = KDTree.Node(
+        let node = BinaryNode(
             minX: Self.floatDown(minX), minY: Self.floatDown(minY), minZ: Self.floatDown(minZ),
             maxX: Self.floatUp(maxX), maxY: Self.floatUp(maxY), maxZ: Self.floatUp(maxZ),
             maxRadius: Self.floatUp(maxRadius),
-            start: Int32(low), link: -1 - Int32(high))
+            start: Int32(low), end: Int32(high), right: -1)
         let nodeIndex = nodes.count
         nodes.append(node)
-        height = max(height, depth)
         guard high - low > leafSize else {
             // Within a leaf, largest fences first: with mixed radii they tend to rank best by
             // edge, so the k-th key tightens early and more of the leaf is skipped. (Equal radii:
@@ -149,10 +160,62 @@ private struct Builder {
         case 2: Self.select(points, nth: middle, low: low, high: high) { $0.vector.z }
         default: middle = Self.partition(points, low: low, high: high, radiusAtMost: minRadius + (maxRadius - minRadius) / 2)
         }
-        _ = build(points, low, middle, depth: depth + 1)
-        let right = build(points, middle, high, depth: depth + 1)
-        nodes[nodeIndex].link = Int32(right)
+        _ = build(points, low, middle)
+        let right = build(points, middle, high)
+        nodes[nodeIndex].right = Int32(right)
         return nodeIndex
+    }
+
+    /// The binary tree's levels folded two by two into four-child nodes, from the bottom: a
+    /// node's lanes are its children, each replaced by its own two children when it is internal
+    /// with an odd height (levels below it). Below a complete tree's root every node then has four
+    /// lanes, and those at the bottom four leaves (folding from the top would leave the bottom
+    /// nodes with two leaves each whenever the leaves lie an even number of levels down: half the
+    /// node array empty); only the root can have two. Each node's internal children are stored
+    /// together, in lane order, and their subtrees after them. Returns the nodes (no spare
+    /// storage) and their number of levels.
+    func fourChildNodes() -> (nodes: [KDTree.Node], height: Int) {
+        guard let root = nodes.first, !root.isLeaf else { return ([], 0) }
+        // Heights, children after parents in pre-order: one pass from the end.
+        var heights = [Int](repeating: 0, count: nodes.count)
+        for index in nodes.indices.reversed() where !nodes[index].isLeaf {
+            heights[index] = 1 + max(heights[index + 1], heights[Int(nodes[index].right)])
+        }
+        var folded: [KDTree.Node] = []
+        var height = 0
+        /// Writes the node folding binary node `index` at `slot` (already reserved), then its subtree.
+        func fold(_ index: Int, at slot: Int, depth: Int) {
+            height = max(height, depth + 1)
+            var lanes: [Int] = []
+            for child in [index + 1, Int(nodes[index].right)] {
+                lanes += !nodes[child].isLeaf && heights[child] % 2 == 1 ? [child + 1, Int(nodes[child].right)] : [child]
+            }
+            let empty = Float.infinity
+            var minX = SIMD4(repeating: empty), minY = SIMD4(repeating: empty), minZ = SIMD4(repeating: empty)
+            var maxX = SIMD4(repeating: -empty), maxY = SIMD4(repeating: -empty), maxZ = SIMD4(repeating: -empty)
+            var maxRadius = SIMD4<Float>(repeating: 0)
+            var splits = SIMD4(repeating: nodes[index].end)
+            for (lane, child) in lanes.enumerated() {
+                let node = nodes[child]
+                minX[lane] = node.minX; minY[lane] = node.minY; minZ[lane] = node.minZ
+                maxX[lane] = node.maxX; maxY[lane] = node.maxY; maxZ[lane] = node.maxZ
+                maxRadius[lane] = node.maxRadius
+                if lane < 3 { splits[lane] = node.end }
+            }
+            let inner = lanes.filter { !nodes[$0].isLeaf }
+            let first = folded.count
+            splits[3] = Int32(first)
+            folded[slot] = KDTree.Node(minX: minX, minY: minY, minZ: minZ, maxX: maxX, maxY: maxY, maxZ: maxZ,
+                                       maxRadius: maxRadius, splits: splits)
+            folded += repeatElement(folded[slot], count: inner.count)
+            for (offset, child) in inner.enumerated() {
+                fold(child, at: first + offset, depth: depth + 1)
+            }
+        }
+        folded.append(KDTree.Node(minX: .zero, minY: .zero, minZ: .zero, maxX: .zero, maxY: .zero, maxZ: .zero,
+                                  maxRadius: .zero, splits: .zero))
+        fold(0, at: 0, depth: 0)
+        return (folded.withUnsafeBufferPointer { Array($0) }, height)
     }
 
     /// Reorders `points[low..<high]` so that the fences with radius ≤ `limit` come first; returns

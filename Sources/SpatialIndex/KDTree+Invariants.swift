@@ -2,16 +2,17 @@ import Geodesy
 
 extension KDTree {
     /// Checks the tree's structural invariants and traps on the first violation: every point of
-    /// a node lies inside its (outward-rounded) box and radius range; children split their
-    /// parent's range exactly; leaves hold at most `leafSize` points; leaves tile `0..<count` in
-    /// pre-order; a leaf lists its points by radius, largest first; the original indices are a
-    /// permutation; the height bound holds.
+    /// a child lies inside its lane's (outward-rounded) box and under its radius bound; a node's
+    /// children split its range in order, two to four of them, unused lanes last and empty;
+    /// children of more than `leafSize` points are internal nodes, reached exactly once, the
+    /// others leaves; leaves tile `0..<count` in order; a leaf lists its points by radius,
+    /// largest first; the original indices are a permutation; the height is the number of levels.
     ///
     /// Compiled only in debug builds (free in release); tests call it after every build.
     package func _checkInvariants() {
         #if DEBUG
-        guard !nodes.isEmpty else {
-            precondition(isEmpty, "an empty node array must mean an empty index")
+        guard !isEmpty else {
+            precondition(nodes.isEmpty && leafBlocks.isEmpty && height == 0, "an empty index must have no nodes")
             return
         }
         var seen = Array(repeating: false, count: count)
@@ -19,60 +20,78 @@ extension KDTree {
             precondition(!seen[Int(index)], "original index \(index) appears twice")
             seen[Int(index)] = true
         }
-        // Every point's vector in leaf order, read from its leaf's block.
+        precondition(leafBlocks.count == 4 * count, "a radius and three coordinates per point")
+        // The structure first: every used lane (node, lane, points) and the leaves in order.
+        var lanes: [(node: Int, lane: Int, points: Range<Int>)] = []
+        var leaves: [Range<Int>] = []
+        var reached = Array(repeating: false, count: nodes.count)
+        var levels = 0
+        func visit(_ index: Int, _ points: Range<Int>, depth: Int) {
+            precondition(index < nodes.count && !reached[index], "node \(index) missing or reached twice")
+            reached[index] = true
+            levels = Swift.max(levels, depth + 1)
+            let node = nodes[index]
+            let (starts, ends, children) = node.children(start: Int32(points.lowerBound), end: Int32(points.upperBound), leafSize: leafSize)
+            var used = 0
+            for lane in 0..<4 {
+                let range = Int(starts[lane])..<Int(ends[lane])
+                if range.isEmpty {
+                    precondition(node.minX[lane] == .infinity && node.maxX[lane] == -.infinity && node.minY[lane] == .infinity
+                                 && node.maxY[lane] == -.infinity && node.minZ[lane] == .infinity && node.maxZ[lane] == -.infinity,
+                                 "unused lane \(lane) of node \(index) has a box")
+                    continue
+                }
+                precondition(lane == used, "node \(index): an unused lane before lane \(lane)")
+                used += 1
+                lanes.append((index, lane, range))
+                if range.count > leafSize {
+                    visit(Int(children[lane]), range, depth: depth + 1)
+                } else {
+                    leaves.append(range)
+                }
+            }
+            precondition(used >= 2, "node \(index) has \(used) children")
+        }
+        if count > leafSize {
+            visit(0, 0..<count, depth: 0)
+        } else {
+            precondition(nodes.isEmpty, "an index of one leaf has no nodes")
+            leaves = [0..<count]
+        }
+        precondition(reached.allSatisfy { $0 }, "unreachable nodes")
+        precondition(levels == height, "height \(height) but \(levels) levels")
+        // Leaves tile the points in order; read every point from its leaf's block.
         var vectors = [UnitVector](repeating: UnitVector(x: 1, y: 0, z: 0), count: count)
         var radiiMeters = [Double](repeating: 0, count: count)
-        for node in nodes where node.isLeaf {
-            for i in Int(node.start)..<Int(node.end) {
-                vectors[i] = vector(at: i, inLeaf: Int(node.start), Int(node.end))
-                radiiMeters[i] = radiusMeters(at: i, inLeafFrom: Int(node.start))
+        var nextLeafStart = 0
+        for leaf in leaves {
+            precondition(leaf.lowerBound == nextLeafStart && leaf.count <= leafSize, "leaf \(leaf) out of order or too large")
+            nextLeafStart = leaf.upperBound
+            for i in leaf {
+                vectors[i] = vector(at: i, inLeaf: leaf.lowerBound, leaf.upperBound)
+                radiiMeters[i] = radiusMeters(at: i, inLeafFrom: leaf.lowerBound)
+            }
+            // Largest fences first: edge queries drop a leaf's too-small suffix unread.
+            for i in leaf.dropLast() {
+                precondition(radiiMeters[i] >= radiiMeters[i + 1], "leaf \(leaf) not sorted by radius")
             }
         }
-        precondition(leafBlocks.count == 4 * count, "a radius and three coordinates per point")
+        precondition(nextLeafStart == count, "leaves do not cover every point")
         if let uniformRadiusMeters {
             precondition(radiiMeters.allSatisfy { $0 == uniformRadiusMeters }, "radii differ from the uniform radius")
         } else {
             precondition(Set(radiiMeters).count > 1, "one radius for all but no uniform radius")
         }
-        var nextLeafStart = 0
-        var maxDepth = 0
-        /// Checks the subtree at `nodeIndex`; returns the index after it and its point range end.
-        func visit(_ nodeIndex: Int, depth: Int) -> (next: Int, end: Int) {
-            maxDepth = Swift.max(maxDepth, depth)
-            let node = nodes[nodeIndex]
-            if node.isLeaf {
-                precondition(Int(node.end - node.start) <= leafSize && node.end >= node.start, "leaf \(nodeIndex) size")
-                precondition(Int(node.start) == nextLeafStart, "leaves out of order at \(nodeIndex)")
-                nextLeafStart = Int(node.end)
-                checkPoints(node, nodeIndex, Int(node.start)..<Int(node.end))
-                // Largest fences first: edge queries drop a leaf's too-small suffix unread.
-                for i in Int(node.start)..<Swift.max(Int(node.start), Int(node.end) - 1) {
-                    precondition(radiiMeters[i] >= radiiMeters[i + 1], "leaf \(nodeIndex) not sorted by radius")
-                }
-                return (nodeIndex + 1, Int(node.end))
-            }
-            let left = nodes[nodeIndex + 1]
-            let (rightIndex, leftEnd) = visit(nodeIndex + 1, depth: depth + 1)
-            precondition(rightIndex == Int(node.right), "right child of \(nodeIndex) misplaced")
-            let right = nodes[rightIndex]
-            let (after, end) = visit(rightIndex, depth: depth + 1)
-            precondition(left.start == node.start && Int(right.start) == leftEnd, "children of \(nodeIndex) do not split it")
-            checkPoints(node, nodeIndex, Int(node.start)..<end)
-            return (after, end)
-        }
-        func checkPoints(_ node: Node, _ nodeIndex: Int, _ range: Range<Int>) {
-            for i in range {
+        for (index, lane, points) in lanes {
+            let node = nodes[index]
+            for i in points {
                 let v = vectors[i]
-                precondition(Double(node.minX) <= v.x && v.x <= Double(node.maxX), "x outside node \(nodeIndex)")
-                precondition(Double(node.minY) <= v.y && v.y <= Double(node.maxY), "y outside node \(nodeIndex)")
-                precondition(Double(node.minZ) <= v.z && v.z <= Double(node.maxZ), "z outside node \(nodeIndex)")
-                precondition(radiiMeters[i] <= Double(node.maxRadius), "radius above node \(nodeIndex)'s bound")
+                precondition(Double(node.minX[lane]) <= v.x && v.x <= Double(node.maxX[lane]), "x outside node \(index) lane \(lane)")
+                precondition(Double(node.minY[lane]) <= v.y && v.y <= Double(node.maxY[lane]), "y outside node \(index) lane \(lane)")
+                precondition(Double(node.minZ[lane]) <= v.z && v.z <= Double(node.maxZ[lane]), "z outside node \(index) lane \(lane)")
+                precondition(radiiMeters[i] <= Double(node.maxRadius[lane]), "radius above node \(index) lane \(lane)'s bound")
             }
         }
-        let (end, _) = visit(0, depth: 0)
-        precondition(end == nodes.count, "unreachable nodes")
-        precondition(nextLeafStart == count, "leaves do not cover every point")
-        precondition(maxDepth == height, "height \(height) but deepest node at \(maxDepth)")
         #endif
     }
 }

@@ -109,8 +109,7 @@ extension KDTree {
             buffer._neighbors.removeAll(keepingCapacity: true)
             return
         }
-        buffer.prepare(resultSlots: k + 1, chordSlots: Metric.usesRadius ? k + 1 : 1, stackSlots: height + 2)
-        let height = self.height
+        buffer.prepare(resultSlots: k + 1, chordSlots: Metric.usesRadius ? k + 1 : 1, stackSlots: 3 * height + 4)
         // Until k places are found, the k-th key is the reach's (+∞ but in a bounded query).
         let reachKey = buffer.reachMeters == .infinity ? .infinity : metric.keyBound(meters: buffer.reachMeters)
         // SAFETY: every index below is in bounds by construction: node indices come from the
@@ -118,7 +117,8 @@ extension KDTree {
         // radii and coordinates 4·start ..< 4·start + 4n, and holds at most `leafSize` points, the
         // size of `chords`, `leafKeys` and `candidates`), result slots from 0..<k after the sentinel (`best` holds
         // k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never holds
-        // more than height entries (one farther child per level of the current path).
+        // more than 3 · height + 1 entries (three stacked children per level of the current path,
+        // and the slot above them that the nearest child passes through).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
             leafBlocks.withUnsafeBufferPointer { leafBlocks in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
@@ -141,26 +141,26 @@ extension KDTree {
                                         squaredChord: squaredChord, index: Int32(seed.index), to: bestBase,
                                         chords: chordsBase, keepsChords: Metric.usesRadius, found: &found, k: k)
                                 }
-                                // Depth first: at an internal node the farther child is pushed and
-                                // the nearer one visited next; a leaf (or a node out of reach)
-                                // resumes from the stack.
+                                // Depth first: at an internal node the nearest child is visited
+                                // next and the other three are stacked, the nearer on top; a leaf
+                                // (or an entry out of reach) resumes from the stack.
+                                let leafSize = self.leafSize
+                                let nodeQuery = Node.Query(query)
                                 var top = 0
-                                var next = NeighborBuffer.StackEntry(node: 0, bound: -Double.infinity)
+                                var next = NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), boxSquaredChord: 0, bound: -Double.infinity)
                                 while true {
                                     var worst = found < k ? reachKey : bestBase[k - 1].key
-                                    // Bounds are in key space: no place under the node ranks before it.
+                                    // Bounds are in key space: no place under the entry ranks before it.
                                     if next.bound > worst {
                                         guard top > 0 else { break }
                                         top -= 1
                                         next = stack[top]
                                         continue
                                     }
-                                    // Read only now: a node out of reach costs no memory access.
-                                    let node = nodes[Int(next.node)]
                                     probe.node()
-                                    if node.isLeaf {
-                                        let start = Int(node.start)
-                                        var end = Int(node.end)
+                                    let start = Int(next.start)
+                                    var end = Int(next.end)
+                                    if end &- start <= leafSize {
                                         // The leaf's block: its radii, then its x's, y's and z's.
                                         let n = end &- start
                                         let radii = leafBlocks.baseAddress! + 4 &* start
@@ -169,7 +169,7 @@ extension KDTree {
                                             // A leaf stores its largest fences first, so the fences too
                                             // small to reach the k-th key from the leaf's box are a
                                             // suffix: leave it out (not even its coordinates are read).
-                                            let boxSquaredChord = node.squaredDistance(to: query)
+                                            let boxSquaredChord = Double(next.boxSquaredChord)
                                             // Where it starts, by halving (selects, no branch on the
                                             // radii: `cannotReach` is monotone in the radius).
                                             var reaching = 0, remaining = n
@@ -215,25 +215,13 @@ extension KDTree {
                                             if found == k { worst = bestBase[k - 1].key }
                                         }
                                     } else {
-                                        assert(top + 1 <= height + 2, "stack deeper than the tree")
-                                        let left = next.node + 1
-                                        let right = node.right
-                                        let leftNode = nodes[Int(left)], rightNode = nodes[Int(right)]
-                                        let leftSquared = leftNode.squaredDistance(to: query), rightSquared = rightNode.squaredDistance(to: query)
-                                        let leftBound = metric.lowerBound(squaredChord: leftSquared, maxRadius: Double(leftNode.maxRadius))
-                                        let rightBound = metric.lowerBound(squaredChord: rightSquared, maxRadius: Double(rightNode.maxRadius))
-                                        // The nearer child next, the other on the stack (chosen by
-                                        // selects, not a branch: which child is nearer is a coin toss).
-                                        // By edge, nearer by box distance (the larger radius on a
-                                        // tie): the bounds' square roots then only feed the pruning
-                                        // tests, predicted branches, and no longer delay the next
-                                        // node's load (10,000 places: ~4 % faster, same nodes).
-                                        let leftFirst = Metric.usesRadius
-                                            ? (leftSquared < rightSquared || (leftSquared == rightSquared && leftNode.maxRadius >= rightNode.maxRadius))
-                                            : leftBound <= rightBound
-                                        stack[top] = .init(node: leftFirst ? right : left, bound: leftFirst ? rightBound : leftBound)
-                                        top += 1
-                                        next = .init(node: leftFirst ? left : right, bound: leftFirst ? leftBound : rightBound)
+                                        assert(top + 3 < stack.count, "stack deeper than the tree")
+                                        // One node read bounds all four children.
+                                        Self.stackChildren(of: nodes.baseAddress! + Int(next.node), entry: next, query: nodeQuery, metric: metric,
+                                                           leafSize: leafSize, into: stack.baseAddress! + top)
+                                        let slot = top &+ 3
+                                        next = stack[slot]
+                                        top = slot
                                         continue
                                     }
                                     guard top > 0 else { break }
@@ -265,6 +253,46 @@ extension KDTree {
                 }
             }
         }
+    }
+}
+
+extension KDTree {
+    /// One internal node's step of a nearest search: its four children (the node holding points
+    /// `entry.start..<entry.end`) written to `slots[3 - rank]` by the rank of their bounds, so that
+    /// `slots[0...2]` hold the farthest to the second nearest (the nearer on top) and `slots[3]`
+    /// the nearest, to be visited next. Unused lanes (no points) rank last: their bound is beyond
+    /// any place's key.
+    ///
+    /// Out of line: inlined into the search loop, its lane selects were compiled into per-lane
+    /// branches; on its own it is a short run of vector instructions and no branch.
+    @inlinable @inline(never)
+    static func stackChildren<Metric: RankingMetric>(of node: UnsafePointer<Node>, entry: NeighborBuffer.StackEntry, query: Node.Query,
+                                                     metric: Metric, leafSize: Int, into slots: UnsafeMutablePointer<NeighborBuffer.StackEntry>) {
+        let squared = node.pointee.squaredChordBounds(from: query)
+        let (low, high, order) = metric.lowerBounds(squaredChords: squared, maxRadii: node.pointee.maxRadius)
+        let (starts, ends, children) = node.pointee.children(start: entry.start, end: entry.end, leafSize: leafSize)
+        let ranks = ranks(ordering: order)
+        slots[3 &- Int(ranks[0])] = .init(node: children[0], start: starts[0], end: ends[0], boxSquaredChord: squared[0], bound: low[0])
+        slots[3 &- Int(ranks[1])] = .init(node: children[1], start: starts[1], end: ends[1], boxSquaredChord: squared[1], bound: low[1])
+        slots[3 &- Int(ranks[2])] = .init(node: children[2], start: starts[2], end: ends[2], boxSquaredChord: squared[2], bound: high[0])
+        slots[3 &- Int(ranks[3])] = .init(node: children[3], start: starts[3], end: ends[3], boxSquaredChord: squared[3], bound: high[1])
+    }
+
+    /// Each lane's rank by `order` (0 for the smallest), without branches or lane selects: the
+    /// Floats as integers in the same order (a negative one's magnitude bits flipped), shifted to
+    /// leave room for the lane in the two lowest bits (so that no two tie; the order only chooses
+    /// which child is visited first) and for differences that cannot overflow; of each pair, the
+    /// difference's sign says which ranks first.
+    @inlinable @inline(__always)
+    static func ranks(ordering order: SIMD4<Float>) -> SIMD4<Int32> {
+        let bits = unsafeBitCast(order, to: SIMD4<Int32>.self)
+        let sortable = bits ^ ((bits &>> 31) & 0x7fff_ffff)
+        let keys = ((sortable &>> 3) &<< 2) | SIMD4(0, 1, 2, 3)
+        // -1 in each lane whose key exceeds the other's.
+        let after1 = (SIMD4(keys[1], keys[2], keys[3], keys[0]) &- keys) &>> 31
+        let after2 = (SIMD4(keys[2], keys[3], keys[0], keys[1]) &- keys) &>> 31
+        let after3 = (SIMD4(keys[3], keys[0], keys[1], keys[2]) &- keys) &>> 31
+        return SIMD4<Int32>.zero &- after1 &- after2 &- after3
     }
 }
 
@@ -321,6 +349,10 @@ protocol RankingMetric {
     /// is monotone, and the edge bound is padded), so a node whose bound exceeds the k-th key holds
     /// nothing that ranks at or before it. Children are visited in order of this bound.
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double
+    /// Bounds of four children at once (lanes 0–1 and 2–3), each at most `lowerBound` of its
+    /// lane, from their boxes' squared-chord bounds (see `KDTree.Node.squaredChordBounds`) and
+    /// largest radii; and Floats that only order the children (approximate).
+    func lowerBounds(squaredChords: SIMD4<Float>, maxRadii: SIMD4<Float>) -> (SIMD2<Double>, SIMD2<Double>, order: SIMD4<Float>)
     /// The distance in meters a key stands for.
     func meters(key: Double) -> Double
     /// `meters(key:)` of two keys at once, bit for bit the same results (the results' conversion
@@ -349,6 +381,11 @@ protocol RankingMetric {
 }
 
 extension RankingMetric {
+    /// Keys that are squared chords: the bounds are the squared chords themselves.
+    @inlinable @inline(__always)
+    func lowerBounds(squaredChords: SIMD4<Float>, maxRadii: SIMD4<Float>) -> (SIMD2<Double>, SIMD2<Double>, order: SIMD4<Float>) {
+        (SIMD2(Double(squaredChords[0]), Double(squaredChords[1])), SIMD2(Double(squaredChords[2]), Double(squaredChords[3])), squaredChords)
+    }
     @inlinable @inline(__always)
     func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool { false }
     @inlinable @inline(__always)
@@ -404,6 +441,37 @@ struct EdgeMetric: RankingMetric {
     @inlinable @inline(__always)
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double {
         squaredChord.squareRoot() * Self.chordMeters - maxRadius
+    }
+    /// `lowerBound` of the lanes, from a lower bound on each chord (`chordLowerBounds`), so the
+    /// bounds are at most the scalar ones; ordered by the same bounds in Float.
+    @inlinable @inline(__always)
+    func lowerBounds(squaredChords: SIMD4<Float>, maxRadii: SIMD4<Float>) -> (SIMD2<Double>, SIMD2<Double>, order: SIMD4<Float>) {
+        let (chords, guesses) = Self.chordLowerBounds(squaredChords)
+        let low = SIMD2(Double(chords[0]), Double(chords[1])) * Self.chordMeters - SIMD2(Double(maxRadii[0]), Double(maxRadii[1]))
+        let high = SIMD2(Double(chords[2]), Double(chords[3])) * Self.chordMeters - SIMD2(Double(maxRadii[2]), Double(maxRadii[3]))
+        return (low, high, guesses * Float(Earth.meanRadiusMeters) - maxRadii)
+    }
+    /// For each lane, a Float at most the square root of `squared` (≥ 0, +∞ allowed), by vector
+    /// operations only (`squareRoot()` keeps C's `errno` rules: a library call per lane, which
+    /// keeps the node step from being vectorised).
+    ///
+    /// Lanes above 16 are taken as 16 (a chord never exceeds 2). A guess from the bits (within
+    /// 4 %), then two Newton steps `y ← (y + x / y) / 2`, which from any positive guess end at
+    /// or above √x (the mean of y and x / y is at least their geometric mean), within 2e-7 of it;
+    /// rounding can put y at most three Float roundings (3 · 2⁻²⁴ relative) below √x. So
+    /// `x / y`, rounded, is at most √x · (1 + 5 · 2⁻²⁴), and the factor 1 − 2⁻²⁰ (rounded) brings
+    /// it below √x. 0 gives 0.
+    @inlinable @inline(__always)
+    static func chordLowerBounds(_ squared: SIMD4<Float>) -> (lower: SIMD4<Float>, guess: SIMD4<Float>) {
+        // min(squared, 16) on the bits (non-negative Floats order as their bits): no lane select.
+        let bits = unsafeBitCast(squared, to: SIMD4<Int32>.self), cap = SIMD4<Int32>(repeating: 0x4180_0000)
+        let over = bits &- cap
+        let xBits = cap &+ (over & (over &>> 31))
+        let x = unsafeBitCast(xBits, to: SIMD4<Float>.self)
+        let guess = unsafeBitCast((xBits &>> 1) &+ 0x1fbd_1df5, to: SIMD4<Float>.self)
+        var y = (guess + x / guess) * 0.5
+        y = (y + x / y) * 0.5
+        return (x / y * (1 - 0x1p-20), guess)
     }
     @inlinable func meters(key: Double) -> Double { key }
     @inlinable @inline(__always)
@@ -537,16 +605,22 @@ extension KDTree {
     }
 
     private func nodesBounded<Metric: RankingMetric>(byKey key: Double, from query: UnitVector, _ metric: Metric) -> Int {
-        guard !nodes.isEmpty else { return 0 }
-        var count = 0
-        var pending: [Int] = [0]
-        while let index = pending.popLast() {
-            let node = nodes[index]
-            // A child's box lies in its parent's and its largest radius is at most the parent's,
-            // so bounds only grow downwards: a node over the key has no descendant under it.
-            guard metric.lowerBound(squaredChord: node.squaredDistance(to: query), maxRadius: Double(node.maxRadius)) <= key else { continue }
-            count += 1
-            if !node.isLeaf { pending += [index + 1, Int(node.right)] }
+        guard !isEmpty else { return 0 }
+        // The root's bound is -∞; a child counts when its bound is at most the key. A child's box
+        // lies in its parent's and its largest radius is at most the parent's, so bounds only grow
+        // downwards: a child over the key has no descendant under it.
+        var count = 1
+        let nodeQuery = Node.Query(query)
+        var pending: [(node: Int32, start: Int32, end: Int32)] = self.count > leafSize ? [(0, 0, Int32(self.count))] : []
+        while let (index, start, end) = pending.popLast() {
+            let node = nodes[Int(index)]
+            let squared = node.squaredChordBounds(from: nodeQuery)
+            let (starts, ends, children) = node.children(start: start, end: end, leafSize: leafSize)
+            for lane in 0..<4 where starts[lane] < ends[lane]
+                && metric.lowerBound(squaredChord: Double(squared[lane]), maxRadius: Double(node.maxRadius[lane])) <= key {
+                count += 1
+                if Int(ends[lane] - starts[lane]) > leafSize { pending.append((children[lane], starts[lane], ends[lane])) }
+            }
         }
         return count
     }

@@ -47,19 +47,22 @@ extension KDTree {
     @inlinable
     func forEachWithin(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget, stack: inout [NeighborBuffer.StackEntry],
                        _ body: (Int, Double, Double) -> Void) {
-        guard !nodes.isEmpty else { return }
+        guard !isEmpty else { return }
         let byEdge = target == .edge
+        /// The squared chord beyond which no place of radius at most `maxRadius` is within reach.
+        func limit(_ maxRadius: Double) -> Double {
+            RankingKey.pruningSquaredChord(beyondMeters: byEdge ? meters + maxRadius : meters)
+        }
+        let nodeQuery = Node.Query(query)
         stack.removeAll(keepingCapacity: true)
-        stack.append(.init(node: 0, bound: 0))
+        // An entry's bound is its subtree's limit (from its largest radius); the root has none.
+        stack.append(.init(node: 0, start: 0, end: Int32(count), boxSquaredChord: 0, bound: .infinity))
         while let next = stack.popLast() {
-            let node = nodes[Int(next.node)]
-            let limit = RankingKey.pruningSquaredChord(beyondMeters: byEdge ? meters + Double(node.maxRadius) : meters)
-            if next.bound > limit { continue }
-            if node.isLeaf {
-                let start = Int(node.start), end = Int(node.end)
+            let start = Int(next.start), end = Int(next.end)
+            if end - start <= leafSize {
                 for i in start..<end {
                     let squaredChord = vector(at: i, inLeaf: start, end).squaredChord(to: query)
-                    if squaredChord > limit { continue }
+                    if squaredChord > next.bound { continue }
                     if byEdge {
                         let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiusMeters(at: i, inLeafFrom: start))
                         if edge <= meters { body(i, edge, squaredChord) }
@@ -68,8 +71,16 @@ extension KDTree {
                     }
                 }
             } else {
-                stack.append(.init(node: node.right, bound: nodes[Int(node.right)].squaredDistance(to: query)))
-                stack.append(.init(node: next.node + 1, bound: nodes[Int(next.node + 1)].squaredDistance(to: query)))
+                let node = nodes[Int(next.node)]
+                let squared = node.squaredChordBounds(from: nodeQuery), radii = node.maxRadius
+                let (starts, ends, children) = node.children(start: next.start, end: next.end, leafSize: leafSize)
+                for lane in 0..<4 where starts[lane] < ends[lane] {
+                    let childLimit = limit(Double(radii[lane]))
+                    if Double(squared[lane]) <= childLimit {
+                        stack.append(.init(node: children[lane], start: starts[lane], end: ends[lane], boxSquaredChord: squared[lane],
+                                           bound: childLimit))
+                    }
+                }
             }
         }
     }

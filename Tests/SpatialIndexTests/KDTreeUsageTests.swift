@@ -172,7 +172,7 @@ import Testing
 
     /// Where radii spread wider than the places (a dense town with fences of 20 m to 5 km), nodes
     /// split by radius too, so an edge search skips the small fences' subtrees whole: it visits
-    /// under twice the nodes it visits over the same places with one radius (1.75× here; 3.0×
+    /// under twice the nodes it visits over the same places with one radius (1.70× here; 3.0×
     /// without radius splits).
     @Test func radiusSplitsKeepMixedRadiiSearchesNarrow() {
         var rng = SplitMix64(seed: 34)
@@ -236,11 +236,10 @@ import Testing
 }
 
 @Suite struct TraversalOrderTests {
-    /// Depth first, nearer child first, the search opens few more nodes than a best-first search
+    /// Depth first, nearest child first, the search opens few more nodes than a best-first search
     /// (nodes in the order of their bounds, which opens only nodes whose bound is within the final
     /// k-th key) would: within 15 % by centre, by edge with one radius and with radii of 20 m to
-    /// 5 km (2–5 % here; 5 % at 1,000,000 clustered places with mixed radii: 36.0 nodes against
-    /// 34.3). Visiting the farther child first opens 40 to 55 times as many (checked).
+    /// 5 km (2–4 % here). Visiting the farthest child first opens 45 to 69 times as many (checked).
     @Test(arguments: [RadiusMix.equal, .mixed])
     func depthFirstOpensFewMoreNodesThanBestFirst(mix: RadiusMix) {
         let seed = TestSeed.value(salt: 1_500)
