@@ -1,0 +1,91 @@
+import Foundation
+import Geodesy
+import RotateTestSupport
+@testable import SpatialIndex
+import Testing
+
+/// A four-child node bounds its children's boxes in Float, and by edge bounds each chord from
+/// below by Newton steps: neither may ever exceed what a place's own Double arithmetic gives (the
+/// search would then drop a place that ranks). Checked against brute force: every sampled point of
+/// a box, and `Double.squareRoot`.
+@Suite struct NodeBoundTests {
+    /// The largest Float not above `value`, and the smallest not below (as the build rounds boxes).
+    static func down(_ value: Double) -> Float {
+        let f = Float(value)
+        return Double(f) > value ? f.nextDown : f
+    }
+
+    static func up(_ value: Double) -> Float {
+        let f = Float(value)
+        return Double(f) < value ? f.nextUp : f
+    }
+
+    static func unit(_ x: Double, _ y: Double, _ z: Double) -> UnitVector {
+        let norm = (x * x + y * y + z * z).squareRoot()
+        return UnitVector(x: x / norm, y: y / norm, z: z / norm)
+    }
+
+    /// Boxes of 1 m to 2,000 km around random places, queries inside, on the points, and just
+    /// outside (gaps down to 1e-9, where rounding the query to Float matters most).
+    @Test func boxBoundsNeverExceedTheSquaredChordOfAnyPointInside() {
+        let seed = TestSeed.value(salt: 1_600)
+        var rng = SplitMix64(seed: seed)
+        var checked = 0
+        for _ in 0..<3_000 {
+            let center = Self.unit(rng.nextDouble(in: -1..<1), rng.nextDouble(in: -1..<1), rng.nextDouble(in: -1..<1))
+            let size = pow(10, rng.nextDouble(in: -6.8 ..< -0.5))
+            let points = (0..<12).map { _ in
+                Self.unit(center.x + size * rng.nextDouble(in: -1..<1), center.y + size * rng.nextDouble(in: -1..<1),
+                          center.z + size * rng.nextDouble(in: -1..<1))
+            }
+            let lo = SIMD3(points.map(\.x).min()!, points.map(\.y).min()!, points.map(\.z).min()!)
+            let hi = SIMD3(points.map(\.x).max()!, points.map(\.y).max()!, points.map(\.z).max()!)
+            let empty = Float.infinity
+            let node = KDTree.Node(
+                minX: SIMD4(Self.down(lo.x), empty, empty, empty), minY: SIMD4(Self.down(lo.y), empty, empty, empty),
+                minZ: SIMD4(Self.down(lo.z), empty, empty, empty), maxX: SIMD4(Self.up(hi.x), -empty, -empty, -empty),
+                maxY: SIMD4(Self.up(hi.y), -empty, -empty, -empty), maxZ: SIMD4(Self.up(hi.z), -empty, -empty, -empty),
+                maxRadius: .zero, splits: .zero)
+            // A query just outside a face (a gap of 1e-9 to 1e-3 along one axis), a point itself,
+            // and one anywhere near.
+            let gap = pow(10, rng.nextDouble(in: -9 ..< -3))
+            let point = points[Int(rng.next() % 12)]
+            var queries = [point, Self.unit(center.x + 3 * size * rng.nextDouble(in: -1..<1), center.y + 3 * size * rng.nextDouble(in: -1..<1),
+                                            center.z + 3 * size * rng.nextDouble(in: -1..<1))]
+            switch rng.next() % 3 {
+            case 0: queries.append(UnitVector(x: hi.x + gap, y: point.y, z: point.z))
+            case 1: queries.append(UnitVector(x: point.x, y: lo.y - gap, z: point.z))
+            default: queries.append(UnitVector(x: point.x, y: point.y, z: hi.z + gap))
+            }
+            for q in queries {
+                let bounds = node.squaredChordBounds(from: KDTree.Node.Query(q))
+                #expect(bounds[1] == .infinity && bounds[2] == .infinity && bounds[3] == .infinity, "unused lanes must never rank")
+                let nearest = points.map { $0.squaredChord(to: q) }.min()!
+                #expect(Double(bounds[0]) <= nearest, "bound \(bounds[0]) above \(nearest); \(TestSeed.replay(seed))")
+                checked += 1
+            }
+        }
+        #expect(checked == 9_000)
+    }
+
+    /// Below √x for x from 0 and 2⁻⁸⁸ (the smallest a bound can be) to 16 and beyond (+∞), every
+    /// exponent, random mantissas; and within 1e-5 of it (a missing Newton step would be 2e-3 off).
+    @Test func chordBoundsStayBelowTheSquareRootAndClose() {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 1_601))
+        var samples: [Float] = [0, 0x1p-88, 1, 4, 16, 16.5, 1e30, .greatestFiniteMagnitude, .infinity]
+        for exponent in -88...5 {
+            for _ in 0..<200 {
+                samples.append(Float(sign: .plus, exponent: exponent, significand: Float(rng.nextDouble(in: 1..<2))))
+            }
+        }
+        for start in stride(from: 0, to: samples.count, by: 4) {
+            let lanes = (0..<4).map { start + $0 < samples.count ? samples[start + $0] : 0 }
+            let (lower, _) = EdgeMetric.chordLowerBounds(SIMD4(lanes[0], lanes[1], lanes[2], lanes[3]))
+            for lane in 0..<4 {
+                let root = Double(Swift.min(lanes[lane], 16)).squareRoot()
+                #expect(Double(lower[lane]) <= root, "\(lanes[lane]): \(lower[lane]) above \(root)")
+                #expect(Double(lower[lane]) >= root * (1 - 1e-5), "\(lanes[lane]): \(lower[lane]) far below \(root)")
+            }
+        }
+    }
+}
