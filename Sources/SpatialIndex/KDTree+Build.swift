@@ -74,6 +74,20 @@ extension KDTree {
     }
 }
 
+extension KDTree {
+    /// The largest Float not above `value` (a box's lower side, rounded outward).
+    static func floatDown(_ value: Double) -> Float {
+        let f = Float(value)
+        return Double(f) > value ? f.nextDown : f
+    }
+
+    /// The smallest Float not below `value` (+∞ beyond Float's range; a box's upper side).
+    static func floatUp(_ value: Double) -> Float {
+        let f = Float(value)
+        return Double(f) < value ? f.nextUp : f
+    }
+}
+
 /// Builds a binary k-d tree by recursive median splits on the widest axis (x, y, z, or the fence
 /// radius; see `build`), then folds its levels two by two into the index's four-child nodes.
 private struct Builder {
@@ -123,9 +137,9 @@ private struct Builder {
             maxRadius = p.radius > maxRadius ? p.radius : maxRadius
         }
         let node = BinaryNode(
-            minX: Self.floatDown(minX), minY: Self.floatDown(minY), minZ: Self.floatDown(minZ),
-            maxX: Self.floatUp(maxX), maxY: Self.floatUp(maxY), maxZ: Self.floatUp(maxZ),
-            maxRadius: Self.floatUp(maxRadius),
+            minX: KDTree.floatDown(minX), minY: KDTree.floatDown(minY), minZ: KDTree.floatDown(minZ),
+            maxX: KDTree.floatUp(maxX), maxY: KDTree.floatUp(maxY), maxZ: KDTree.floatUp(maxZ),
+            maxRadius: KDTree.floatUp(maxRadius),
             start: Int32(low), end: Int32(high), right: -1)
         let nodeIndex = nodes.count
         nodes.append(node)
@@ -242,18 +256,6 @@ private struct Builder {
             if i >= j { return i }
             points.swapAt(i, j)
         }
-    }
-
-    /// The largest Float not above `value`.
-    static func floatDown(_ value: Double) -> Float {
-        let f = Float(value)
-        return Double(f) > value ? f.nextDown : f
-    }
-
-    /// The smallest Float not below `value` (+∞ beyond Float's range).
-    static func floatUp(_ value: Double) -> Float {
-        let f = Float(value)
-        return Double(f) < value ? f.nextUp : f
     }
 
     /// Reorders `points[low..<high]` so that position `nth` holds the element a sort by `coordinate`

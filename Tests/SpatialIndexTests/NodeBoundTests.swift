@@ -9,17 +9,6 @@ import Testing
 /// search would then drop a place that ranks). Checked against brute force: every sampled point of
 /// a box, and `Double.squareRoot`.
 @Suite struct NodeBoundTests {
-    /// The largest Float not above `value`, and the smallest not below (as the build rounds boxes).
-    static func down(_ value: Double) -> Float {
-        let f = Float(value)
-        return Double(f) > value ? f.nextDown : f
-    }
-
-    static func up(_ value: Double) -> Float {
-        let f = Float(value)
-        return Double(f) < value ? f.nextUp : f
-    }
-
     static func unit(_ x: Double, _ y: Double, _ z: Double) -> UnitVector {
         let norm = (x * x + y * y + z * z).squareRoot()
         return UnitVector(x: x / norm, y: y / norm, z: z / norm)
@@ -42,9 +31,9 @@ import Testing
             let hi = SIMD3(points.map(\.x).max()!, points.map(\.y).max()!, points.map(\.z).max()!)
             let empty = Float.infinity
             let node = KDTree.Node(
-                minX: SIMD4(Self.down(lo.x), empty, empty, empty), minY: SIMD4(Self.down(lo.y), empty, empty, empty),
-                minZ: SIMD4(Self.down(lo.z), empty, empty, empty), maxX: SIMD4(Self.up(hi.x), -empty, -empty, -empty),
-                maxY: SIMD4(Self.up(hi.y), -empty, -empty, -empty), maxZ: SIMD4(Self.up(hi.z), -empty, -empty, -empty),
+                minX: SIMD4(KDTree.floatDown(lo.x), empty, empty, empty), minY: SIMD4(KDTree.floatDown(lo.y), empty, empty, empty),
+                minZ: SIMD4(KDTree.floatDown(lo.z), empty, empty, empty), maxX: SIMD4(KDTree.floatUp(hi.x), -empty, -empty, -empty),
+                maxY: SIMD4(KDTree.floatUp(hi.y), -empty, -empty, -empty), maxZ: SIMD4(KDTree.floatUp(hi.z), -empty, -empty, -empty),
                 maxRadius: .zero, splits: .zero)
             // A query just outside a face (a gap of 1e-9 to 1e-3 along one axis), a point itself,
             // and one anywhere near.
