@@ -41,11 +41,6 @@ extension KDTree {
             points.withUnsafeMutableBufferPointer { points in
                 _ = builder.build(points, 0, points.count)
             }
-            // Radius splits can make more nodes than the median-split count reserved, and the
-            // array then doubled its storage: keep only what is used.
-            if builder.nodes.capacity > builder.nodes.count + builder.nodes.count / 64 {
-                builder.nodes = builder.nodes.withUnsafeBufferPointer { Array($0) }
-            }
         }
         // Radii and coordinates in leaf blocks (radii, x's, y's, z's), indices in leaf order, in one pass.
         var leafBlocks = [Double](repeating: 0, count: 4 * points.count)

@@ -194,8 +194,8 @@ import Testing
         #expect(Double(mixed.memoryBytes) / Double(places.count) <= 40, "\(mixed.memoryBytes) bytes")
     }
 
-    /// Radius splits are not at the median, so a tree can have more nodes than a median build
-    /// reserves room for: the node array then keeps no spare storage (40 bytes per place at most).
+    /// Radius splits are not at the median, so a tree can have more nodes than a median build:
+    /// the index still keeps no spare node storage (40 bytes per place at most).
     @Test func radiusSplitsKeepMemoryUnder40BytesPerPlace() {
         let set = PointSet.clusteredCities(60_000, seed: 35)
         var rng = SplitMix64(seed: 36)
