@@ -27,6 +27,7 @@ extension ReselectionBenchmark.Report {
         object.add("bytes_per_place", bytesPerPlace, decimals: 2)
         object.add("nodes_per_query", nodesPerQuery, decimals: 1)
         object.add("points_per_query", pointsPerQuery, decimals: 1)
+        object.add("keys_per_query", keysPerQuery, decimals: 1)
         object.add("mismatches", mismatches)
         object.add("checksum", checksum)
         object.add("seed", seed)
@@ -58,7 +59,7 @@ extension ReselectionBenchmark.Report {
                 + "fewer than the tree's \(TextFormat.grouped(queries)), to keep it short at this N)")
         }
         lines.append("pruning        \(TextFormat.fixed(nodesPerQuery, decimals: 1)) nodes visited and "
-            + "\(TextFormat.fixed(pointsPerQuery, decimals: 1)) distances evaluated per query "
+            + "\(TextFormat.fixed(pointsPerQuery, decimals: 1)) distances evaluated (\(TextFormat.fixed(keysPerQuery, decimals: 1)) ranked) per query "
             + "(mean of the first \(TextFormat.grouped(countedQueries)) queries)")
         lines.append("speedup        \(TextFormat.fixed(speedup, decimals: 1))x (brute-force median / k-d tree median, same run)")
         lines.append(mismatches == 0

@@ -52,10 +52,12 @@ public struct ReselectionBenchmark: Sendable {
         public var checksum: UInt64
         /// Baseline queries whose tree answer differed from brute force (must be 0).
         public var mismatches: Int
-        /// The pruning's work: nodes visited and distances evaluated per query, averaged over the
-        /// first `countedQueries` queries (counted apart from the timed runs).
+        /// The pruning's work: nodes visited, distances evaluated and ranking keys computed per
+        /// query (by edge, a distance becomes a key only when the place can rank), averaged over
+        /// the first `countedQueries` queries (counted apart from the timed runs).
         public var nodesPerQuery: Double = 0
         public var pointsPerQuery: Double = 0
+        public var keysPerQuery: Double = 0
         public var countedQueries: Int = 0
 
         public var bytesPerPlace: Double { placeCount == 0 ? 0 : Double(memoryBytes) / Double(placeCount) }
@@ -155,15 +157,17 @@ public struct ReselectionBenchmark: Sendable {
             baselineQueries: baselineQueries.count, baselineNanosecondsPerQuery: baselineTime,
             checksum: checksum, mismatches: mismatches)
         let counted = queries.prefix(10_000)
-        var nodes = 0, points = 0
+        var nodes = 0, points = 0, keys = 0
         for query in counted {
             let work = tree.nearestCounting(config.k, to: query, measuredTo: config.target, into: &buffer)
             nodes += work.nodesVisited
             points += work.pointsEvaluated
+            keys += work.keysComputed
         }
         report.countedQueries = counted.count
         report.nodesPerQuery = counted.isEmpty ? 0 : Double(nodes) / Double(counted.count)
         report.pointsPerQuery = counted.isEmpty ? 0 : Double(points) / Double(counted.count)
+        report.keysPerQuery = counted.isEmpty ? 0 : Double(keys) / Double(counted.count)
         return report
     }
 }

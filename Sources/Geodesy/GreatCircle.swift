@@ -23,7 +23,7 @@ public enum GreatCircle {
     @inlinable @inline(__always)
     public static func arcMeters(squaredChord: Double) -> Double {
         let half = min(1, max(0, squaredChord).squareRoot() * 0.5)
-        let arcsine = half < 0.05 ? smallArcsine(half) : half < 0.3 ? mediumArcsine(half) : asin(half)
+        let arcsine = half < 0.01 ? tinyArcsine(half) : half < 0.05 ? smallArcsine(half) : half < 0.3 ? mediumArcsine(half) : asin(half)
         return 2 * Earth.meanRadiusMeters * arcsine
     }
 
@@ -37,22 +37,42 @@ public enum GreatCircle {
         let half = SIMD2(min(1, max(0, squaredChords.x).squareRoot() * 0.5), min(1, max(0, squaredChords.y).squareRoot() * 0.5))
         let t = half * half
         if half.x < 0.05 && half.y < 0.05 {
-            return 2 * Earth.meanRadiusMeters * (half + half * (t * smallArcsineSeries(t)))
+            // The tiny and the small series share their last two steps: each lane enters them
+            // from its own x⁷ sum (a lane select on the bits, no branch).
+            var seventh = SIMD2<Double>(repeating: tinySeventh)
+            if !(half.x < 0.01 && half.y < 0.01) {
+                let small = arcsineSeriesToSeventh(SIMD2(repeating: smallThirteenth), t)
+                let tiny = unsafeBitCast(half .< SIMD2(repeating: 0.01), to: SIMD2<UInt64>.self)
+                let bits = (unsafeBitCast(seventh, to: SIMD2<UInt64>.self) & tiny) | (unsafeBitCast(small, to: SIMD2<UInt64>.self) & ~tiny)
+                seventh = unsafeBitCast(bits, to: SIMD2<Double>.self)
+            }
+            return 2 * Earth.meanRadiusMeters * (half + half * (t * arcsineSeriesFromSeventh(seventh, t)))
         }
         guard half.x < 0.3 && half.y < 0.3 else {
             return SIMD2(arcMeters(squaredChord: squaredChords.x), arcMeters(squaredChord: squaredChords.y))
         }
         // Each lane takes the series the scalar code takes for it.
-        let small = smallArcsineSeries(t), medium = mediumArcsineSeries(t)
-        let p = SIMD2(half.x < 0.05 ? small.x : medium.x, half.y < 0.05 ? small.y : medium.y)
+        let tiny = tinyArcsineSeries(t), small = smallArcsineSeries(t), medium = mediumArcsineSeries(t)
+        let p = SIMD2(half.x < 0.01 ? tiny.x : half.x < 0.05 ? small.x : medium.x,
+                      half.y < 0.01 ? tiny.y : half.y < 0.05 ? small.y : medium.y)
         return 2 * Earth.meanRadiusMeters * (half + half * (t * p))
     }
 
-    /// asin(x) for 0 ≤ x < 0.05 (chords under ~640 km, most distances a fence query ranks) from its
-    /// Maclaurin series, x + x³/6 + 3x⁵/40 + …, to x¹³: the first omitted term is below 2e-18
-    /// relative, under the rounding of the result. Four times faster than libm's `asin`, and
-    /// monotone (positive coefficients evaluated by Horner's rule with monotone roundings), which
-    /// the equal-radius edge search relies on.
+    /// asin(x) for 0 ≤ x < 0.01 (chords under ~127 km: the distances a fence query ranks) from its
+    /// Maclaurin series, x + x³/6 + 3x⁵/40 + …, to x⁷: the first omitted term is below 4e-18
+    /// relative, under the rounding of the result. Monotone (positive coefficients evaluated by
+    /// Horner's rule with monotone roundings), which the equal-radius edge search relies on, and
+    /// never above the longer series at the same x (see `smallArcsine`), so the switch keeps the
+    /// order.
+    @inlinable @inline(__always)
+    static func tinyArcsine(_ x: Double) -> Double {
+        let t = x * x
+        return x + x * (t * tinyArcsineSeries(t))
+    }
+
+    /// asin(x) for 0.01 ≤ x < 0.05 (chords of ~127 to ~640 km) from the same series to x¹³: the
+    /// first omitted term is below 2e-18 relative. Monotone for the same reason, and never below
+    /// the tiny series (its extra terms are non-negative, then the same operations).
     @inlinable @inline(__always)
     static func smallArcsine(_ x: Double) -> Double {
         let t = x * x
@@ -70,11 +90,22 @@ public enum GreatCircle {
         return x + x * (t * mediumArcsineSeries(t))
     }
 
+    /// (asin(x) − x) / x³ to the x⁷ term, by Horner's rule in t = x².
+    @inlinable @inline(__always)
+    static func tinyArcsineSeries<T: ArcsineSeriesArgument>(_ t: T) -> T {
+        arcsineSeriesFromSeventh(T.constant(tinySeventh), t)
+    }
+
     /// (asin(x) − x) / x³ to the x¹³ term, by Horner's rule in t = x².
     @inlinable @inline(__always)
     static func smallArcsineSeries<T: ArcsineSeriesArgument>(_ t: T) -> T {
-        arcsineSeriesTail(T.constant(231.0 / 13_312), t)
+        arcsineSeriesTail(T.constant(smallThirteenth), t)
     }
+
+    /// The x⁷ coefficient, where the tiny series starts.
+    @inlinable static var tinySeventh: Double { 5.0 / 112 }
+    /// The x¹³ coefficient, where the small series starts.
+    @inlinable static var smallThirteenth: Double { 231.0 / 13_312 }
 
     /// (asin(x) − x) / x³ to the x²⁹ term; from the x¹³ term down, the same operations as
     /// `smallArcsineSeries` (the shared `arcsineSeriesTail`).
@@ -95,10 +126,24 @@ public enum GreatCircle {
     /// Horner's rule from `p`, the sum so far at the x¹³ coefficient, down to the x³ one.
     @inlinable @inline(__always)
     static func arcsineSeriesTail<T: ArcsineSeriesArgument>(_ p: T, _ t: T) -> T {
+        arcsineSeriesFromSeventh(arcsineSeriesToSeventh(p, t), t)
+    }
+
+    /// Horner's rule from `p`, the sum so far at the x¹³ coefficient, to the sum at the x⁷ one.
+    @inlinable @inline(__always)
+    static func arcsineSeriesToSeventh<T: ArcsineSeriesArgument>(_ p: T, _ t: T) -> T {
         var p = p
         p = p * t + T.constant(63.0 / 2_816)
         p = p * t + T.constant(35.0 / 1_152)
-        p = p * t + T.constant(5.0 / 112)
+        p = p * t + T.constant(tinySeventh)
+        return p
+    }
+
+    /// Horner's rule from `p`, the sum so far at the x⁷ coefficient, down to the x³ one (the
+    /// operations every series ends with).
+    @inlinable @inline(__always)
+    static func arcsineSeriesFromSeventh<T: ArcsineSeriesArgument>(_ p: T, _ t: T) -> T {
+        var p = p
         p = p * t + T.constant(3.0 / 40)
         p = p * t + T.constant(1.0 / 6)
         return p

@@ -140,8 +140,8 @@ private struct Builder {
         nodes.append(node)
         guard high - low > leafSize else {
             // Within a leaf, largest fences first: with mixed radii they tend to rank best by
-            // edge, so the k-th key tightens early and more of the leaf is skipped. (Equal radii:
-            // index order, unchanged.)
+            // edge, so the k-th key tightens early and a leaf's places arrive in about the order
+            // they rank (insertions into the best k shift less). (Equal radii: index order.)
             if minRadius < maxRadius {
                 var leaf = UnsafeMutableBufferPointer(rebasing: points[low..<high])
                 leaf.sort { $0.radius != $1.radius ? $0.radius > $1.radius : $0.index < $1.index }

@@ -48,15 +48,17 @@ extension KDTree {
         searchWithin(maxMeters, k, query, target, [], &buffer, &probe)
     }
 
-    /// The same query, also counting the distance evaluations and nodes it made (for tests that
-    /// prove the pruning works without timing anything).
+    /// The same query, also counting the distance evaluations (squared chords), the ranking keys
+    /// computed from them (by edge, those of the places that pass the reach test; by centre, the
+    /// squared chord is the key) and the nodes it made (for tests that prove the pruning works
+    /// without timing anything).
     package func nearestCounting(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, seededWith seeds: [NeighborSeed] = [],
                                  within maxMeters: Double = .infinity, into buffer: inout NeighborBuffer)
-        -> (pointsEvaluated: Int, nodesVisited: Int) {
+        -> (pointsEvaluated: Int, keysComputed: Int, nodesVisited: Int) {
         precondition(k >= 0, "k must be >= 0")
         var probe = CountingProbe()
         searchWithin(maxMeters, k, query, target, seeds, &buffer, &probe)
-        return (probe.points, probe.nodes)
+        return (probe.points, probe.keys, probe.nodes)
     }
 
     /// `search` with the buffer's reach set to `maxMeters` for its duration, then the results
@@ -147,7 +149,7 @@ extension KDTree {
                                 let leafSize = self.leafSize
                                 let nodeQuery = Node.Query(query)
                                 var top = 0
-                                var next = NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), boxSquaredChord: 0, bound: -Double.infinity)
+                                var next = NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), bound: -Double.infinity)
                                 while true {
                                     var worst = found < k ? reachKey : bestBase[k - 1].key
                                     // Bounds are in key space: no place under the entry ranks before it.
@@ -159,36 +161,24 @@ extension KDTree {
                                     }
                                     probe.node()
                                     let start = Int(next.start)
-                                    var end = Int(next.end)
+                                    let end = Int(next.end)
                                     if end &- start <= leafSize {
                                         // The leaf's block: its radii, then its x's, y's and z's.
                                         let n = end &- start
                                         let radii = leafBlocks.baseAddress! + 4 &* start
                                         let px = radii + n, py = px + n, pz = py + n
-                                        if Metric.usesRadius && found == k {
-                                            // A leaf stores its largest fences first, so the fences too
-                                            // small to reach the k-th key from the leaf's box are a
-                                            // suffix: leave it out (not even its coordinates are read).
-                                            let boxSquaredChord = Double(next.boxSquaredChord)
-                                            // Where it starts, by halving (selects, no branch on the
-                                            // radii: `cannotReach` is monotone in the radius).
-                                            var reaching = 0, remaining = n
-                                            while remaining > 0 {
-                                                let half = remaining &>> 1, probe = reaching &+ half
-                                                let reaches = !metric.cannotReach(boxSquaredChord: boxSquaredChord, radius: radii[probe], worstKey: worst)
-                                                reaching = reaches ? probe &+ 1 : reaching
-                                                remaining = reaches ? remaining &- half &- 1 : half
-                                            }
-                                            end = start &+ reaching
-                                        }
                                         // Every squared chord of the leaf first, in a loop without
                                         // branches that computes several at once (same operations,
                                         // same order as `UnitVector.squaredChord`), then the checks.
-                                        var kept = end &- start
+                                        var kept = n
                                         if Metric.usesRadius {
                                             // Edge keys need a square root and a series: computed only
                                             // for the places that pass a test without either (listed
                                             // without a branch, with the chords), then two at a time.
+                                            // The whole leaf: first finding the prefix of fences large
+                                            // enough to reach from the leaf's box (by halving over the
+                                            // radii, which a leaf stores largest first) cost more than
+                                            // it saved (it waited on its loads and branches).
                                             kept = metric.squaredChordsKeepingReaching(
                                                 x: px, y: py, z: pz, radii: radii, count: kept, query: query, worstKey: worst,
                                                 squaredChords: chords.baseAddress!, candidates: candidates.baseAddress!)
@@ -202,6 +192,7 @@ extension KDTree {
                                             }
                                         }
                                         for _ in start..<end { probe.point() }
+                                        probe.keys(kept)
                                         for t in 0..<kept {
                                             let j = Metric.usesRadius ? candidates[t] : t
                                             let squaredChord = chords[j]
@@ -272,10 +263,10 @@ extension KDTree {
         let (low, high, order) = metric.lowerBounds(squaredChords: squared, maxRadii: node.pointee.maxRadius)
         let (starts, ends, children) = node.pointee.children(start: entry.start, end: entry.end, leafSize: leafSize)
         let ranks = ranks(ordering: order)
-        slots[3 &- Int(ranks[0])] = .init(node: children[0], start: starts[0], end: ends[0], boxSquaredChord: squared[0], bound: low[0])
-        slots[3 &- Int(ranks[1])] = .init(node: children[1], start: starts[1], end: ends[1], boxSquaredChord: squared[1], bound: low[1])
-        slots[3 &- Int(ranks[2])] = .init(node: children[2], start: starts[2], end: ends[2], boxSquaredChord: squared[2], bound: high[0])
-        slots[3 &- Int(ranks[3])] = .init(node: children[3], start: starts[3], end: ends[3], boxSquaredChord: squared[3], bound: high[1])
+        slots[3 &- Int(ranks[0])] = .init(node: children[0], start: starts[0], end: ends[0], bound: low[0])
+        slots[3 &- Int(ranks[1])] = .init(node: children[1], start: starts[1], end: ends[1], bound: low[1])
+        slots[3 &- Int(ranks[2])] = .init(node: children[2], start: starts[2], end: ends[2], bound: high[0])
+        slots[3 &- Int(ranks[3])] = .init(node: children[3], start: starts[3], end: ends[3], bound: high[1])
     }
 
     /// Each lane's rank by `order` (0 for the smallest), without branches or lane selects: the
@@ -315,6 +306,7 @@ public struct NeighborSeed: Sendable, Hashable {
 protocol SearchProbe {
     mutating func node()
     mutating func point()
+    mutating func keys(_ count: Int)
 }
 
 @usableFromInline
@@ -325,15 +317,18 @@ struct NoProbe: SearchProbe {
     @inlinable init() {}
     @inlinable @inline(__always) mutating func node() {}
     @inlinable @inline(__always) mutating func point() {}
+    @inlinable @inline(__always) mutating func keys(_ count: Int) {}
 }
 
 @usableFromInline
 struct CountingProbe: SearchProbe {
     @usableFromInline var nodes = 0
     @usableFromInline var points = 0
+    @usableFromInline var keys = 0
     @inlinable init() {}
     @inlinable @inline(__always) mutating func node() { nodes += 1 }
     @inlinable @inline(__always) mutating func point() { points += 1 }
+    @inlinable @inline(__always) mutating func keys(_ count: Int) { keys += count }
 }
 
 /// How a query ranks places, and when a node cannot hold anything that ranks at or before the
@@ -374,10 +369,6 @@ protocol RankingMetric {
     /// A key at least that of every place within `meters` (finite): every operation from a
     /// place's distance to its key is monotone, and chord keys are padded by 1 µm.
     func keyBound(meters: Double) -> Double
-    /// Whether no place with `radius` inside a box at `boxSquaredChord` can rank at or before
-    /// `worstKey`. Monotone in the radius (a smaller radius never reaches when a larger one
-    /// cannot), which lets a leaf sorted by radius drop a suffix. Only called when `usesRadius`.
-    func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool
 }
 
 extension RankingMetric {
@@ -386,8 +377,6 @@ extension RankingMetric {
     func lowerBounds(squaredChords: SIMD4<Float>, maxRadii: SIMD4<Float>) -> (SIMD2<Double>, SIMD2<Double>, order: SIMD4<Float>) {
         (SIMD2(Double(squaredChords[0]), Double(squaredChords[1])), SIMD2(Double(squaredChords[2]), Double(squaredChords[3])), squaredChords)
     }
-    @inlinable @inline(__always)
-    func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool { false }
     @inlinable @inline(__always)
     func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
               into keys: UnsafeMutablePointer<Double>) {
@@ -552,13 +541,6 @@ struct EdgeMetric: RankingMetric {
     @inlinable static var squaredReachScale: Double {
         let meters = Earth.meanRadiusMeters * (1 - 1e-9)
         return meters * meters
-    }
-    /// The place's key is at least the box's lower bound with its own radius (see
-    /// `lowerBound`); a key above `worstKey` ranks after the k-th. The rounded subtraction is
-    /// monotone, so a smaller radius gives a bound at least as large.
-    @inlinable @inline(__always)
-    func cannotReach(boxSquaredChord: Double, radius: Double, worstKey: Double) -> Bool {
-        lowerBound(squaredChord: boxSquaredChord, maxRadius: radius) > worstKey
     }
 }
 

@@ -56,7 +56,7 @@ extension KDTree {
         let nodeQuery = Node.Query(query)
         stack.removeAll(keepingCapacity: true)
         // An entry's bound is its subtree's limit (from its largest radius); the root has none.
-        stack.append(.init(node: 0, start: 0, end: Int32(count), boxSquaredChord: 0, bound: .infinity))
+        stack.append(.init(node: 0, start: 0, end: Int32(count), bound: .infinity))
         while let next = stack.popLast() {
             let start = Int(next.start), end = Int(next.end)
             if end - start <= leafSize {
@@ -77,8 +77,7 @@ extension KDTree {
                 for lane in 0..<4 where starts[lane] < ends[lane] {
                     let childLimit = limit(Double(radii[lane]))
                     if Double(squared[lane]) <= childLimit {
-                        stack.append(.init(node: children[lane], start: starts[lane], end: ends[lane], boxSquaredChord: squared[lane],
-                                           bound: childLimit))
+                        stack.append(.init(node: children[lane], start: starts[lane], end: ends[lane], bound: childLimit))
                     }
                 }
             }

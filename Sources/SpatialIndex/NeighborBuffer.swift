@@ -109,21 +109,18 @@ public struct NeighborBuffer: Sendable {
     }
 
     /// A node or leaf still to visit: its points `start..<end` (a leaf when at most the leaf size),
-    /// its index (internal nodes), a lower bound on the squared chord to its box (by edge, the
-    /// halving of a leaf's radii starts from it), and the lower bound on the keys under it.
+    /// its index (internal nodes), and the lower bound on the keys under it.
     @usableFromInline
     struct StackEntry: Sendable {
         @usableFromInline var node: Int32
         @usableFromInline var start: Int32
         @usableFromInline var end: Int32
-        @usableFromInline var boxSquaredChord: Float
         @usableFromInline var bound: Double
 
-        @inlinable init(node: Int32, start: Int32, end: Int32, boxSquaredChord: Float, bound: Double) {
+        @inlinable init(node: Int32, start: Int32, end: Int32, bound: Double) {
             self.node = node
             self.start = start
             self.end = end
-            self.boxSquaredChord = boxSquaredChord
             self.bound = bound
         }
     }
@@ -134,7 +131,7 @@ public struct NeighborBuffer: Sendable {
     mutating func prepare(resultSlots: Int, chordSlots: Int, stackSlots: Int) {
         best.resize(to: resultSlots, filler: Best(key: 0, index: 0))
         bestChords.resize(to: chordSlots, filler: 0)
-        stack.resize(to: stackSlots, filler: StackEntry(node: 0, start: 0, end: 0, boxSquaredChord: 0, bound: 0))
+        stack.resize(to: stackSlots, filler: StackEntry(node: 0, start: 0, end: 0, bound: 0))
     }
 
     /// Sorts `entries` by (key, squared chord, index) in place without allocating (heap sort).

@@ -70,8 +70,8 @@ import Testing
 }
 
 @Suite struct SmallArcsineTests {
-    /// Both series (chords below 0.1, and 0.1 to 0.6) against libm's `asin`, and the order kept
-    /// across both switches (at chords 0.1 and 0.6, where libm takes over).
+    /// The three series (chords below 0.02, 0.02 to 0.1, and 0.1 to 0.6) against libm's `asin`,
+    /// and the order kept across the switches (at chords 0.02, 0.1 and 0.6, where libm takes over).
     @Test func theSeriesMatchLibmBelowTheSwitchAndAreMonotone() {
         var previous = -1.0
         var worst = 0.0
@@ -85,7 +85,7 @@ import Testing
         }
         #expect(worst < 4e-16, "relative error \(worst)")
         // Just below and above each switch, one ulp apart: never decreasing.
-        for chord in [0.1, 0.6] {
+        for chord in [0.02, 0.1, 0.6] {
             let at = GreatCircle.arcMeters(squaredChord: chord * chord)
             let below = GreatCircle.arcMeters(squaredChord: (chord * chord).nextDown)
             let above = GreatCircle.arcMeters(squaredChord: (chord * chord).nextUp)
@@ -98,12 +98,13 @@ import Testing
     @Test func twoLanesConvertExactlyAsOne() {
         let seed = TestSeed.value(salt: 91)
         var rng = SplitMix64(seed: seed)
-        var squaredChords: [Double] = [0, -1e-18, 4, 4.5, 0.01, 0.1 * 0.1, 0.1 * 0.1 * (1 - 1e-16), 0.1 * 0.1 * (1 + 1e-16),
+        var squaredChords: [Double] = [0, -1e-18, 4, 4.5, 0.01, 0.02 * 0.02, 0.02 * 0.02 * (1 - 1e-16), 0.02 * 0.02 * (1 + 1e-16), 0.1 * 0.1, 0.1 * 0.1 * (1 - 1e-16), 0.1 * 0.1 * (1 + 1e-16),
                                        0.6 * 0.6, 0.6 * 0.6 * (1 - 1e-16), 0.6 * 0.6 * (1 + 1e-16)]
         for _ in 0..<5_000 {
             let chord = switch rng.nextInt(below: 4) {
             case 0: rng.nextDouble(in: 0..<2)
             case 1: rng.nextDouble(in: 0.08..<0.7)
+            case 2: rng.nextDouble(in: 0.015..<0.025)
             default: rng.nextDouble(in: 0..<0.12)
             }
             squaredChords.append(chord * chord)
