@@ -23,8 +23,13 @@ public enum GreatCircle {
     @inlinable @inline(__always)
     public static func arcMeters(squaredChord: Double) -> Double {
         let half = min(1, max(0, squaredChord).squareRoot() * 0.5)
-        let arcsine = half < 0.01 ? tinyArcsine(half) : half < 0.05 ? smallArcsine(half) : half < 0.3 ? mediumArcsine(half) : asin(half)
-        return 2 * Earth.meanRadiusMeters * arcsine
+        return 2 * Earth.meanRadiusMeters * arcsine(half: half)
+    }
+
+    /// asin of a half chord (0...1): the series below 0.3, libm's `asin` above.
+    @inlinable @inline(__always)
+    static func arcsine(half: Double) -> Double {
+        half < 0.01 ? tinyArcsine(half) : half < 0.05 ? smallArcsine(half) : half < 0.3 ? mediumArcsine(half) : asin(half)
     }
 
     /// `arcMeters(squaredChord:)` of two squared chords at once (two lanes of the same
@@ -48,10 +53,18 @@ public enum GreatCircle {
             }
             return 2 * Earth.meanRadiusMeters * (half + half * (t * arcsineSeriesFromSeventh(seventh, t)))
         }
+        return arcMetersBeyondSmall(half: half)
+    }
+
+    /// `arcMeters(squaredChords:)` when a lane's half chord is 0.05 or more (chords over ~640 km):
+    /// out of line, so that the common case stays small enough to be inlined.
+    @usableFromInline @inline(never)
+    static func arcMetersBeyondSmall(half: SIMD2<Double>) -> SIMD2<Double> {
         guard half.x < 0.3 && half.y < 0.3 else {
-            return SIMD2(arcMeters(squaredChord: squaredChords.x), arcMeters(squaredChord: squaredChords.y))
+            return SIMD2(2 * Earth.meanRadiusMeters * arcsine(half: half.x), 2 * Earth.meanRadiusMeters * arcsine(half: half.y))
         }
         // Each lane takes the series the scalar code takes for it.
+        let t = half * half
         let tiny = tinyArcsineSeries(t), small = smallArcsineSeries(t), medium = mediumArcsineSeries(t)
         let p = SIMD2(half.x < 0.01 ? tiny.x : half.x < 0.05 ? small.x : medium.x,
                       half.y < 0.01 ? tiny.y : half.y < 0.05 ? small.y : medium.y)
