@@ -191,7 +191,7 @@ extension KDTree {
                                                 chords[j] = dx * dx + dy * dy + dz * dz
                                             }
                                         }
-                                        for _ in start..<end { probe.point() }
+                                        probe.points(n)
                                         probe.keys(kept)
                                         for t in 0..<kept {
                                             let j = Metric.usesRadius ? candidates[t] : t
@@ -305,7 +305,7 @@ public struct NeighborSeed: Sendable, Hashable {
 @usableFromInline
 protocol SearchProbe {
     mutating func node()
-    mutating func point()
+    mutating func points(_ count: Int)
     mutating func keys(_ count: Int)
 }
 
@@ -316,7 +316,7 @@ struct NoProbe: SearchProbe {
     @usableFromInline var unused: UInt8 = 0
     @inlinable init() {}
     @inlinable @inline(__always) mutating func node() {}
-    @inlinable @inline(__always) mutating func point() {}
+    @inlinable @inline(__always) mutating func points(_ count: Int) {}
     @inlinable @inline(__always) mutating func keys(_ count: Int) {}
 }
 
@@ -327,7 +327,7 @@ struct CountingProbe: SearchProbe {
     @usableFromInline var keys = 0
     @inlinable init() {}
     @inlinable @inline(__always) mutating func node() { nodes += 1 }
-    @inlinable @inline(__always) mutating func point() { points += 1 }
+    @inlinable @inline(__always) mutating func points(_ count: Int) { points += count }
     @inlinable @inline(__always) mutating func keys(_ count: Int) { keys += count }
 }
 

@@ -10,8 +10,7 @@ import Testing
 /// a box, and `Double.squareRoot`.
 @Suite struct NodeBoundTests {
     static func unit(_ x: Double, _ y: Double, _ z: Double) -> UnitVector {
-        let norm = (x * x + y * y + z * z).squareRoot()
-        return UnitVector(x: x / norm, y: y / norm, z: z / norm)
+        UnitVector(x: x, y: y, z: z).normalized
     }
 
     /// Boxes of 1 m to 2,000 km around random places, queries inside, on the points, and just
