@@ -111,14 +111,15 @@ extension KDTree {
             buffer._neighbors.removeAll(keepingCapacity: true)
             return
         }
-        buffer.prepare(resultSlots: k + 1, chordSlots: Metric.usesRadius ? k + 1 : 1, stackSlots: 3 * height + 4)
+        buffer.prepare(resultSlots: k + 2, chordSlots: Metric.usesRadius ? k + 2 : 1, stackSlots: 3 * height + 4)
         // Until k places are found, the k-th key is the reach's (+∞ but in a bounded query).
         let reachKey = buffer.reachMeters == .infinity ? .infinity : metric.keyBound(meters: buffer.reachMeters)
         // SAFETY: every index below is in bounds by construction: node indices come from the
         // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
         // radii and coordinates 4·start ..< 4·start + 4n, and holds at most `leafSize` points, the
-        // size of `chords`, `leafKeys` and `candidates`), result slots from 0..<k after the sentinel (`best` holds
-        // k + 1, and `bestChords` k + 1 when the metric keeps chords), and the stack never holds
+        // size of `chords`, `leafKeys` and `candidates`; `rankScratch` has 3 more, for padding), result slots
+        // from 0...k after the sentinel (`best` holds k + 2, slot k being `fillByRank`'s spare, and `bestChords`
+        // k + 2 when the metric keeps chords), and the stack never holds
         // more than 3 · height + 1 entries (three stacked children per level of the current path,
         // and the slot above them that the nearest child passes through).
         let found: Int = seeds.withUnsafeBufferPointer { seeds in
@@ -126,6 +127,7 @@ extension KDTree {
             withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: Metric.usesRadius ? leafSize : 0) { leafKeys in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: Metric.usesRadius ? leafSize : 0) { candidates in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: leafSize + 3) { rankScratch in
                 originalIndices.withUnsafeBufferPointer { ids in
                     nodes.withUnsafeBufferPointer { nodes in
                         buffer.best.withUnsafeMutableBufferPointer { best in
@@ -163,6 +165,11 @@ extension KDTree {
                                     let start = Int(next.start)
                                     let end = Int(next.end)
                                     if end &- start <= leafSize {
+                                        // What comes after this leaf, asked for while it is read.
+                                        if top > 0 {
+                                            Self.prefetch(stack[top &- 1], leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
+                                                          leafSize: leafSize, radii: Metric.usesRadius)
+                                        }
                                         // The leaf's block: its radii, then its x's, y's and z's.
                                         let n = end &- start
                                         let radii = leafBlocks.baseAddress! + 4 &* start
@@ -193,6 +200,22 @@ extension KDTree {
                                         }
                                         probe.points(n)
                                         probe.keys(kept)
+                                        // The first leaf (no key known yet): ranked all at once, no
+                                        // insertion one by one (they were ~18 of the ~34 a query made,
+                                        // each waiting on its shift loop's unpredictable exit).
+                                        if found == 0 && worst == .infinity {
+                                            let keys = Metric.usesRadius ? UnsafePointer(leafKeys.baseAddress!) : UnsafePointer(chords.baseAddress!)
+                                            if Self.fillByRank(count: kept, keys: keys, squaredChords: UnsafePointer(chords.baseAddress!),
+                                                               candidates: Metric.usesRadius ? UnsafePointer(candidates.baseAddress!) : nil,
+                                                               ids: ids.baseAddress! + start, scratch: rankScratch.baseAddress!,
+                                                               best: bestBase, chords: chordsBase, keepsChords: Metric.usesRadius, k: k) {
+                                                found = Swift.min(kept, k)
+                                                guard top > 0 else { break }
+                                                top -= 1
+                                                next = stack[top]
+                                                continue
+                                            }
+                                        }
                                         for t in 0..<kept {
                                             let j = Metric.usesRadius ? candidates[t] : t
                                             let squaredChord = chords[j]
@@ -213,6 +236,11 @@ extension KDTree {
                                         let slot = top &+ 3
                                         next = stack[slot]
                                         top = slot
+                                        // The nearest child and the next: their lines load together.
+                                        Self.prefetch(next, leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
+                                                      leafSize: leafSize, radii: Metric.usesRadius)
+                                        Self.prefetch(stack[slot &- 1], leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
+                                                      leafSize: leafSize, radii: Metric.usesRadius)
                                         continue
                                     }
                                     guard top > 0 else { break }
@@ -226,7 +254,7 @@ extension KDTree {
                     }
                 }
             }
-            } } }
+            } } } }
         }
         buffer._neighbors.resize(to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.best.withUnsafeBufferPointer { sentinelAndEntries in
@@ -248,6 +276,38 @@ extension KDTree {
 }
 
 extension KDTree {
+    /// Fills the empty best list from one leaf's `count` keys at once: each key's rank among
+    /// them (how many are smaller), counted four at a time on the keys rounded to `Float`, is its
+    /// slot; ranks of k and more go to the spare slot `best[k]`. Rounding to `Float` keeps order
+    /// (never reverses it), so when no two rounded keys are equal (the ranks' sum shows it) the
+    /// ranks are the exact order; else returns false and the caller ranks the leaf one by one.
+    @inlinable @inline(__always)
+    static func fillByRank(count m: Int, keys: UnsafePointer<Double>, squaredChords: UnsafePointer<Double>, candidates: UnsafePointer<Int>?,
+                           ids: UnsafePointer<Int32>, scratch: UnsafeMutablePointer<Float>, best: UnsafeMutablePointer<NeighborBuffer.Best>,
+                           chords: UnsafeMutablePointer<Double>, keepsChords: Bool, k: Int) -> Bool {
+        let padded = (m &+ 3) & ~3
+        for t in 0..<m { scratch[t] = Float(keys[t]) }
+        for t in m..<padded { scratch[t] = .infinity }
+        var rankSum = 0
+        for i in 0..<m {
+            let own = SIMD4<Float>(repeating: scratch[i])
+            var below = SIMD4<Int32>.zero
+            var g = 0
+            while g < padded {
+                let v = UnsafeRawPointer(scratch + g).loadUnaligned(as: SIMD4<Float>.self)
+                below &-= unsafeBitCast(v .< own, to: SIMD4<Int32>.self)
+                g &+= 4
+            }
+            let rank = Int(below.wrappedSum())
+            rankSum &+= rank
+            let slot = Swift.min(rank, k)
+            let j = candidates?[i] ?? i
+            best[slot] = NeighborBuffer.Best(key: keys[i], index: ids[j])
+            if keepsChords { chords[slot] = squaredChords[j] }
+        }
+        return rankSum == m &* (m &- 1) / 2
+    }
+
     /// One internal node's step of a nearest search: its four children (the node holding points
     /// `entry.start..<entry.end`) written to `slots[3 - rank]` by the rank of their bounds, so that
     /// `slots[0...2]` hold the farthest to the second nearest (the nearer on top) and `slots[3]`

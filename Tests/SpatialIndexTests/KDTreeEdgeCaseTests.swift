@@ -102,6 +102,28 @@ import Testing
         expectAgreement(points, radii: radii, queries: [query], leafSizes: [1, 2, 8, 32])
     }
 
+    /// Places whose distances differ by a micrometre: their keys are distinct as Doubles but
+    /// equal once rounded to Float, which the first leaf's ranking works in; the order must still
+    /// be exact (index order is the reverse of distance order, so a tie broken by index shows).
+    @Test func keysEqualInFloatStillRankExactly() {
+        let query = Coordinate(validLatitude: -23.55, longitude: -46.63)
+        let q = UnitVector(query)
+        let points = (0..<40).map { i in
+            query.destination(bearingDegrees: 9 * Double(i), distanceMeters: 1_000 + 1e-6 * Double(40 - i))
+        }
+        var radii = Array(repeating: 0.0, count: points.count)
+        radii[0] = 1  // mixed radii: the edge search proper, not the centre order
+        let chords = points.map { UnitVector($0).squaredChord(to: q) }
+        let edges = zip(chords, radii).map { GreatCircle.arcMeters(squaredChord: $0) - $1 }
+        for keys in [chords, edges] {
+            let floatTies = Dictionary(grouping: keys.indices) { Float(keys[$0]) }.values.filter { group in
+                Set(group.map { keys[$0] }).count > 1
+            }
+            #expect(!floatTies.isEmpty, "no distinct keys share a Float: the test would not reach the fallback")
+        }
+        expectAgreement(points, radii: radii, queries: [query], leafSizes: [32, 64])
+    }
+
     @Test func allPointsIdentical() {
         let point = Coordinate(validLatitude: -12.25, longitude: 44.5)
         let points = Array(repeating: point, count: 100)
