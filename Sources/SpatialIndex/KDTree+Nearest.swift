@@ -491,40 +491,32 @@ struct EdgeMetric: RankingMetric {
     func lowerBound(squaredChord: Double, maxRadius: Double) -> Double {
         squaredChord.squareRoot() * Self.chordMeters - maxRadius
     }
-    /// `lowerBound` of the lanes, from a lower bound on each chord (`chordLowerBounds`), so the
-    /// bounds are at most the scalar ones; ordered by the same bounds from the chords' first
-    /// guesses (within 4 %): ordered by the exact bounds, the search waited on their arithmetic
-    /// (at 10,000 and 100,000 places, mixed radii, 3–6 % slower).
+    /// `lowerBound` of each lane, bit for bit (the square root of the Float bound taken in Double,
+    /// four `sqrtsd`: the branch to C's `sqrt` for negative input, which keeps `errno`, is never
+    /// taken); ordered by the same bounds from the chords' first guesses (`chordGuesses`, within
+    /// 4 %): ordered by the exact bounds, the search waited on their arithmetic (at 10,000 and
+    /// 100,000 places, mixed radii, 3–6 % slower). Two Float Newton steps from the guesses gave
+    /// bounds a little below these (the compiler made them four scalar chains): 2–3 % slower.
     @inlinable @inline(__always)
     func lowerBounds(squaredChords: SIMD4<Float>, maxRadii: SIMD4<Float>) -> (SIMD2<Double>, SIMD2<Double>, order: SIMD4<Float>) {
-        let (chords, guesses) = Self.chordLowerBounds(squaredChords)
-        let low = SIMD2(Double(chords[0]), Double(chords[1])) * Self.chordMeters - SIMD2(Double(maxRadii[0]), Double(maxRadii[1]))
-        let high = SIMD2(Double(chords[2]), Double(chords[3])) * Self.chordMeters - SIMD2(Double(maxRadii[2]), Double(maxRadii[3]))
-        return (low, high, guesses * Float(Earth.meanRadiusMeters) - maxRadii)
+        let low = SIMD2(lowerBound(squaredChord: Double(squaredChords[0]), maxRadius: Double(maxRadii[0])),
+                        lowerBound(squaredChord: Double(squaredChords[1]), maxRadius: Double(maxRadii[1])))
+        let high = SIMD2(lowerBound(squaredChord: Double(squaredChords[2]), maxRadius: Double(maxRadii[2])),
+                         lowerBound(squaredChord: Double(squaredChords[3]), maxRadius: Double(maxRadii[3])))
+        return (low, high, Self.chordGuesses(squaredChords) * Float(Earth.meanRadiusMeters) - maxRadii)
     }
-    /// For each lane, a Float at most the square root of `squared` (≥ 0, +∞ allowed), and a first
-    /// guess of it, by multiplications only: `squareRoot()` keeps C's `errno` rules (a library call
-    /// per lane, which kept the node step from being vectorised) and a SIMD division is compiled
-    /// lane by lane (12 divisions a node).
-    ///
-    /// Lanes above 16 are taken as 16 (a chord never exceeds 2). The reciprocal square root from
-    /// the bits (within 4 %), then two Newton steps `y ← y · (3/2 − x · y² / 2)`: with
-    /// `y = (1 + e) / √x` a step gives `e' = −e² · (3/2 + e/2) ≤ 0`, so each step ends at or below
-    /// 1/√x, within 6e-6 of it after two; rounding in a step (a few Float roundings, the step being
-    /// insensitive to its input's error to first order) can put it at most 3 · 2⁻²⁴ above. So
-    /// `x · y`, rounded, is at most √x · (1 + 5 · 2⁻²⁴), and the factor 1 − 2⁻²⁰ (rounded) brings
-    /// it below √x. 0 gives 0.
+    /// For each lane, the square root of `squared` (≥ 0, +∞ allowed) within 4 %, from its bits (the
+    /// reciprocal square root's first guess, times the lane), for ordering only. Lanes above 16 are
+    /// taken as 16 (a chord never exceeds 2), so every guess is finite. 0 gives 0.
     @inlinable @inline(__always)
-    static func chordLowerBounds(_ squared: SIMD4<Float>) -> (lower: SIMD4<Float>, guess: SIMD4<Float>) {
+    static func chordGuesses(_ squared: SIMD4<Float>) -> SIMD4<Float> {
         // min(squared, 16) on the bits (non-negative Floats order as their bits): no lane select.
         let bits = unsafeBitCast(squared, to: SIMD4<Int32>.self), cap = SIMD4<Int32>(repeating: 0x4180_0000)
         let over = bits &- cap
         let xBits = cap &+ (over & (over &>> 31))
-        let x = unsafeBitCast(xBits, to: SIMD4<Float>.self), half = x * 0.5
+        let x = unsafeBitCast(xBits, to: SIMD4<Float>.self)
         let guess = unsafeBitCast(SIMD4<Int32>(repeating: 0x5f37_59df) &- (xBits &>> 1), to: SIMD4<Float>.self)
-        var y = guess * (1.5 - half * guess * guess)
-        y = y * (1.5 - half * y * y)
-        return (x * y * (1 - 0x1p-20), x * guess)
+        return x * guess
     }
     @inlinable func meters(key: Double) -> Double { key }
     @inlinable @inline(__always)

@@ -4,10 +4,10 @@ import RotateTestSupport
 @testable import SpatialIndex
 import Testing
 
-/// A four-child node bounds its children's boxes in Float, and by edge bounds each chord from
-/// below by Newton steps: neither may ever exceed what a place's own Double arithmetic gives (the
-/// search would then drop a place that ranks). Checked against brute force: every sampled point of
-/// a box, and `Double.squareRoot`.
+/// A four-child node bounds its children's boxes in Float, and by edge takes each bound's square
+/// root in Double: no bound may ever exceed what a place's own Double arithmetic gives (the search
+/// would then drop a place that ranks). Checked against brute force (every sampled point of a box)
+/// and the scalar bound.
 @Suite struct NodeBoundTests {
     static func unit(_ x: Double, _ y: Double, _ z: Double) -> UnitVector {
         UnitVector(x: x, y: y, z: z).normalized
@@ -56,9 +56,12 @@ import Testing
         #expect(checked == 9_000)
     }
 
-    /// Below √x for x from 0 and 2⁻⁸⁸ (the smallest a bound can be) to 16 and beyond (+∞), every
-    /// exponent, random mantissas; and within 1e-5 of it (a missing Newton step would be 2e-3 off).
-    @Test func chordBoundsStayBelowTheSquareRootAndClose() {
+    /// The four-lane edge bounds are the scalar `lowerBound` of each lane, bit for bit (whose
+    /// safety the search's exactness tests cover), for squared chords from 0 and 2⁻⁸⁸ (the smallest
+    /// a box bound can be) to 16 and beyond (+∞: unused lanes, whose bound must stay +∞), every
+    /// exponent, random mantissas, with radii from 0 to +∞; and the ordering guesses are within 4 %
+    /// of the square root.
+    @Test func edgeBoundsAreTheScalarBoundsAndGuessesAreClose() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 1_601))
         var samples: [Float] = [0, 0x1p-88, 1, 4, 16, 16.5, 1e30, .greatestFiniteMagnitude, .infinity]
         for exponent in -88...5 {
@@ -66,13 +69,20 @@ import Testing
                 samples.append(Float(sign: .plus, exponent: exponent, significand: Float(rng.nextDouble(in: 1..<2))))
             }
         }
+        let radii: [Float] = [0, 20, 5_000, 2e12, .infinity]
+        let metric = EdgeMetric()
         for start in stride(from: 0, to: samples.count, by: 4) {
-            let lanes = (0..<4).map { start + $0 < samples.count ? samples[start + $0] : 0 }
-            let (lower, _) = EdgeMetric.chordLowerBounds(SIMD4(lanes[0], lanes[1], lanes[2], lanes[3]))
+            let lanes = (0..<4).map { start + $0 < samples.count ? samples[start + $0] : .infinity }
+            let maxRadii = (0..<4).map { _ in radii[Int(rng.next() % UInt64(radii.count))] }
+            let squared = SIMD4(lanes[0], lanes[1], lanes[2], lanes[3])
+            let (low, high, _) = metric.lowerBounds(squaredChords: squared, maxRadii: SIMD4(maxRadii[0], maxRadii[1], maxRadii[2], maxRadii[3]))
+            let bounds = [low.x, low.y, high.x, high.y]
+            let guesses = EdgeMetric.chordGuesses(squared)
             for lane in 0..<4 {
+                let scalar = metric.lowerBound(squaredChord: Double(lanes[lane]), maxRadius: Double(maxRadii[lane]))
+                #expect(bounds[lane].bitPattern == scalar.bitPattern, "\(lanes[lane]), radius \(maxRadii[lane]): \(bounds[lane]) vs \(scalar)")
                 let root = Double(Swift.min(lanes[lane], 16)).squareRoot()
-                #expect(Double(lower[lane]) <= root, "\(lanes[lane]): \(lower[lane]) above \(root)")
-                #expect(Double(lower[lane]) >= root * (1 - 1e-5), "\(lanes[lane]): \(lower[lane]) far below \(root)")
+                #expect(abs(Double(guesses[lane]) - root) <= 0.04 * root, "\(lanes[lane]): guess \(guesses[lane]) vs \(root)")
             }
         }
     }
