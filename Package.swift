@@ -3,7 +3,7 @@ import PackageDescription
 
 // Module layout (arrows point down only, see README "Layout"):
 //   Geodesy
-//   SpatialIndex    -> Geodesy
+//   SpatialIndex    -> Geodesy, CPrefetch             (CPrefetch: one C header, the cache prefetch Swift lacks)
 //   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
 //   FenceRules      -> Geodesy                        (P(inside), hysteresis and dwell rules)
 //   SyncService     -> FencePlanner, ...               (many devices, concurrent updates)
@@ -27,7 +27,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "Geodesy"),
-        .target(name: "SpatialIndex", dependencies: ["Geodesy"]),
+        .target(name: "CPrefetch"),
+        .target(name: "SpatialIndex", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
         .target(name: "SyncService", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),

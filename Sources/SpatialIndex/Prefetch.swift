@@ -1,9 +1,4 @@
-/// LLVM's prefetch intrinsic: a hint that the cache line holding `address` will be read soon
-/// (arguments: read, high locality, data cache); one instruction (`prefetcht0` on x86-64,
-/// `prfm` on ARM) that never faults. The standard library has no prefetch, so the intrinsic is
-/// bound by its LLVM name; a toolchain that renamed it would fail to link, not misbehave.
-@usableFromInline @_silgen_name("llvm.prefetch.p0")
-func llvmPrefetch(_ address: UnsafeRawPointer, _ readWrite: Int32, _ locality: Int32, _ cacheType: Int32)
+import CPrefetch
 
 extension KDTree {
     /// Asks the cache for what visiting `entry` will read: a leaf's coordinates (and radii when
@@ -18,17 +13,17 @@ extension KDTree {
             var line = UnsafeRawPointer(leafBlocks + (4 &* start &+ (radii ? 0 : n)))
             let end = UnsafeRawPointer(leafBlocks + 4 &* (start &+ n))
             while line < end {
-                llvmPrefetch(line, 0, 3, 1)
+                rotate_prefetch(line)
                 line += 64
             }
             if n > 0 {
-                llvmPrefetch(UnsafeRawPointer(ids + start), 0, 3, 1)
-                llvmPrefetch(UnsafeRawPointer(ids + (start &+ n &- 1)), 0, 3, 1)
+                rotate_prefetch(ids + start)
+                rotate_prefetch(ids + (start &+ n &- 1))
             }
         } else {
             let node = UnsafeRawPointer(nodes + Int(entry.node))
-            llvmPrefetch(node, 0, 3, 1)
-            llvmPrefetch(node + 64, 0, 3, 1)
+            rotate_prefetch(node)
+            rotate_prefetch(node + 64)
         }
     }
 }
