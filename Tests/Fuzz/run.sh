@@ -13,7 +13,8 @@ shift || true
 targets=${*:-"places walk-csv gpx sidecar"}
 out=.build/fuzz
 mkdir -p "$out"
-flags=(-sanitize=fuzzer,address -parse-as-library -Onone -g -I "$out" -L "$out" -swift-version 6 -package-name rotate)
+# Sources/CPrefetch/include: the C module SpatialIndex imports (a header and its module map).
+flags=(-sanitize=fuzzer,address -parse-as-library -Onone -g -I "$out" -I Sources/CPrefetch/include -L "$out" -swift-version 6 -package-name rotate)
 
 # In dependency order; once a module is rebuilt, every module after it is rebuilt too.
 rebuild=0
