@@ -150,6 +150,8 @@ extension KDTree {
                                 // (or an entry out of reach) resumes from the stack.
                                 let leafSize = self.leafSize
                                 let nodeQuery = Node.Query(query)
+                                let prefetcher = Prefetcher(leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
+                                                            leafSize: leafSize, radii: Metric.usesRadius)
                                 var top = 0
                                 var next = NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), bound: -Double.infinity)
                                 while true {
@@ -166,10 +168,7 @@ extension KDTree {
                                     let end = Int(next.end)
                                     if end &- start <= leafSize {
                                         // What comes after this leaf, asked for while it is read.
-                                        if top > 0 {
-                                            Self.prefetch(stack[top &- 1], leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
-                                                          leafSize: leafSize, radii: Metric.usesRadius)
-                                        }
+                                        if top > 0 { prefetcher.fetch(stack[top &- 1]) }
                                         // The leaf's block: its radii, then its x's, y's and z's.
                                         let n = end &- start
                                         let radii = leafBlocks.baseAddress! + 4 &* start
@@ -237,10 +236,8 @@ extension KDTree {
                                         next = stack[slot]
                                         top = slot
                                         // The nearest child and the next: their lines load together.
-                                        Self.prefetch(next, leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
-                                                      leafSize: leafSize, radii: Metric.usesRadius)
-                                        Self.prefetch(stack[slot &- 1], leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
-                                                      leafSize: leafSize, radii: Metric.usesRadius)
+                                        prefetcher.fetch(next)
+                                        prefetcher.fetch(stack[slot &- 1])
                                         continue
                                     }
                                     guard top > 0 else { break }
