@@ -179,3 +179,32 @@ import Testing
         }
     }
 }
+
+/// The build's median selection against a sort: on distinct values, on a few values repeated
+/// many times (places sharing coordinates, which its partition gathers), on one value, and on
+/// sorted and reversed input; every position up to 300 values, five of them beyond.
+@Suite struct BuildSelectionTests {
+    @Test func selectionPutsEveryPositionWhereASortWould() {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 1_777))
+        var inputs: [[Double]] = []
+        for count in [1, 2, 3, 15, 16, 17, 40, 257, 1_000] {
+            inputs.append((0..<count).map { _ in rng.nextDouble(in: -1..<1) })
+            for distinct in [1, 2, 3, 10] {
+                inputs.append((0..<count).map { _ in Double(rng.nextInt(below: distinct)) / 8 })
+            }
+            inputs.append((0..<count).map { Double($0) })
+            inputs.append((0..<count).map { Double(count - $0) })
+        }
+        for values in inputs {
+            let sorted = values.sorted()
+            let positions = values.count <= 300 ? Array(0..<values.count) : [0, 1, values.count / 3, values.count / 2, values.count - 1]
+            for nth in positions {
+                let arranged = KDTree._selectForTesting(values, nth: nth)
+                #expect(arranged.sorted() == sorted, "selection lost or duplicated a value")
+                #expect(arranged[nth] == sorted[nth], "position \(nth) of \(values.count)")
+                #expect(arranged[..<nth].allSatisfy { $0 <= arranged[nth] } && arranged[(nth + 1)...].allSatisfy { $0 >= arranged[nth] },
+                        "position \(nth) of \(values.count): a value on the wrong side")
+            }
+        }
+    }
+}
