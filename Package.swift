@@ -1,27 +1,30 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module layout (arrows point down only, see README "Layout"):
+// Module layout (arrows point down only; README.md "Layout" draws the same graph):
 //   Geodesy
-//   SpatialIndex    -> Geodesy, CPrefetch             (CPrefetch: one C header, the cache prefetch Swift lacks)
-//   FencePlanner    -> SpatialIndex, Geodesy          (catalog, selection, diff, rotator)
-//   FenceRules      -> Geodesy                        (P(inside), hysteresis and dwell rules)
-//   SyncService     -> FencePlanner, ...               (many devices, concurrent updates)
-//   WalkSimulator   -> FenceRules, FencePlanner, SpatialIndex, Geodesy (walks, oracle, evaluation)
-//   RotateFormats   -> WalkSimulator, FencePlanner, ...   (CSV, GPX, NDJSON, GeoJSON, SVG)
-//   BenchmarkKit    -> RotateFormats, SyncService, ... (timer, bench scenarios)
-//   RotateCommands  -> BenchmarkKit, RotateFormats and the libraries below (CLI)
-//   rotate, RotateBenchmarks -> libraries
+//   CPrefetch                                          one C header: the cache prefetch Swift lacks
+//   SpatialIndex    -> Geodesy, CPrefetch              k-d tree, brute-force reference
+//   FencePlanner    -> SpatialIndex                    catalog, selection, diff, rotator
+//   FenceRules      -> Geodesy                         P(inside), hysteresis and dwell rules
+//   WalkSimulator   -> FenceRules, FencePlanner        walks, oracle, evaluation
+//   RotateFormats   -> FencePlanner                    CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
+//   SyncService     -> RotateFormats, FencePlanner     devices, catalog changes, the sidecar
+//   RotateKit       -> every public library above      re-exports them (what other packages import)
+//   BenchmarkKit    -> SyncService, WalkSimulator, …   stopwatch, bench scenarios
+//   RotateCommands  -> BenchmarkKit, …                 the `rotate` subcommands
+//   rotate, RotateBenchmarks -> RotateCommands, BenchmarkKit
 let package = Package(
     name: "rotate",
     products: [
+        .library(name: "RotateKit", targets: ["RotateKit"]),
         .library(name: "Geodesy", targets: ["Geodesy"]),
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
         .library(name: "FencePlanner", targets: ["FencePlanner"]),
         .library(name: "FenceRules", targets: ["FenceRules"]),
-        .library(name: "SyncService", targets: ["SyncService"]),
         .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
         .library(name: "RotateFormats", targets: ["RotateFormats"]),
+        .library(name: "SyncService", targets: ["SyncService"]),
         .executable(name: "rotate", targets: ["rotate"]),
         .executable(name: "RotateBenchmarks", targets: ["RotateBenchmarks"]),
     ],
@@ -31,11 +34,23 @@ let package = Package(
         .target(name: "SpatialIndex", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
-        .target(name: "SyncService", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "RotateFormats", dependencies: ["WalkSimulator", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "BenchmarkKit", dependencies: ["RotateFormats", "SyncService", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "RotateCommands", dependencies: ["BenchmarkKit", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateFormats", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "SyncService", dependencies: ["RotateFormats", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(
+            name: "RotateKit",
+            dependencies: ["SyncService", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]
+        ),
+        .target(
+            name: "BenchmarkKit",
+            dependencies: ["SyncService", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]
+        ),
+        .target(
+            name: "RotateCommands",
+            dependencies: [
+                "BenchmarkKit", "SyncService", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+            ]
+        ),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
             name: "RotateBenchmarks",
@@ -49,19 +64,24 @@ let package = Package(
             path: "Tests/RotateTestSupport"
         ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateFormats", "RotateTestSupport"]),
         .testTarget(name: "FencePlannerTests", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
-            name: "FenceRulesTests", dependencies: ["FenceRules", "Geodesy", "RotateTestSupport"],
+            name: "FenceRulesTests",
+            dependencies: ["FenceRules", "Geodesy", "RotateTestSupport"],
             exclude: ["make_rice_reference.py"]
         ),
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "RotateFormatsTests", dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
+        .testTarget(
+            name: "SyncServiceTests",
+            dependencies: ["SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]
+        ),
+        .testTarget(name: "RotateKitTests", dependencies: ["RotateKit", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),
-        .testTarget(name: "SyncServiceTests", dependencies: ["SyncService", "FencePlanner", "Geodesy", "RotateTestSupport"]),
-        .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateCommandsTests",
-            dependencies: ["RotateCommands", "RotateFormats", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
+            dependencies: ["RotateCommands", "SyncService", "RotateFormats", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
         ),
     ],
     swiftLanguageModes: [.v6]

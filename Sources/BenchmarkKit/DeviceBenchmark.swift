@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Geodesy
 import SyncService
+import WalkSimulator
 
 /// Many devices updated concurrently over one shared catalog (`rotate bench --devices`): each
 /// device walks its own synthetic walk; the devices are split among T tasks of a task group, for
@@ -53,7 +54,7 @@ public enum DeviceBenchmark {
         let catalog = try PlaceCatalog(places: coordinates.enumerated().map { Place(id: "p\($0)", coordinate: $1, radiusMeters: 100) })
         let rotation = RotationConfiguration()
         progress("generating \(configuration.devices) walks of \(configuration.fixesPerDevice) fixes")
-        let fixes = DeviceFleet.syntheticFixes(catalog: catalog, devices: configuration.devices, fixesPerDevice: configuration.fixesPerDevice,
+        let fixes = WanderingDevices.fixes(catalog: catalog, devices: configuration.devices, fixesPerDevice: configuration.fixesPerDevice,
                                                stepMeters: configuration.stepMeters, seed: configuration.seed ^ 0xdef1ce)
         var runs: [Run] = []
         for tasks in 1...Swift.max(1, configuration.maxTasks) {

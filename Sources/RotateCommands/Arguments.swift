@@ -8,12 +8,22 @@ public struct OptionSpec: Sendable {
     public var help: String
     /// The default, as shown in help.
     public var defaultValue: String?
+    /// For a former name kept working for one release: the option it stands for. Not shown in
+    /// help; parsed as that option.
+    public var aliasOf: String?
 
     public init(_ name: String, value valueName: String? = nil, help: String, default defaultValue: String? = nil) {
         self.name = name
         self.valueName = valueName
         self.help = help
         self.defaultValue = defaultValue
+    }
+
+    /// A hidden former name of `option`.
+    public static func alias(_ name: String, of option: OptionSpec) -> OptionSpec {
+        var spec = OptionSpec(name, value: option.valueName, help: option.help)
+        spec.aliasOf = option.name
+        return spec
     }
 }
 
@@ -47,6 +57,7 @@ public struct Arguments: Sendable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let spec = byName[name] else { throw .usage("unknown option '\(name)'") }
+            name = spec.aliasOf ?? name
             if spec.valueName == nil {
                 guard inlineValue == nil else { throw .usage("option '\(name)' takes no value") }
                 guard !flags.contains(name) else { throw .usage("option '\(name)' given twice") }

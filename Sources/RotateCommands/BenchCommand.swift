@@ -219,7 +219,7 @@ extension BenchCommand {
     /// Where a benchmark's progress lines go: stderr as `rotate bench: …`, only when stderr is a
     /// terminal and `--quiet` is absent.
     static func progress(_ arguments: Arguments, _ console: Console) -> (String) -> Void {
-        let show = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        let show = !arguments.flag("--quiet") && console.errIsTerminal
         return { line in if show { console.err("rotate bench: " + line) } }
     }
 

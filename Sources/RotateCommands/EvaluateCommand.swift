@@ -13,10 +13,11 @@ public enum EvaluateCommand: Subcommand {
         and feed the same fixes to each rule. Prints the mean number of events (enter + exit) per
         run, the runs with exactly two, and the mean entry and exit latency against the true
         crossing, in fixes and in meters along the path (positive is late; only for walks that
-        truly enter). Walks: skirting (95 m from the centre of a 100 m fence, 420 m long),
-        crossing (straight through the centre), both, or a walk FILE (CSV or GPX; its positions are
-        the true path; the fence is centred at --fence or at the walk's middle fix).
-        --exercise prints the adaptive-dwell comparison on the crossing walk at 1.4 and 15 m/s.
+        truly enter). Walks: skirting (95 m from the center of a 100 m fence, 420 m long),
+        crossing (straight through the center), both, or a walk FILE (CSV or GPX; its positions are
+        the true path; the fence is centered at --fence or at the walk's middle fix).
+        --adaptive-dwell also compares adaptive dwell (20 m of movement or 3 fixes) with fixed dwell
+        (3 fixes) on the crossing walk at 1.4 and 15 m/s.
         """
     public static let options: [OptionSpec] = [
         OptionSpec("--rule", value: "naive|confident|hysteresis|adaptive|all", help: "Rules to evaluate.", default: "all"),
@@ -26,10 +27,12 @@ public enum EvaluateCommand: Subcommand {
         OptionSpec("--speed", value: "M/S", help: "Walking speed (skirting and crossing walks).", default: "1.4"),
         OptionSpec("--interval", value: "S", help: "Seconds between fixes.", default: "1"),
         OptionSpec("--radius", value: "M", help: "Fence radius.", default: "100"),
-        OptionSpec("--fence", value: "LAT,LON", help: "Fence centre for a walk FILE.", default: "the walk's middle fix"),
+        OptionSpec("--fence", value: "LAT,LON", help: "Fence center for a walk FILE.", default: "the walk's middle fix"),
         OptionSpec("--seed", value: "S", help: "Seed of the noise.", default: "1"),
-        OptionSpec("--exercise", help: "Also compare fixed and adaptive dwell at 1.4 and 15 m/s."),
+        adaptiveDwell,
+        .alias("--exercise", of: adaptiveDwell),
     ]
+    static let adaptiveDwell = OptionSpec("--adaptive-dwell", help: "Also compare fixed and adaptive dwell at 1.4 and 15 m/s.")
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
         let ruleChoice = try arguments.choice("--rule", default: "all", from: ["all"] + RuleEvaluation.Rule.allCases.map(\.rawValue))
@@ -69,7 +72,7 @@ public enum EvaluateCommand: Subcommand {
         for (name, scenario) in walks {
             for result in RuleEvaluation.run(scenario, rules: rules) { console.out(row(name, result)) }
         }
-        if arguments.flag("--exercise") {
+        if arguments.flag("--adaptive-dwell") {
             console.out("")
             console.out("adaptive dwell (20 m or 3 fixes) against fixed dwell (3 fixes) on the crossing walk:")
             console.out("walk        rule         events/run  exactly 2  entered  entry late: fixes, m    exit late: fixes, m")

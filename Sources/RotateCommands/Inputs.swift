@@ -109,27 +109,3 @@ enum Inputs {
         }
     }
 }
-
-/// Writing results: to a file (`--out`) or stdout.
-enum TextOutput {
-    static func write(_ lines: [String], to path: String) throws(CommandError) {
-        guard let file = fopen(path, "w") else { throw .failure("\(path): cannot write: \(String(cString: strerror(errno)))") }
-        defer { fclose(file) }
-        for line in lines {
-            guard fputs(line + "\n", file) >= 0 else { throw .failure("\(path): write failed: \(String(cString: strerror(errno)))") }
-        }
-        guard fflush(file) == 0 else { throw .failure("\(path): write failed: \(String(cString: strerror(errno)))") }
-    }
-
-    /// Lines to `--out` when given, else to the console.
-    static func emit(_ lines: [String], out path: String?, console: Console) throws(CommandError) {
-        if let path {
-            try write(lines, to: path)
-        } else {
-            lines.forEach(console.out)
-        }
-    }
-
-    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
-    static var stderrIsTerminal: Bool { isatty(2) == 1 }
-}

@@ -15,7 +15,7 @@ public enum PlanCommand: Subcommand {
         step between two fixes of the walk plus --delay times the fastest speed, so that checking at
         fixes covers what happens between them.
 
-        Formats: ndjson is the plan trace of spec/formats.md (a config line, one reselect line per
+        Formats: ndjson is the plan trace of docs/formats.md (a config line, one reselect line per
         reselection with its diff, a summary line with the oracle's misses); csv is one row per
         reselection; geojson is a FeatureCollection of fences, refresh circles, reselection points,
         misses and the walk; svg is a map; summary is a short table (the default when stdout is a
@@ -33,14 +33,14 @@ public enum PlanCommand: Subcommand {
     ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let format = try arguments.choice("--format", default: TextOutput.stdoutIsTerminal && arguments.string("--out") == nil ? "summary" : "ndjson",
+        let format = try arguments.choice("--format", default: console.outIsTerminal && arguments.string("--out") == nil ? "summary" : "ndjson",
                                           from: ["ndjson", "csv", "geojson", "svg", "summary"])
         guard let walkPath = arguments.string("--walk") else { throw .usage("--walk FILE is required") }
         let delay = try arguments.double("--delay", default: 0, in: 0...86_400)
         _ = try Inputs.configuration(arguments, marginMeters: 0)  // validate planner options before reading files
         guard let places = try Inputs.places(arguments, console: console) else { return }
         let walkFile = try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console)
-        let walk = walkFile.walk()
+        let walk = Walk(recorded: walkFile.fixes)
 
         let margin = arguments.string("--margin") != nil
             ? try arguments.double("--margin", default: 0, in: 0...1_000_000)
@@ -54,8 +54,10 @@ public enum PlanCommand: Subcommand {
         }
         let report = MissedFenceOracle.replay(walk, rotator: &rotator, catalog: places.catalog, placeSlots: configuration.placeSlots,
                                               platformDelaySeconds: delay, recordUpdates: true)
-        let trace = PlanTrace(configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters, report: report)
-        let record = PlanRecord(catalog: places.catalog, walk: walk, report: report)
+        let trace = PlanTrace(configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters,
+                              fixes: report.fixes, updates: report.updates, missed: report.misses.count)
+        let record = PlanRecord(catalog: places.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates,
+                                misses: report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) })
         let title = "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
             + "\(report.reselections) reselections, \(report.misses.count) misses"
 

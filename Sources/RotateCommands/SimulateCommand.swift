@@ -79,7 +79,7 @@ public enum SimulateCommand: Subcommand {
         }
         var fileWalk: Walk?
         if let walkPath = arguments.string("--walk") {
-            let walk = try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console).walk()
+            let walk = Walk(recorded: try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console).fixes)
             fileWalk = walk
             scenario.walks = 1
             if scenario.marginOverrideMeters == nil {
@@ -98,7 +98,7 @@ public enum SimulateCommand: Subcommand {
         } catch {
             throw .failure("cannot build the place set: \(error)")
         }
-        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        let showProgress = !arguments.flag("--quiet") && console.errIsTerminal
         let report: OracleReport
         do {
             if let fileWalk {

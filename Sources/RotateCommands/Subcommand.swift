@@ -16,9 +16,10 @@ extension Subcommand {
     /// The `--help` text.
     public static var help: String {
         var lines = ["OVERVIEW: \(abstract)", "", "USAGE: rotate \(name) [options]", "", "OPTIONS:"]
-        let labels = options.map { $0.name + ($0.valueName.map { " " + $0 } ?? "") }
+        let shown = options.filter { $0.aliasOf == nil }
+        let labels = shown.map { $0.name + ($0.valueName.map { " " + $0 } ?? "") }
         let width = max(16, (labels.map(\.count).max() ?? 0) + 2)
-        for (spec, label) in zip(options, labels) {
+        for (spec, label) in zip(shown, labels) {
             let padded = label + String(repeating: " ", count: width - label.count)
             lines.append("  " + padded + spec.help + (spec.defaultValue.map { " (default: \($0))" } ?? ""))
         }

@@ -40,7 +40,7 @@ public enum ValidateCommand: Subcommand {
         lines.append("duplicates     \(shared.count) coordinates shared by \(shared.reduce(0, +)) places")
         var buffer = NeighborBuffer()
         var densest = 0, densestPlace = 0
-        let showProgress = !arguments.flag("--quiet") && TextOutput.stderrIsTerminal
+        let showProgress = !arguments.flag("--quiet") && console.errIsTerminal
         let step = max(1, places.count / 10)
         for (i, vector) in loaded.catalog.vectors.enumerated() {
             let nearby = loaded.catalog.index.count(within: 1_000, of: vector, measuredTo: .center, using: &buffer)

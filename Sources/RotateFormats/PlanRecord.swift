@@ -1,7 +1,6 @@
 import FencePlanner
 import Geodesy
 import SpatialIndex
-import WalkSimulator
 
 /// What a plan did, in the shape maps need: the walk, the places worth drawing, when each was
 /// monitored, every reselection's refresh region, and the misses.
@@ -23,18 +22,35 @@ public struct PlanRecord: Sendable {
     /// For each place id, the fix ranges during which it was monitored (inclusive).
     public var monitored: [String: [ClosedRange<Int>]]
     public var reselections: [Reselection]
-    public var misses: [MissEvent]
+    public var misses: [Miss]
 
-    public init(catalog: PlaceCatalog, walk: Walk, report: OracleReport) {
-        self.walk = walk.samples.map(\.truePosition)
-        misses = report.misses
-        let lastFix = max(0, walk.samples.count - 1)
+    /// A moment the user was inside a fence that was not monitored.
+    public struct Miss: Hashable, Sendable {
+        public var placeID: String
+        /// The first missed point.
+        public var position: Coordinate
+        /// Whether a planner could have avoided it (drawn and exported as such).
+        public var avoidable: Bool
+
+        public init(placeID: String, position: Coordinate, avoidable: Bool) {
+            self.placeID = placeID
+            self.position = position
+            self.avoidable = avoidable
+        }
+    }
+
+    /// The record of a replay over `walk` (the path, one position per fix) with its reselections
+    /// in order and its misses.
+    public init(catalog: PlaceCatalog, walk: [Coordinate], updates: [RecordedUpdate], misses: [Miss]) {
+        self.walk = walk
+        self.misses = misses
+        let lastFix = max(0, walk.count - 1)
         var since: [String: Int] = [:]
         var intervals: [String: [ClosedRange<Int>]] = [:]
         var reselections: [Reselection] = []
         var shown = Set<Int>()
         var buffer = NeighborBuffer()
-        for recorded in report.updates {
+        for recorded in updates {
             let fix = recorded.sampleIndex
             let diff = recorded.update.diff, selection = recorded.update.selection
             for fence in diff.stop {

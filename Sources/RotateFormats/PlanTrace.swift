@@ -1,6 +1,5 @@
 import FencePlanner
 import Foundation
-import WalkSimulator
 
 /// The plan trace of `rotate plan --format ndjson` (see `spec/formats.md`, "Plan trace"): a
 /// `config` line, one `reselect` line per reselection, and a `summary` line.
@@ -60,12 +59,14 @@ public struct PlanTrace: Equatable, Sendable {
         self.summary = summary
     }
 
-    /// The trace of a replay recorded with `recordUpdates: true`.
-    public init(configuration: RotationConfiguration, places: Int, defaultRadiusMeters: Double, report: OracleReport) {
+    /// The trace of a replay: its reselections in order, over a walk of `fixes` fixes, with
+    /// `missed` missed fences.
+    public init(configuration: RotationConfiguration, places: Int, defaultRadiusMeters: Double, fixes: Int, updates: [RecordedUpdate],
+                missed: Int) {
         config = Config(limit: configuration.limit, headroom: configuration.headroom, placeSlots: configuration.placeSlots,
                         places: places, radiusMeters: defaultRadiusMeters, marginMeters: configuration.marginMeters,
                         minRefreshRadiusMeters: configuration.minRefreshRadiusMeters)
-        reselections = report.updates.map { recorded in
+        reselections = updates.map { recorded in
             let selection = recorded.update.selection, diff = recorded.update.diff
             var fallback: String?
             var overlapping: Int?
@@ -83,8 +84,8 @@ public struct PlanTrace: Equatable, Sendable {
                 refresh: selection.refresh.map { Refresh(id: $0.id, lat: $0.center.latitude, lon: $0.center.longitude, radiusMeters: $0.radiusMeters) },
                 guarantee: selection.guarantee.name, fallback: fallback, overlapping: overlapping)
         }
-        summary = Summary(fixes: report.fixes, reselections: report.reselections, starts: report.starts, stops: report.stops,
-                          missed: report.misses.count)
+        summary = Summary(fixes: fixes, reselections: updates.count, starts: updates.reduce(0) { $0 + $1.update.diff.start.count },
+                          stops: updates.reduce(0) { $0 + $1.update.diff.stop.count }, missed: missed)
     }
 
     /// The trace as NDJSON lines (keys in the spec's order; numbers in shortest round-trip form).

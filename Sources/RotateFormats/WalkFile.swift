@@ -1,6 +1,5 @@
 import FencePlanner
 import Geodesy
-import WalkSimulator
 
 /// A walk read from a file: fixes in time order, with the rows that were rejected.
 public struct WalkFile: Sendable {
@@ -31,11 +30,6 @@ public struct WalkFile: Sendable {
     /// Reads GPX text already in memory (tests, fuzzing).
     public static func read(gpx bytes: [UInt8], strict: Bool = false) throws(WalkFileError) -> WalkFile {
         try GPXReader.read(bytes: bytes, strict: strict)
-    }
-
-    /// The walk as the oracle replays it: the recorded positions stand for the true path.
-    public func walk() -> Walk {
-        Walk(samples: fixes.map { Walk.Sample(timeSeconds: $0.timestampSeconds ?? 0, truePosition: $0.coordinate, fix: $0) }, kind: .walk)
     }
 
     /// Rebases timestamps to the first fix and keeps them only while they do not go backwards.

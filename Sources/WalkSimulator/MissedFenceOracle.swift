@@ -122,13 +122,6 @@ public struct MissEvent: Hashable, Sendable {
     public var avoidable: Bool { withinSlots && !inSaturatedState }
 }
 
-/// A reselection during a replay.
-public struct RecordedUpdate: Hashable, Sendable {
-    /// Index of the walk sample (fix) it happened at.
-    public var sampleIndex: Int
-    public var update: RotationUpdate
-}
-
 /// What the oracle measured over one or more walks.
 public struct OracleReport: Hashable, Sendable {
     public var walks = 0

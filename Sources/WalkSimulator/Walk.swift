@@ -28,6 +28,12 @@ public struct Walk: Hashable, Sendable {
         self.kind = kind
     }
 
+    /// A recorded walk as the oracle replays it: the fixes' positions stand for the true path, at
+    /// their timestamps (0 when a fix has none).
+    public init(recorded fixes: [Fix]) {
+        self.init(samples: fixes.map { Sample(timeSeconds: $0.timestampSeconds ?? 0, truePosition: $0.coordinate, fix: $0) }, kind: .walk)
+    }
+
     /// Length of the true path in meters (great-circle steps between samples).
     public var lengthMeters: Double {
         zip(samples, samples.dropFirst()).reduce(0) { $0 + $1.0.truePosition.distance(to: $1.1.truePosition) }

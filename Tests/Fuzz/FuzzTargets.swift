@@ -3,6 +3,7 @@
 // -D FUZZ_PLACES, FUZZ_WALK_CSV, FUZZ_GPX or FUZZ_SIDECAR. Every input must be answered with
 // accepted rows and rejected rows (never a crash or a hang), and the counts must add up.
 import RotateFormats
+import SyncService
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -5,7 +5,12 @@ import Testing
 @Suite struct BinaryTests {
     /// The `rotate` binary next to the test bundle (SwiftPM builds it for this test target).
     static var rotateURL: URL? {
+        #if os(Linux)
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        // On Apple platforms the tests are loaded from a .xctest bundle beside the products.
+        let executable = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL ?? Bundle.main.bundleURL
+        #endif
         var directory = executable.deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = directory.appendingPathComponent("rotate")

@@ -1,5 +1,6 @@
 import Foundation
 import RotateCommands
+import RotateTestSupport
 import Testing
 
 /// The command line in-process: dispatch, help, usage errors and exit codes.
@@ -23,7 +24,9 @@ import Testing
         for command in RotateCommandLine.subcommands {
             let result = CapturingConsole.run([command.name, "--help"])
             #expect(result.code == 0)
-            for option in command.options { #expect(result.out.contains(option.name), "\(command.name) \(option.name)") }
+            for option in command.options where option.aliasOf == nil {
+                #expect(result.out.contains(option.name), "\(command.name) \(option.name)")
+            }
         }
     }
 
@@ -65,14 +68,29 @@ import Testing
         #expect(checksum(first.out) != checksum(other.out))
     }
 
-    /// Progress goes to stderr only when stderr is a terminal (it is not under the test runner).
-    @Test func benchTableKeepsProgressOffStdout() {
-        let result = CapturingConsole.run(["bench", "--count", "1000", "--queries", "100", "--repetitions", "1", "--baseline-queries", "10"])
+    /// Progress goes to stderr, and only when stderr is a terminal; results go to stdout either way.
+    @Test(arguments: [false, true])
+    func benchTableKeepsProgressOffStdout(errIsTerminal: Bool) {
+        let result = CapturingConsole.run(["bench", "--count", "1000", "--queries", "100", "--repetitions", "1", "--baseline-queries", "10"],
+                                          errIsTerminal: errIsTerminal)
         #expect(result.code == 0)
         #expect(result.out.contains("speedup"))
         #expect(result.out.contains("brute force ran 10 queries"))
         #expect(!result.out.contains("building the index"))
-        #expect(result.err.isEmpty)
+        #expect(result.err.contains("building the index") == errIsTerminal, "\(result.err)")
+    }
+
+    /// On a terminal `plan` prints its summary; into a pipe or a file, the NDJSON trace.
+    @Test(arguments: [false, true])
+    func planWritesTheSummaryOnATerminalAndTheTraceElsewhere(outIsTerminal: Bool) throws {
+        let arguments = ["plan", "--places", DatasetPaths.path("shops-500.csv"), "--walk", DatasetPaths.path("walk-6km.csv")]
+        let result = CapturingConsole.run(arguments, outIsTerminal: outIsTerminal)
+        #expect(result.code == 0, "\(result.err)")
+        let first = try #require(result.out.split(separator: "\n").first)
+        #expect(first.hasPrefix("rotate plan: ") == outIsTerminal, "\(first)")
+        #expect(first.hasPrefix("{\"type\":\"config\"") == !outIsTerminal, "\(first)")
+        let explicit = CapturingConsole.run(arguments + ["--format", "ndjson"], outIsTerminal: true)
+        #expect(explicit.out.hasPrefix("{\"type\":\"config\""))
     }
 }
 
@@ -133,7 +151,7 @@ import Testing
     }
 
     @Test func evaluatePrintsARowPerWalkAndRule() {
-        let result = CapturingConsole.run(["evaluate", "--runs", "5", "--exercise"])
+        let result = CapturingConsole.run(["evaluate", "--runs", "5", "--adaptive-dwell"])
         #expect(result.code == 0, "\(result.err)")
         let rows = result.out.split(separator: "\n")
         #expect(rows.filter { $0.hasPrefix("skirting") }.count == 4)
@@ -141,5 +159,10 @@ import Testing
         #expect(rows.filter { $0.hasPrefix("15.0 m/s") }.count == 2)
         #expect(rows.contains { $0.hasPrefix("crossing    confident") && $0.contains("5/5") })
         #expect(CapturingConsole.run(["evaluate", "--rule", "psychic"]).code == 2)
+        // The former name of the flag still works for one release, and is not shown in help.
+        #expect(CapturingConsole.run(["evaluate", "--runs", "5", "--exercise"]).out == result.out)
+        #expect(CapturingConsole.run(["evaluate", "--runs", "5", "--exercise", "--adaptive-dwell"]).code == 2)
+        let help = CapturingConsole.run(["evaluate", "--help"]).out
+        #expect(help.contains("--adaptive-dwell") && !help.contains("--exercise"))
     }
 }

@@ -3,6 +3,7 @@ import Geodesy
 import Foundation
 import RotateFormats
 import RotateTestSupport
+import SyncService
 import Testing
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import Geodesy
 import RotateTestSupport
 import SyncService
 import Testing
+import WalkSimulator
 
 /// Devices updated from many tasks at once over one shared catalog: the outcome must not depend
 /// on the number of tasks, and must equal one rotator per device fed in a plain loop. These are
@@ -35,7 +36,7 @@ import Testing
     @Test(arguments: [1, 2, 3, 8, 500])
     func concurrentUpdatesEqualOneRotatorPerDeviceInALoop(tasks: Int) async throws {
         let configuration = RotationConfiguration(marginMeters: 20, stickinessMeters: 30)
-        let fixes = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 240, fixesPerDevice: 25, stepMeters: 60,
+        let fixes = WanderingDevices.fixes(catalog: Self.catalog, devices: 240, fixesPerDevice: 25, stepMeters: 60,
                                                seed: TestSeed.value(salt: 17))
         let expected = try Self.reference(Self.catalog, configuration, fixes, 25)
         let summary = try await DeviceFleet.update(catalog: Self.catalog, configuration: configuration, fixes: fixes,
@@ -51,7 +52,7 @@ import Testing
     /// planning on version 0 while other tasks build versions 1 to 4 get what they get alone.
     @Test func readersOfAVersionAreUndisturbedWhileTheNextIsBuilt() async throws {
         let configuration = RotationConfiguration(marginMeters: 20)
-        let fixes = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 120, fixesPerDevice: 20, stepMeters: 60, seed: 23)
+        let fixes = WanderingDevices.fixes(catalog: Self.catalog, devices: 120, fixesPerDevice: 20, stepMeters: 60, seed: 23)
         let alone = try DeviceFleet.updateSequentially(catalog: Self.catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 20)
         let catalog = Self.catalog
         let ids = catalog.places.prefix(40).map(\.id)
@@ -77,15 +78,15 @@ import Testing
 
     /// A device's walk depends on the seed and its number, not on how many devices there are.
     @Test func aDevicesWalkDoesNotDependOnTheFleetSize() {
-        let few = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 3, fixesPerDevice: 10, stepMeters: 30, seed: 5)
-        let many = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 50, fixesPerDevice: 10, stepMeters: 30, seed: 5)
+        let few = WanderingDevices.fixes(catalog: Self.catalog, devices: 3, fixesPerDevice: 10, stepMeters: 30, seed: 5)
+        let many = WanderingDevices.fixes(catalog: Self.catalog, devices: 50, fixesPerDevice: 10, stepMeters: 30, seed: 5)
         #expect(few == Array(many.prefix(30)))
         // Consecutive fixes are the step apart.
         #expect(abs(many[11].coordinate.distance(to: many[12].coordinate) - 30) < 1e-6)
     }
 
     @Test func anInvalidConfigurationIsAnError() async {
-        let fixes = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 2, fixesPerDevice: 2, stepMeters: 30, seed: 5)
+        let fixes = WanderingDevices.fixes(catalog: Self.catalog, devices: 2, fixesPerDevice: 2, stepMeters: 30, seed: 5)
         await #expect(throws: ConfigurationError.self) {
             try await DeviceFleet.update(catalog: Self.catalog, configuration: RotationConfiguration(limit: 2, headroom: 2), fixes: fixes,
                                          fixesPerDevice: 2, tasks: 2)

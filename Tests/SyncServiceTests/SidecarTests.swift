@@ -3,6 +3,7 @@ import Foundation
 import Geodesy
 import RotateFormats
 import RotateTestSupport
+import SyncService
 import Testing
 
 /// The `rotate serve` line protocol and its state file.

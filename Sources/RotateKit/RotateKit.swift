@@ -1,0 +1,9 @@
+// The umbrella module: `import RotateKit` brings in every public library of the package, so a
+// package that depends on the `RotateKit` product needs no other import.
+@_exported import FencePlanner
+@_exported import FenceRules
+@_exported import Geodesy
+@_exported import RotateFormats
+@_exported import SpatialIndex
+@_exported import SyncService
+@_exported import WalkSimulator
