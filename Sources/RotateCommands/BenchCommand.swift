@@ -56,7 +56,8 @@ public enum BenchCommand: Subcommand {
                     guard columns?["lat"] != nil, columns?["lon"] != nil else { throw CommandError.failure("\(path):\(record.line): the header needs lat and lon") }
                     return
                 }
-                guard let lat = Double(CSVFile.trimmed(record.fields[found["lat"]!])), let lon = Double(CSVFile.trimmed(record.fields[found["lon"]!])),
+                guard let latColumn = found["lat"], let lonColumn = found["lon"], latColumn < record.fields.count, lonColumn < record.fields.count,
+                      let lat = Double(CSVFile.trimmed(record.fields[latColumn])), let lon = Double(CSVFile.trimmed(record.fields[lonColumn])),
                       let c = try? Coordinate(latitude: lat, longitude: lon) else {
                     throw CommandError.failure("\(path):\(record.line): not a valid position")
                 }

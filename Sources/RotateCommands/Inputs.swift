@@ -36,6 +36,11 @@ enum Inputs {
         do {
             result = try PlacesCSV.read(path: path, options: .init(defaultRadiusMeters: radius, strict: strict))
         } catch {
+            if case .noValidRows(let header, let rejected) = error.reason {
+                // Every row was bad: each is still reported (and written to --rejects) before the failure.
+                try report(rejected, rowsRead: rejected.count, accepted: 0, header: header, path: path, arguments: arguments, console: console)
+                throw .failure("\(path): no valid rows")
+            }
             throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
         }
         // Ids that would collide with refresh-region identifiers are rejected rows too.
@@ -54,11 +59,8 @@ enum Inputs {
         result.places = kept
         result.lines = keptLines
         result.rejected.sort { $0.line < $1.line }
-        for row in result.rejected { console.err("\(path):\(row.line): \(row.reason)") }
-        console.err("\(path): \(result.rowsRead) rows read, \(result.places.count) accepted, \(result.rejected.count) rejected")
-        if let rejectsPath = arguments.string("--rejects") {
-            try TextOutput.write(RejectsFile.lines(header: result.header, rejected: result.rejected), to: rejectsPath)
-        }
+        try report(result.rejected, rowsRead: result.rowsRead, accepted: result.places.count, header: result.header, path: path,
+                   arguments: arguments, console: console)
         guard !result.places.isEmpty else { throw .failure("\(path): no valid rows") }
         let catalog: PlaceCatalog
         do {
@@ -71,6 +73,16 @@ enum Inputs {
             console.err("\(path):\(lineOf[clamp.id] ?? 0): radius \(clamp.requestedMeters) m clamped to \(clamp.clampedMeters) m")
         }
         return LoadedPlaces(path: path, result: result, catalog: catalog, defaultRadiusMeters: radius)
+    }
+
+    /// Each rejected row as `FILE:LINE: reason`, the count line, and the `--rejects` file.
+    private static func report(_ rejected: [RejectedRow], rowsRead: Int, accepted: Int, header: [String], path: String,
+                               arguments: Arguments, console: Console) throws(CommandError) {
+        for row in rejected { console.err("\(path):\(row.line): \(row.reason)") }
+        console.err("\(path): \(rowsRead) rows read, \(accepted) accepted, \(rejected.count) rejected")
+        if let rejectsPath = arguments.string("--rejects") {
+            try TextOutput.write(RejectsFile.lines(header: header, rejected: rejected), to: rejectsPath)
+        }
     }
 
     static func walk(_ path: String, strict: Bool, console: Console) throws(CommandError) -> WalkFile {

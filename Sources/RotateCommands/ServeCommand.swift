@@ -62,6 +62,6 @@ public enum ServeCommand: Subcommand {
             }
         }
         try snapshot()
-        if Termination.requested { console.err("rotate serve: terminated; state saved") }
+        if Termination.requested { console.err(statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved") }
     }
 }

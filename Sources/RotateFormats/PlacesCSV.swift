@@ -244,7 +244,7 @@ public enum PlacesCSV {
         mutating func result() throws(PlacesCSVError) -> Result {
             guard let header else { throw PlacesCSVError(line: 1, reason: .emptyFile) }
             try checkPendingIDs()
-            guard !places.isEmpty else { throw PlacesCSVError(line: 1, reason: .noValidRows(rejected: rejected.count)) }
+            guard !places.isEmpty else { throw PlacesCSVError(line: 1, reason: .noValidRows(header: header, rejected: rejected.sorted { $0.line < $1.line })) }
             return Result(places: places, lines: lines, rejected: rejected, header: header)
         }
     }
@@ -279,7 +279,8 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
         case unreadable(String)
         case emptyFile
         case missingColumn(String)
-        case noValidRows(rejected: Int)
+        /// Every row was rejected: the rows, in line order, so none goes unreported.
+        case noValidRows(header: [String], rejected: [RejectedRow])
         case malformed(CSVProblem)
         case wrongFieldCount(expected: Int, found: Int)
         case missingField(String)
@@ -294,7 +295,7 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
             case .unreadable(let why): RowProblemText.unreadable(why)
             case .emptyFile: "the file is empty (no header row)"
             case .missingColumn(let column): RowProblemText.missingColumn(column, aliases: PlacesCSV.aliases)
-            case .noValidRows(let rejected): "no valid rows (\(rejected) rejected)"
+            case .noValidRows(_, let rejected): "no valid rows (\(rejected.count) rejected)"
             case .malformed(let problem): problem.description
             case .wrongFieldCount(let expected, let found): RowProblemText.wrongFieldCount(expected: expected, found: found)
             case .missingField(let column): RowProblemText.missingField(column)

@@ -124,6 +124,29 @@ import Testing
         #expect(strict.err.contains("\(places):3: 'lat' is not a number"))
     }
 
+    /// When every row is bad the command fails, but only after reporting each row (and writing
+    /// them to --rejects).
+    @Test func aFileOfOnlyBadRowsStillReportsEveryRow() throws {
+        let places = try write("id,lat,lon\nb,north,14.47\nc,46.04\n", "allbad.csv")
+        let rejects = temporary("rejects.csv")
+        let result = try run(["validate", "--places", places, "--rejects", rejects])
+        #expect(result.code == 1)
+        #expect(result.err.contains("\(places):2: 'lat' is not a number: 'north'"), "\(result.err)")
+        #expect(result.err.contains("\(places):3: "), "\(result.err)")
+        #expect(result.err.contains("\(places): no valid rows"))
+        let rejected = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(rejected == ["line,reason,id,lat,lon", rejected[1], rejected[2]] && rejected.count == 3)
+        #expect(rejected[1].hasPrefix("2,") && rejected[2].hasPrefix("3,"))
+    }
+
+    /// Benchmark positions are checked row by row: a short row is an error with its line, not a crash.
+    @Test func benchPositionsWithAShortRowFailWithItsLine() throws {
+        let positions = try write("lat,lon\n46.05,14.5\n46.06\n", "short.csv")
+        let result = try run(["bench", "--count", "1000", "--positions", positions, "--repetitions", "1", "--quiet"])
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.err.contains("\(positions):3: not a valid position"), "\(result.err)")
+    }
+
     @Test func fileErrorsExitOneAndUsageErrorsExitTwo() throws {
         let empty = try write("", "empty.csv")
         let noLat = try write("id,lon\na,1\n", "nolat.csv")

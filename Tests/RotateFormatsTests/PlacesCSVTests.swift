@@ -94,11 +94,23 @@ import Testing
         ("name,lat,lon\nx,1,2\n", PlacesCSVError(line: 1, reason: .missingColumn("id"))),
         ("id,lon\na,1\n", PlacesCSVError(line: 1, reason: .missingColumn("lat"))),
         ("id,lat\na,1\n", PlacesCSVError(line: 1, reason: .missingColumn("lon"))),
-        ("id,lat,lon\n", PlacesCSVError(line: 1, reason: .noValidRows(rejected: 0))),
-        ("id,lat,lon\na,x,1\nb,1,x\n", PlacesCSVError(line: 1, reason: .noValidRows(rejected: 2))),
+        ("id,lat,lon\n", PlacesCSVError(line: 1, reason: .noValidRows(header: ["id", "lat", "lon"], rejected: []))),
     ])
     func fileLevelErrors(text: String, expected: PlacesCSVError) {
         #expect(throws: expected) { try read(text) }
+    }
+
+    /// A file whose every row is bad is an error that still carries each row, so none goes unreported.
+    @Test func noValidRowsKeepsEveryRejectedRow() throws {
+        do {
+            _ = try read("id,lat,lon\nb,1,x\n\"a\",x,1\n")
+            Issue.record("no error")
+        } catch {
+            guard case .noValidRows(let header, let rejected) = error.reason else { Issue.record("\(error)"); return }
+            #expect(header == ["id", "lat", "lon"])
+            #expect(rejected.map(\.line) == [2, 3])
+            #expect(rejected.map(\.fields) == [["b", "1", "x"], ["a", "x", "1"]])
+        }
     }
 
     @Test func radiusDefaultAndMultiLineRecordsKeepLineNumbers() throws {
