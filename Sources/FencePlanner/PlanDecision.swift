@@ -28,8 +28,8 @@ public struct PlanDecision: Hashable, Sendable {
 
     /// Makes the monitored places `neighbors` (index = catalog position), in their order.
     ///
-    /// One uniqueness check per array instead of one per appended element (this runs at every
-    /// reselection; element-wise appends cost as much as the warm ranking's insertion sort).
+    /// One uniqueness check per array instead of one per appended element: this runs at every
+    /// reselection, where a warm decision's own work is only a short re-ranking.
     mutating func setMonitored(_ neighbors: ArraySlice<Neighbor>) {
         let count = neighbors.count
         positions.resize(to: count, filler: 0)
@@ -103,8 +103,8 @@ public struct PositionDiff: Hashable, Sendable {
     }
 
     /// Middles up to this long (an iOS app's 20 regions) are compared by scanning, four
-    /// positions per comparison (at 1,000,000 places most reselections reorder most of the list):
-    /// five vectors of four 32-bit lanes a side.
+    /// positions per comparison (in dense catalogs most reselections reorder much of the list, so
+    /// middles are long): five vectors of four 32-bit lanes a side.
     private static let scannedVectors = 5
     private static let scannedEntries = 4 * scannedVectors
 
