@@ -228,9 +228,9 @@ public struct RotationPlanner: Sendable {
     /// fresh neighborhood).
     ///
     /// The fresh neighborhood's query is not seeded with the incumbents: it asks for about twice
-    /// as many places as there are incumbents, so the seeds could never fill the list and bound
-    /// the search, and ranking them first and checking every candidate against them would be work
-    /// for nothing.
+    /// as many places as there are incumbents, so as seeds they could never fill the list and
+    /// bound the search, and ranking them first and checking every candidate against them would
+    /// be work for nothing.
     private mutating func rank(_ query: UnitVector, count: Int, warm: Bool) {
         if warm && neighbourhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
         ranked.removeAll(keepingCapacity: true)

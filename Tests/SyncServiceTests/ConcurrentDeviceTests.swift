@@ -75,7 +75,8 @@ import Testing
         #expect(versions == [4] && catalog.version == 0 && catalog.count == 1_500)
     }
 
-    /// A device's walk depends on the seed and its number, not on how many devices there are.
+    /// A device's walk depends on the fleet's seed and its own number, not on how many devices
+    /// there are.
     @Test func aDevicesWalkDoesNotDependOnTheFleetSize() {
         let few = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 3, fixesPerDevice: 10, stepMeters: 30, seed: 5)
         let many = DeviceFleet.syntheticFixes(catalog: Self.catalog, devices: 50, fixesPerDevice: 10, stepMeters: 30, seed: 5)
