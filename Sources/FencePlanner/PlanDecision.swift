@@ -28,8 +28,8 @@ public struct PlanDecision: Hashable, Sendable {
 
     /// Makes the monitored places `neighbors` (index = catalog position), in their order.
     ///
-    /// One uniqueness check per array instead of one per appended element (this runs at every
-    /// reselection; element-wise appends cost as much as the warm ranking's insertion sort).
+    /// One uniqueness check per array instead of one per appended element: this runs at every
+    /// reselection, where a warm decision's own work is only a short re-ranking.
     mutating func setMonitored(_ neighbors: ArraySlice<Neighbor>) {
         let count = neighbors.count
         positions.resize(to: count, filler: 0)

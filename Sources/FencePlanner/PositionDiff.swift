@@ -54,8 +54,8 @@ public struct PositionDiff: Hashable, Sendable {
     }
 
     /// Middles up to this long (an iOS app's 20 regions) are compared by scanning, four
-    /// positions per comparison (at 1,000,000 places most reselections reorder most of the list):
-    /// five vectors of four 32-bit lanes a side.
+    /// positions per comparison (in dense catalogs most reselections reorder much of the list, so
+    /// middles are long): five vectors of four 32-bit lanes a side.
     private static let scannedVectors = 5
     private static let scannedEntries = 4 * scannedVectors
 

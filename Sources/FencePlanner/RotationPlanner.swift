@@ -224,20 +224,19 @@ public struct RotationPlanner: Sendable {
     }
 
     /// Fills `ranked` with the `count` nearest places by edge at `query`: from the warm
-    /// neighbourhood while it provably holds them, else from the index (a warm query asks for a
-    /// fresh neighbourhood).
+    /// neighborhood while it provably holds them, else from the index (a warm query asks for a
+    /// fresh neighborhood).
     ///
-    /// The fresh neighbourhood's query is not seeded with the incumbents: it asks for about twice
-    /// as many places as there are incumbents, so the seeds could never fill the list and bound
-    /// the search: ranking them first and checking every candidate against them was work for
-    /// nothing.
+    /// The fresh neighborhood's query is not seeded with the incumbents: it asks for about twice
+    /// as many places as there are incumbents, so as seeds they could never fill the list and
+    /// bound the search, and ranking them first and checking every candidate against them would
+    /// be work for nothing.
     private mutating func rank(_ query: UnitVector, count: Int, warm: Bool) {
         if warm && neighbourhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
         ranked.removeAll(keepingCapacity: true)
         if warm {
-            // Refresh the neighbourhood: twice what a selection needs, plus one (measured: 1.5x
-            // misses five times as often at 1,000,000 places; 3x and 4x rank more places at
-            // every fix and are slower).
+            // Refresh the neighborhood: twice what a selection needs, plus one. Fewer places let
+            // the proof fail sooner (a refill is an index query); more cost ranking at every fix.
             let wanted = min(catalog.count, 2 * count + 1)
             // The cached places all lie within `reach` here: the search prunes from the root as
             // if it had found them. (A bounded query that finds too few, which the bound rules

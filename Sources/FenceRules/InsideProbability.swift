@@ -24,8 +24,8 @@ import Darwin
 ///   the answer is 0). Mass outside a ± 8 is below 10⁻¹³.
 ///
 /// Error bound: at most 1e-9 absolute over d ∈ 0…10 km, R ∈ 1 m…5 km, σ ∈ 0.5…200 m, checked
-/// against a 30-digit mpmath reference table and a brute-force Simpson integration in the tests
-/// (observed maximum about 1e-14). Never NaN for finite inputs.
+/// against a 30-digit mpmath reference table and a brute-force Simpson integration in the tests.
+/// Never NaN for finite inputs.
 public enum InsideProbability {
     /// P(inside) for a fix `distanceMeters` from the centre, a fence of `radiusMeters`, and GPS
     /// error `sigmaMeters` per axis.

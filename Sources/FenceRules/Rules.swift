@@ -71,7 +71,9 @@ public struct ConfidentRule: FenceRule {
         self.defaultSigmaMeters = defaultSigmaMeters
     }
 
-    /// The seed's exercise: dwell over 20 m of movement or 3 fixes, whichever comes first.
+    /// Speed-adaptive dwell: the contradicting evidence must persist over 20 m of movement or for 3
+    /// fixes, whichever comes first, so a car is not carried most of the way through a 100 m fence
+    /// before the rule reacts, while a walker keeps the 3-fix dwell.
     public static func adaptive(fence: CircularFence, dwellMeters: Double = 20, dwellFixes: Int = 3) -> ConfidentRule {
         ConfidentRule(fence: fence, dwellFixes: dwellFixes, dwellMeters: dwellMeters)
     }

@@ -323,8 +323,8 @@ public enum CSVFile {
     }
 
     /// The records of `bytes` fed to the scanner `chunkSize` bytes at a time (for tests: the
-    /// scanner's fast paths must agree with its byte-at-a-time state machine, which is all a
-    /// one-byte chunk exercises, at every chunk boundary).
+    /// scanner's fast paths must agree with its byte-at-a-time state machine, the only path a
+    /// one-byte chunk takes, at every chunk boundary).
     package static func records(of bytes: [UInt8], chunkSize: Int) -> [CSVRecord] {
         precondition(chunkSize >= 1, "chunk size must be >= 1")
         var scanner = CSVScanner()

@@ -1,7 +1,8 @@
 import Geodesy
 
 extension KDTree {
-    /// Leaf size used when none is given: measured fastest for k ≈ 18 queries (see README).
+    /// Leaf size used when none is given: the size at which k ≈ 18 queries run fastest while the
+    /// index stays under 40 bytes a place (sizes compared in `Benchmarks/RESULTS.md`).
     public static let defaultLeafSize = 32
 
     /// Builds the index over coordinates, with an optional fence radius per place.
@@ -155,8 +156,8 @@ private struct Builder {
             if minRadius < maxRadius {
                 let before: (Point, Point) -> Bool = { $0.radius != $1.radius ? $0.radius > $1.radius : $0.index < $1.index }
                 if high - low <= 64 {
-                    // With the library's sort (a merge sort behind a closure) a 10,000-place build
-                    // with mixed radii took 0.68 ms instead of 0.60.
+                    // A leaf's few places by insertion: the library's sort is a merge sort behind a
+                    // closure, heavy for so short a range.
                     Self.insertionSort(points, low, high, by: before)
                 } else {
                     var leaf = UnsafeMutableBufferPointer(rebasing: points[low..<high])
@@ -213,7 +214,8 @@ private struct Builder {
         folded.reserveCapacity(nodes.count / 2 + 1)
         var height = 0
         /// Writes the node folding binary node `index` at `slot` (already reserved), then its
-        /// subtree. No allocation per node (small arrays here were a tenth of a 10,000-place build).
+        /// subtree. No allocation per node: the lanes are a `SIMD4` and the node is written in
+        /// place (small arrays per node would add an allocation for every few dozen places).
         func fold(_ index: Int, at slot: Int, depth: Int) {
             height = max(height, depth + 1)
             var lanes = SIMD4<Int32>(repeating: -1), laneCount = 0
@@ -287,8 +289,8 @@ private struct Builder {
                 return
             }
             if hi - lo < 16 {
-                // The few left (the library's sort, a stable merge sort behind a closure, was ~2 %
-                // of a build).
+                // The few left by insertion (the library's sort, a stable merge sort behind a
+                // closure, costs more than such a range needs).
                 insertionSort(points, lo, hi &+ 1) { coordinate($0) < coordinate($1) }
                 return
             }
@@ -301,8 +303,8 @@ private struct Builder {
             let pivot = coordinate(points[hi])
             // Lomuto's partition without a branch: each element is swapped with the first of
             // those not below the pivot (itself while there is none), and that boundary moves up
-            // past the element when it is below. Hoare's scans stop where the data says, a branch
-            // guessed wrong about every other step: 10,000 places took 0.95 ms a build, now 0.42.
+            // past the element when it is below. Hoare's scans stop where the data says, on a
+            // branch the processor guesses wrong about every other step; this loop has none.
             var store = lo, k = lo
             while k < hi {
                 let p = points[k]

@@ -136,7 +136,7 @@ public struct KDTree: Sendable {
         }
 
         /// Each lane, or 0 where negative (never NaN here), by bit operations: lane selects
-        /// (`replacing(with:where:)`) were compiled into per-lane branches in the search.
+        /// (`replacing(with:where:)`) compile into per-lane branches inside the search.
         @inlinable @inline(__always)
         static func clamped(_ v: SIMD4<Float>) -> SIMD4<Float> {
             let bits = unsafeBitCast(v, to: SIMD4<Int32>.self)
@@ -174,8 +174,8 @@ public struct KDTree: Sendable {
 
 /// The index's internal nodes in one allocation aligned to 64 bytes, so that each 128-byte node
 /// occupies exactly two cache lines (an array's storage is only 16-byte aligned: a node could
-/// straddle three, one more line to miss). At 100,000 places other offsets within a page measured
-/// no difference (the index fits the L3); the alignment is for what does not fit.
+/// straddle three, one more line to miss). That matters for indexes larger than the cache, whose
+/// node reads come from memory.
 /// Immutable once made, so safe to share between threads.
 @usableFromInline
 struct AlignedNodes: Sendable {

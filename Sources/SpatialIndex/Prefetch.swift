@@ -12,11 +12,10 @@ extension KDTree {
         /// Whether leaves' radii are read too (ranking by edge).
         @usableFromInline let radii: Bool
         /// Cache lines asked for a leaf: as many as a full leaf spans (one more for a block that
-        /// starts mid-line), whatever its size, so the loop runs the same count every time (the
-        /// loop to the leaf's own end took ~4 instructions a line and its exit, differing from
-        /// leaf to leaf, was guessed wrong; by centre and by edge ~2–3 % faster at 100,000). The
-        /// lines beyond a smaller leaf are the next leaf's, often read soon after; a prefetch
-        /// past the array's end never faults.
+        /// starts mid-line), whatever its size, so the loop's count is fixed per tree and its exit
+        /// is never guessed wrong (leaves differ in size: a loop to each leaf's own end would stop
+        /// where no predictor can tell). The lines beyond a smaller leaf are the next leaf's, often
+        /// read soon after; a prefetch past the array's end never faults.
         @usableFromInline let lines: Int
 
         @inlinable init(leafBlocks: UnsafePointer<Double>, ids: UnsafePointer<Int32>, nodes: UnsafePointer<Node>, leafSize: Int, radii: Bool) {
@@ -29,9 +28,9 @@ extension KDTree {
         }
 
         /// Asks the cache for what visiting `entry` will read: a leaf's coordinates (and radii)
-        /// and ids, or an internal node's two cache lines. At 1,000,000 places (38 MB, more than
-        /// the L3) a query's leaves come from memory: asked for early, a leaf's lines load
-        /// together and while the previous leaf is read (by centre ~8 % faster, by edge ~25 %).
+        /// and ids, or an internal node's two cache lines. In an index larger than the L3 a
+        /// query's leaves come from memory: asked for early, a leaf's lines load together and
+        /// while the previous leaf is read, instead of one miss after another.
         @inlinable @inline(__always)
         func fetch(_ entry: NeighborBuffer.StackEntry) {
             let start = Int(entry.start), n = Int(entry.end) &- start

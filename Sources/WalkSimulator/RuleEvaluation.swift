@@ -32,8 +32,9 @@ public enum RuleEvaluation {
 
     /// The walk past the fence.
     public enum Path: Hashable, Sendable {
-        /// A straight line at `offset` meters from the centre (95 m: just inside a 100 m fence's
-        /// edge), from 210 m before the closest point to 210 m after it (the seed article's walks).
+        /// A straight line at `offset` meters from the center (95 m: just inside a 100 m fence's
+        /// edge), from 210 m before the closest point to 210 m after it (the walks of the evaluation
+        /// published in “Region Monitoring and Geofencing”).
         case line(offsetMeters: Double)
         /// A recorded track (its positions are the true path).
         case track([Coordinate])

@@ -66,7 +66,8 @@ public struct Walk: Hashable, Sendable {
 public enum WalkKind: String, Hashable, Sendable, CaseIterable, Codable {
     /// One straight great-circle line from a random place, random bearing.
     case straight
-    /// A straight line through the region's centre at bearing 45° (the seed article's walk).
+    /// A straight line through the region's center at bearing 45° (the reference scenario's walk:
+    /// 6 km diagonally across a 10 km square of 500 shops).
     case diagonal
     /// Random waypoints across the region (places chosen as waypoints), on foot.
     case walk

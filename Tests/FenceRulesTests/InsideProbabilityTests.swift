@@ -6,7 +6,8 @@ import Testing
 @Suite struct InsideProbabilityTests {
     func p(_ d: Double, _ r: Double, _ s: Double) -> Double { InsideProbability.value(distanceMeters: d, radiusMeters: r, sigmaMeters: s) }
 
-    /// The seed article's table (R = 100 m, σ = 20 m), to four decimals.
+    /// The table published in “Region Monitoring and Geofencing” (R = 100 m, σ = 20 m), to four
+    /// decimals.
     @Test(arguments: [(0.0, 1.0000), (50, 0.9909), (80, 0.8126), (100, 0.4599), (120, 0.1375), (150, 0.0049)])
     func articleTable(distance: Double, expected: Double) {
         #expect(abs(p(distance, 100, 20) - expected) < 0.00005, "\(p(distance, 100, 20))")

@@ -7,7 +7,8 @@ with a = d/sigma, using mpmath's arbitrary-precision Bessel function and tanh-si
 [max(0, a-12), min(b, a+12)] in 8 panels (the density outside is below 1e-30).
 Points: seeded (random.Random(2026)); half with d uniform in 0..10 km, half with d within a few
 sigma of R (where the answer is neither 0 nor 1); R log-uniform in 1 m..5 km; sigma log-uniform
-in 0.5..200 m; plus the article's table (R 100, sigma 20) and the overflow case (674, 100, 5).
+in 0.5..200 m; plus the table published in "Region Monitoring and Geofencing" (R 100, sigma 20)
+and the overflow case (674, 100, 5).
 """
 import math
 import os

@@ -131,7 +131,7 @@ import Testing
     }
 
     /// The scanner's fast paths (runs of ordinary bytes eight at a time, commas ending unquoted
-    /// fields) against its byte-at-a-time state machine, which is all one-byte chunks exercise:
+    /// fields) against its byte-at-a-time state machine, the only path one-byte chunks take:
     /// the same records, lines and problems for random text heavy in quotes, separators, line
     /// ends, long runs and bytes that are not UTF-8, fed whole, a byte at a time and in chunks
     /// of every size from 2 to 17.

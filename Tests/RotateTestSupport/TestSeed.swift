@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Seeds for property tests: fixed by default, overridable with `ROTATE_TEST_SEED` so that a
-/// failure can be replayed (every failure message prints the seed).
+/// failure can be replayed (every failure message prints its seed).
 public enum TestSeed {
     /// `ROTATE_TEST_SEED` if set to a number, else `fallback`.
     public static func value(_ fallback: UInt64 = 20_261_129) -> UInt64 {

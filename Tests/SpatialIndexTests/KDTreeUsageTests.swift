@@ -208,8 +208,8 @@ import Testing
 }
 
 @Suite struct WarmStartTests {
-    /// Seeded queries along a walk return exactly the cold answer, ranking fewer places (the seeds
-    /// tighten the k-th key from the start, so fewer places pass the reach test).
+    /// Seeded queries along a walk return exactly the cold answer, ranking fewer places (seeding
+    /// tightens the k-th key from the start, so fewer places pass the reach test).
     @Test(arguments: RadiusMix.allCases)
     func seededQueriesEqualColdOnesAlongAWalk(mix: RadiusMix) {
         let seed = TestSeed.value(salt: 1_400)

@@ -76,7 +76,8 @@ import WalkSimulator
         #expect(versions == [4] && catalog.version == 0 && catalog.count == 1_500)
     }
 
-    /// A device's walk depends on the seed and its number, not on how many devices there are.
+    /// A device's walk depends on the fleet's seed and its own number, not on how many devices
+    /// there are.
     @Test func aDevicesWalkDoesNotDependOnTheFleetSize() {
         let few = WanderingDevices.fixes(catalog: Self.catalog, devices: 3, fixesPerDevice: 10, stepMeters: 30, seed: 5)
         let many = WanderingDevices.fixes(catalog: Self.catalog, devices: 50, fixesPerDevice: 10, stepMeters: 30, seed: 5)

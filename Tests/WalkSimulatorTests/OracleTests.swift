@@ -16,8 +16,9 @@ struct MonitorsNothing: FenceRotating {
     }
 }
 
-/// The naive design of the seed articles: rank by centre distance, refresh radius to the next
-/// place's fence floored at 50 m. Test-only, to show the oracle catches it.
+/// The naive design published in “Region Monitoring and Geofencing”: the nearest places by center
+/// distance, the refresh radius reaching to the next place's fence, floored at 50 m. Test-only, to
+/// show that the oracle finds its misses.
 struct NaivePlanner: FenceRotating {
     let catalog: PlaceCatalog
     let slots: Int
@@ -127,7 +128,8 @@ struct NaivePlanner: FenceRotating {
 
     @Test func theReferenceScenarioMissesNothing() throws {
         // 500 places uniformly in a 10 km square, 100 m fences, a 6 km diagonal walk at 1.4 m per
-        // fix, limit 20, headroom 0 (the seed article's naive nearest-19 design reselected 6 times).
+        // fix, limit 20, headroom 0 (the naive nearest-19 design published in
+        // “Region Monitoring and Geofencing” reselected 6 times on it).
         var scenario = Simulation.Scenario()
         scenario.placeCount = 500
         scenario.regionSideMeters = 10_000
