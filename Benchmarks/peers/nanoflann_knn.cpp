@@ -1,8 +1,8 @@
-// nanoflann peer for Benchmarks/compare.sh: k nearest neighbours of query unit vectors among place
+// nanoflann peer for Benchmarks/compare.sh: k nearest neighbors of query unit vectors among place
 // unit vectors (3D Euclidean, which orders like great-circle distance), one query per call.
 // Usage: nanoflann_knn PLACES.csv POSITIONS.csv K LEAF REPETITIONS CHECK.csv
 // Reads the ux,uy,uz columns written by `rotate generate --vectors`; prints one JSON line;
-// writes the neighbour indices of the first 1,000 queries to CHECK.csv for verification.
+// writes the neighbor indices of the first 1,000 queries to CHECK.csv for verification.
 #include <nanoflann.hpp>
 #include <algorithm>
 #include <chrono>

@@ -2,7 +2,7 @@
 """Python peers for Benchmarks/compare.sh: scipy cKDTree and pykdtree (batched, one thread), a
 numpy brute force, and pandas read_csv. Reads the ux,uy,uz columns written by
 `rotate generate --vectors`. Prints one JSON line per peer; writes the first 1,000 queries'
-neighbour indices of each peer to CHECK_PREFIX-<peer>.csv and brute force's to CHECK_PREFIX-brute.csv.
+neighbor indices of each peer to CHECK_PREFIX-<peer>.csv and brute force's to CHECK_PREFIX-brute.csv.
 
 usage: python_peers.py PLACES.csv POSITIONS.csv K REPETITIONS CHECK_PREFIX
 """

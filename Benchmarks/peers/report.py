@@ -20,7 +20,7 @@ def read_rows(path):
 
 def verify(data, k):
     brute = read_rows(os.path.join(data, "check-brute.csv"))
-    out = {"verify": "first 1000 queries, sets of neighbour indices"}
+    out = {"verify": "first 1000 queries, sets of neighbor indices"}
     for name in ["rotate", "nanoflann-10", "nanoflann-32", "scipy", "pykdtree"]:
         path = os.path.join(data, "check-" + name + ".csv")
         rows = read_rows(path) if os.path.exists(path) else []

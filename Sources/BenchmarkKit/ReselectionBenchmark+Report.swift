@@ -38,7 +38,7 @@ extension ReselectionBenchmark.Report {
 
     /// The human-readable report of `rotate bench`, one line per figure.
     public func lines(describing source: String) -> [String] {
-        let by = target == .edge ? "by fence edge" : "by centre"
+        let by = target == .edge ? "by fence edge" : "by center"
         var lines = [
             "rotate bench: \(TextFormat.grouped(placeCount)) \(source), k = \(k) nearest \(by), "
                 + "\(TextFormat.grouped(queries)) queries x \(repetitions) repetitions",

@@ -13,9 +13,9 @@ public struct ReselectionBenchmark: Sendable {
         public var queries = 100_000
         /// Seed of places and query points.
         public var seed: UInt64 = 1
-        /// Neighbours per query: 17 place slots plus the next one, which sizes the refresh circle.
+        /// Neighbors per query: 17 place slots plus the next one, which sizes the refresh circle.
         public var k = 18
-        /// Rank by fence edge (the planner's query) or by centre.
+        /// Rank by fence edge (the planner's query) or by center.
         public var target: DistanceTarget = .edge
         /// Radius of every synthetic place, or nil for mixed radii (uniform 20 m to 5 km).
         public var radiusMeters: Double? = 100

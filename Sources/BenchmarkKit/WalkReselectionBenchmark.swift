@@ -3,7 +3,7 @@ import Geodesy
 
 /// A whole reselection (selection, refresh radius, diff against the previous selection) at every
 /// fix of a walk whose fixes are `stepMeters` apart, cold (a fresh index query) against warm (the
-/// previous neighbourhood re-ranked, or the query seeded with the previous selection). Both
+/// previous neighborhood re-ranked, or the query seeded with the previous selection). Both
 /// produce the same selections (checked).
 ///
 /// Two paths are timed: the decision by catalog position (`RotationPlanner.decide` and

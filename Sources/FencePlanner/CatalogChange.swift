@@ -6,7 +6,7 @@ public enum CatalogChange: Hashable, Sendable {
     case add(Place)
     /// The place with this id goes.
     case remove(id: String)
-    /// The place with this id gets a new centre.
+    /// The place with this id gets a new center.
     case move(id: String, to: Coordinate)
     /// The place with this id gets a new radius (clamped as the catalog clamps).
     case setRadius(id: String, meters: Double)

@@ -59,7 +59,7 @@ public struct FenceRotator: Sendable {
 
     /// Whether a state planned against another catalog version is still exact in `catalog`:
     /// every monitored place is there with the same definition, and no other place has its fence
-    /// edge nearer the refresh region's centre than the region's radius plus the margin.
+    /// edge nearer the refresh region's center than the region's radius plus the margin.
     public static func stillHolds(_ state: RotatorState, in catalog: PlaceCatalog, marginMeters: Double) -> Bool {
         stillHolds(state, positions: positions(of: state.monitored, in: catalog), in: catalog, marginMeters: marginMeters)
     }

@@ -4,7 +4,7 @@ import Geodesy
 public struct Place: Hashable, Sendable, Codable {
     /// Unique, non-empty identifier within a catalog (also the platform region identifier).
     public var id: String
-    /// The fence centre.
+    /// The fence center.
     public var coordinate: Coordinate
     /// Fence radius in meters (finite, > 0); the catalog clamps it to the platform's range.
     public var radiusMeters: Double
@@ -34,7 +34,7 @@ public enum Transitions: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// A region as registered with the platform: what `RegistrationDiff` compares.
 ///
-/// Two fences are the same registration only if every field is equal: a place whose centre,
+/// Two fences are the same registration only if every field is equal: a place whose center,
 /// radius or transitions changed must be stopped and started again.
 public struct Fence: Hashable, Sendable, Codable {
     public var id: String

@@ -22,7 +22,7 @@ public struct PlaceCatalog: Sendable {
     /// The prefix of refresh-region identifiers; no place id starts with it.
     public let refreshIdentifierPrefix: String
     /// The radius every place shares (after clamping), when they all share one: then the edge
-    /// order of places is their centre order.
+    /// order of places is their center order.
     public let uniformRadiusMeters: Double?
     /// The catalog's version: 0 unless given, one more for each `applying(_:)`. Device states
     /// record the version they were planned against (see `FenceRotator`).

@@ -8,7 +8,7 @@ import SpatialIndex
 /// decide into one reused value and diff positions with `PositionDiff`, copying no `Fence` and
 /// allocating nothing once the arrays have grown.
 public struct PlanDecision: Hashable, Sendable {
-    /// Catalog positions of the monitored places, nearest fence edge first (ties: nearer centre,
+    /// Catalog positions of the monitored places, nearest fence edge first (ties: nearer center,
     /// then id).
     public internal(set) var positions: [Int] = []
     /// Fence-edge distance from the fix to each monitored place, in `positions` order (meters,
@@ -16,7 +16,7 @@ public struct PlanDecision: Hashable, Sendable {
     public internal(set) var edgesMeters: [Double] = []
     /// Fence-edge distance to the nearest place not monitored (nil when all are).
     public internal(set) var nextUnmonitoredEdgeMeters: Double?
-    /// Radius of the refresh region centred on the fix (≥ 0), or nil when the whole catalog fits
+    /// Radius of the refresh region centered on the fix (≥ 0), or nil when the whole catalog fits
     /// in the place slots.
     public internal(set) var refreshRadiusMeters: Double?
     public internal(set) var guarantee: Guarantee = .exact

@@ -1,7 +1,7 @@
 /// What the host must change at the platform to go from the previous selection to a new one.
 ///
 /// Only differences appear: a place kept with the same definition is in neither list; a place
-/// whose centre, radius or transitions changed is stopped and started again. Apply
+/// whose center, radius or transitions changed is stopped and started again. Apply
 /// `operations` in order — refresh region first, all stops before any start — and the number of
 /// registered regions never exceeds `limit − headroom`, even in between.
 public struct RegistrationDiff: Hashable, Sendable, Codable {

@@ -12,8 +12,8 @@ public struct RotationPlanner: Sendable {
     private var buffer = NeighborBuffer()
     /// The places nearest by edge at the fix being decided (placeSlots + 1 of them).
     private var ranked: [Neighbor] = []
-    /// The warm-start neighbourhood of the last warm query.
-    private var neighbourhood = WarmNeighbourhood()
+    /// The warm-start neighborhood of the last warm query.
+    private var neighborhood = WarmNeighborhood()
     private var decision = PlanDecision()
 
     /// - Throws: `ConfigurationError` when the configuration is invalid.
@@ -29,14 +29,14 @@ public struct RotationPlanner: Sendable {
     ///   - incumbents: the fences monitored until now (for stickiness and for untrusted fixes);
     ///     a fence whose catalog definition changed is not an incumbent.
     ///   - refreshID: the identifier for the new refresh region.
-    ///   - warmStart: with incumbents, reuse the neighbourhood of the last selection while it
-    ///     provably holds the answer, else query the index for a fresh neighbourhood; the result
+    ///   - warmStart: with incumbents, reuse the neighborhood of the last selection while it
+    ///     provably holds the answer, else query the index for a fresh neighborhood; the result
     ///     is the same either way.
     ///   - incumbentPositions: the incumbents' positions in this catalog, when the caller knows
     ///     them (a rotator keeps them from its last selection), to skip looking them up by id;
     ///     −1 for an incumbent that is not in this catalog with its definition.
-    /// - Returns: the places ranked by fence edge (ties: nearer centre, then id), the refresh
-    ///   region centred on the fix with radius `next unmonitored edge − margin` (minus the fix's
+    /// - Returns: the places ranked by fence edge (ties: nearer center, then id), the refresh
+    ///   region centered on the fix with radius `next unmonitored edge − margin` (minus the fix's
     ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
     ///   the guarantee (see `decide(at:incumbentPositions:warmStart:into:)`).
     public mutating func select(at fix: Fix, incumbents: [Fence] = [], refreshID: String, warmStart: Bool = true,
@@ -85,11 +85,11 @@ public struct RotationPlanner: Sendable {
     ///
     /// - Parameters:
     ///   - incumbentPositions: catalog positions of the places monitored until now (each once).
-    ///   - warmStart: with incumbents, reuse the neighbourhood of the last decision while it
+    ///   - warmStart: with incumbents, reuse the neighborhood of the last decision while it
     ///     provably holds the answer (the triangle inequality bounds how far every edge moved),
-    ///     else query the index for a fresh neighbourhood; the result is the same either way.
+    ///     else query the index for a fresh neighborhood; the result is the same either way.
     /// - Complexity: one k-nearest query with k = placeSlots + 1 (none while the warm
-    ///   neighbourhood holds), plus O(slots) bookkeeping (O(slots²) when incumbents are dropped).
+    ///   neighborhood holds), plus O(slots) bookkeeping (O(slots²) when incumbents are dropped).
     public mutating func decide(at fix: Fix, incumbentPositions: [Int] = [], warmStart: Bool = true, into decision: inout PlanDecision) {
         let config = configuration
         let slots = config.placeSlots
@@ -165,7 +165,7 @@ public struct RotationPlanner: Sendable {
             return value
         }
 
-        // The ranking order: edge, then squared chord (nearer centre), then position (id order).
+        // The ranking order: edge, then squared chord (nearer center), then position (id order).
         func precedes(_ a: Int, _ b: Int) -> Bool {
             RankingKey.precedes(key: edge(a), squaredChord: catalog.vectors[a].squaredChord(to: query), index: a,
                                 edge(b), catalog.vectors[b].squaredChord(to: query), b)
@@ -232,7 +232,7 @@ public struct RotationPlanner: Sendable {
     /// bound the search, and ranking them first and checking every candidate against them would
     /// be work for nothing.
     private mutating func rank(_ query: UnitVector, count: Int, warm: Bool) {
-        if warm && neighbourhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
+        if warm && neighborhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
         ranked.removeAll(keepingCapacity: true)
         if warm {
             // Refresh the neighborhood: twice what a selection needs, plus one. Fewer places let
@@ -242,16 +242,16 @@ public struct RotationPlanner: Sendable {
             // if it had found them. (A bounded query that finds too few, which the bound rules
             // out, falls back to the plain one.)
             var bounded = false
-            if let reach = neighbourhood.reach, reach.places >= wanted {
+            if let reach = neighborhood.reach, reach.places >= wanted {
                 catalog.index.nearest(wanted, to: query, measuredTo: .edge, within: reach.meters, into: &buffer)
                 bounded = buffer.neighbors.count == wanted
             }
             if !bounded { catalog.index.nearest(wanted, to: query, measuredTo: .edge, into: &buffer) }
             let found = buffer.neighbors
             if found.count == wanted && wanted < catalog.count {
-                neighbourhood.refill(at: query, with: found, from: catalog)
+                neighborhood.refill(at: query, with: found, from: catalog)
             } else {
-                neighbourhood.forget()
+                neighborhood.forget()
             }
             ranked.append(contentsOf: found.prefix(count))
         } else {

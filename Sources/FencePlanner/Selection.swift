@@ -2,9 +2,9 @@ import Geodesy
 
 /// What to monitor at one fix: the places, the refresh region, and how far the promise holds.
 public struct Selection: Hashable, Sendable, Codable {
-    /// The fix the selection was made at (the refresh region's centre).
+    /// The fix the selection was made at (the refresh region's center).
     public var fix: Fix
-    /// The monitored places, nearest fence edge first (ties: nearer centre, then id).
+    /// The monitored places, nearest fence edge first (ties: nearer center, then id).
     public var monitored: [MonitoredPlace]
     /// The refresh region, or nil when the whole catalog fits in the place slots.
     public var refresh: RefreshRegion?
@@ -37,7 +37,7 @@ public struct MonitoredPlace: Hashable, Sendable, Codable {
     public var position: Int
     /// Its registration.
     public var fence: Fence
-    /// Centre distance minus radius from the fix, meters; negative inside the fence.
+    /// Center distance minus radius from the fix, meters; negative inside the fence.
     public var edgeDistanceMeters: Double
 
     public init(position: Int, fence: Fence, edgeDistanceMeters: Double) {
@@ -53,7 +53,7 @@ public struct MonitoredPlace: Hashable, Sendable, Codable {
 /// The region around the user whose exit tells the app to reselect.
 public struct RefreshRegion: Hashable, Sendable, Codable {
     /// A fresh identifier at every reselection (platforms keep inside/outside state per
-    /// identifier; reusing one at a new centre can swallow the next exit).
+    /// identifier; reusing one at a new center can swallow the next exit).
     public var id: String
     public var center: Coordinate
     /// Meters; 0 or more. Below `minRefreshRadiusMeters` the selection is not `exact`.

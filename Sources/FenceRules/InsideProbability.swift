@@ -7,7 +7,7 @@ import Darwin
 /// The probability that the user is inside a fence, given one noisy fix.
 ///
 /// Model: the true position is the fix plus a 2D Gaussian error of `sigma` per axis. Its
-/// distance from the fence's centre then follows the Rice distribution with ν = d (the fix's
+/// distance from the fence's center then follows the Rice distribution with ν = d (the fix's
 /// distance) and scale σ, and P(inside) is its CDF at the radius R: `1 − Q₁(d/σ, R/σ)`, with
 /// Q₁ Marcum's Q-function.
 ///
@@ -27,7 +27,7 @@ import Darwin
 /// against a 30-digit mpmath reference table and a brute-force Simpson integration in the tests.
 /// Never NaN for finite inputs.
 public enum InsideProbability {
-    /// P(inside) for a fix `distanceMeters` from the centre, a fence of `radiusMeters`, and GPS
+    /// P(inside) for a fix `distanceMeters` from the center, a fence of `radiusMeters`, and GPS
     /// error `sigmaMeters` per axis.
     ///
     /// - Parameters: all finite and ≥ 0. σ = 0 means an exact fix (1 when d ≤ R, else 0).

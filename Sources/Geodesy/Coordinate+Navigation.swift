@@ -21,7 +21,7 @@ extension Coordinate {
         return (east, north)
     }
 
-    /// The point reached by travelling `distanceMeters` along the great circle that leaves this
+    /// The point reached by traveling `distanceMeters` along the great circle that leaves this
     /// coordinate at `bearingDegrees` (clockwise from north).
     ///
     /// Any finite distance is allowed: a negative distance travels the opposite way, and distances
@@ -66,8 +66,8 @@ extension Coordinate {
         let angle = a.angleRadians(to: b)
         if angle == 0 { return self }
         let tangent = Coordinate.tangent(from: a, to: b, frame: eastNorth())
-        let travelled = fraction * angle
-        return Coordinate((a.scaled(by: cos(travelled)) + tangent.scaled(by: sin(travelled))).normalized)
+        let traveled = fraction * angle
+        return Coordinate((a.scaled(by: cos(traveled)) + tangent.scaled(by: sin(traveled))).normalized)
     }
 
     /// Unit tangent at `a` pointing along the great circle toward `b`.

@@ -39,7 +39,7 @@ public enum SyntheticCoordinates {
         return center.destination(bearingDegrees: bearing, distanceMeters: distance)
     }
 
-    /// A point uniformly distributed in a square of `sideMeters` centred on `center`, drawn in
+    /// A point uniformly distributed in a square of `sideMeters` centered on `center`, drawn in
     /// the plane tangent at `center` (east/north offsets) and mapped back along the great circle
     /// of that bearing and length (azimuthal equidistant), so it works at the poles too (there
     /// the square's axes follow the stored longitude's meridian).
@@ -52,7 +52,7 @@ public enum SyntheticCoordinates {
         return center.destination(bearingDegrees: bearing, distanceMeters: (east * east + north * north).squareRoot())
     }
 
-    /// `count` points in `clusters` towns: town centres uniform on the sphere, town sizes skewed
+    /// `count` points in `clusters` towns: town centers uniform on the sphere, town sizes skewed
     /// (a town's weight is `1 / rank`, like city populations), points Gaussian around their town
     /// with a per-axis sigma of half `clusterRadiusMeters`.
     public static func clustered(

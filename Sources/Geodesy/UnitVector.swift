@@ -4,12 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// A point on the unit sphere as an Earth-centred 3D vector (x toward 0°N 0°E, y toward 0°N 90°E,
+/// A point on the unit sphere as an Earth-centered 3D vector (x toward 0°N 0°E, y toward 0°N 90°E,
 /// z toward the north pole).
 ///
 /// Unit vectors make great-circle geometry free of special cases: the date line and the poles are
 /// ordinary points, and the straight-line (chord) distance between two vectors is a strictly
-/// increasing function of their great-circle distance, so nearest-neighbour order can be decided
+/// increasing function of their great-circle distance, so nearest-neighbor order can be decided
 /// with `squaredChord(to:)` alone — no trigonometry in hot loops.
 public struct UnitVector: Hashable, Sendable {
     public var x: Double

@@ -12,9 +12,9 @@ public enum GenerateCommand: Subcommand {
         (ids shop0001…, names "Shop 1"…), or with --distribution uniformly on the globe or in 200
         towns of about 20 km. --positions-out writes --positions query positions, each a random
         place moved by a 500 m Gaussian. --vectors adds each row's unit vector (ux, uy, uz), printed
-        exactly, so that outside benchmark peers index exactly the points rotate does. Walk: a straight --walk-km line through the centre at 45
+        exactly, so that outside benchmark peers index exactly the points rotate does. Walk: a straight --walk-km line through the center at 45
         degrees, one fix every --interval seconds at --speed m/s, without noise. Both files follow
-        spec/formats.md. The bundled Datasets/shops-500.csv and Datasets/walk-6km.csv were made with
+        docs/formats.md. The bundled Datasets/shops-500.csv and Datasets/walk-6km.csv were made with
         the defaults: rotate generate --places-out Datasets/shops-500.csv --walk-out Datasets/walk-6km.csv
         """
     public static let options: [OptionSpec] = [
@@ -23,7 +23,7 @@ public enum GenerateCommand: Subcommand {
         OptionSpec("--count", value: "N", help: "Shops.", default: "500"),
         OptionSpec("--side-km", value: "KM", help: "Side of the square.", default: "10"),
         OptionSpec("--radius", value: "M", help: "Fence radius.", default: "100"),
-        OptionSpec("--center", value: "LAT,LON", help: "Centre of the square.", default: "46.0511,14.5051"),
+        OptionSpec("--center", value: "LAT,LON", help: "Center of the square.", default: "46.0511,14.5051"),
         OptionSpec("--walk-km", value: "KM", help: "Walk length.", default: "6"),
         OptionSpec("--speed", value: "M/S", help: "Walking speed.", default: "1.4"),
         OptionSpec("--interval", value: "S", help: "Seconds between fixes.", default: "1"),

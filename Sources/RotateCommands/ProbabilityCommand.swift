@@ -7,13 +7,13 @@ public enum ProbabilityCommand: Subcommand {
     public static let abstract = "Print the probability of being inside a fence, given a fix's distance and GPS error."
     public static let discussion = """
         The true position is the fix plus a 2D Gaussian error of --sigma per axis; its distance
-        from the centre follows the Rice distribution, and P(inside) is its CDF at --radius
+        from the center follows the Rice distribution, and P(inside) is its CDF at --radius
         (1 - Marcum Q1). Accurate to 1e-9 absolute; never NaN. Example: rotate probability
         --distance 100 --radius 100 --sigma 20 prints 0.459902: a fix exactly on the edge is inside
         less than half the time.
         """
     public static let options: [OptionSpec] = [
-        OptionSpec("--distance", value: "M", help: "Distance of the fix from the fence centre, meters."),
+        OptionSpec("--distance", value: "M", help: "Distance of the fix from the fence center, meters."),
         OptionSpec("--radius", value: "M", help: "Fence radius, meters."),
         OptionSpec("--sigma", value: "M", help: "GPS error per axis, meters (0: an exact fix)."),
         OptionSpec("--json", help: "Print one JSON object."),

@@ -77,7 +77,7 @@ public enum SelectCommand: Subcommand {
                 + pad(TextFormat.fixed(place.fence.radiusMeters, decimals: 0), 10) + name + (place.containsFix ? " (inside)" : ""))
         }
         if let refresh = selection.refresh {
-            lines.append("refresh    \(refresh.id) centred on the fix, radius \(TextFormat.fixed(refresh.radiusMeters, decimals: 1)) m "
+            lines.append("refresh    \(refresh.id) centered on the fix, radius \(TextFormat.fixed(refresh.radiusMeters, decimals: 1)) m "
                 + "(next unmonitored fence edge \(TextFormat.fixed(selection.nextUnmonitoredEdgeMeters ?? 0, decimals: 1)) m)")
         } else {
             lines.append("refresh    none: the whole catalog fits in the place slots")

@@ -20,7 +20,7 @@ public enum SimulateCommand: Subcommand {
         saturated; the command exits 1 if it finds one, or an unavoidable miss outside a saturated
         state. Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
         edge), commute, dateline (region on the 180th meridian), pole (over the north pole), diagonal
-        (a straight line through the region's centre at 45 degrees).
+        (a straight line through the region's center at 45 degrees).
         """
     public static let options: [OptionSpec] = [
         OptionSpec("--set", value: "uniform|clustered|dense|mixed", help: "Synthetic place set.", default: "uniform"),

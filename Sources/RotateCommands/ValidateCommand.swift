@@ -10,7 +10,7 @@ public enum ValidateCommand: Subcommand {
     public static let discussion = """
         Reports every rejected row as FILE:LINE: reason (stderr), then on stdout: rows read, accepted
         and rejected; the bounding box; the radius distribution (after clamping into 1 m...400 km);
-        places sharing coordinates; and density, the most places whose centres lie within 1 km of
+        places sharing coordinates; and density, the most places whose centers lie within 1 km of
         one place. When that exceeds the place slots, selections there will often be degraded or
         saturated, and the command warns. Exit 1 when rows were rejected with --strict, or when no
         row is valid.

@@ -61,7 +61,7 @@ enum GPXReader {
                 i = end + 3
                 continue
             }
-            // A tag: find its end, honouring quoted attribute values.
+            // A tag: find its end, honoring quoted attribute values.
             var j = i + 1
             var quote: UInt8 = 0
             while j < n {

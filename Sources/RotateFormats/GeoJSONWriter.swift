@@ -103,7 +103,7 @@ public enum GeoJSONWriter {
             ring.append(ring[0])
             return [ring]
         }
-        // Unwrap longitudes around the centre's, then clip at ±180 and shift the overflow back.
+        // Unwrap longitudes around the center's, then clip at ±180 and shift the overflow back.
         let unwrapped = vertices.map { v -> (Double, Double) in
             var d = v.longitude - center.longitude
             if d > 180 { d -= 360 }

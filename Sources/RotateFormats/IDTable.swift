@@ -37,7 +37,7 @@ struct IDTable {
         touched &+= slots[Int(truncatingIfNeeded: hash) & mask]
     }
 
-    /// Keeps `touch`'s loads from being optimised away.
+    /// Keeps `touch`'s loads from being optimized away.
     private var touched: UInt64 = 0
 
     /// `ids(p)` must return the id recorded at position `p` (every position recorded so far).

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads places CSV files (see `spec/formats.md`, "Places CSV").
+/// Reads places CSV files (see `docs/formats.md`, "Places CSV").
 ///
 /// RFC 4180, UTF-8 with an optional BOM, `\n` or `\r\n`; a header row naming the columns
 /// (`id`, `lat`, `lon` required; `radius_m` and `name` optional; aliases accepted,

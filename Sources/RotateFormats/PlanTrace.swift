@@ -1,7 +1,7 @@
 import FencePlanner
 import Foundation
 
-/// The plan trace of `rotate plan --format ndjson` (see `spec/formats.md`, "Plan trace"): a
+/// The plan trace of `rotate plan --format ndjson` (see `docs/formats.md`, "Plan trace"): a
 /// `config` line, one `reselect` line per reselection, and a `summary` line.
 public struct PlanTrace: Equatable, Sendable {
     public struct Config: Equatable, Sendable {

@@ -6,12 +6,12 @@ import Geodesy
 /// highlighted), the walk, reselection points with their refresh circles, misses, a scale bar and
 /// a legend.
 ///
-/// Projection: azimuthal equidistant centred on the walk (distances and bearings from the centre
-/// are true, north is up at the centre), which has no cut at ±180° and no singularity at the
+/// Projection: azimuthal equidistant centered on the walk (distances and bearings from the center
+/// are true, north is up at the center), which has no cut at ±180° and no singularity at the
 /// poles, so date-line and polar walks draw as they are.
 public enum SVGMap {
     public static func document(_ record: PlanRecord, title: String, width: Double = 1_000) -> String {
-        let center = centre(of: record.walk.isEmpty ? record.places.map(\.coordinate) : record.walk)
+        let center = center(of: record.walk.isEmpty ? record.places.map(\.coordinate) : record.walk)
         func project(_ c: Coordinate) -> (x: Double, y: Double) {
             let d = center.distance(to: c)
             guard d > 0 else { return (0, 0) }
@@ -61,7 +61,7 @@ public enum SVGMap {
             }
         }
         svg.append("</g>")
-        // Fences: never monitored in grey, monitored at some point in orange.
+        // Fences: never monitored in gray, monitored at some point in orange.
         for place in record.places {
             let monitored = record.monitored[place.id] != nil
             let style = monitored ? "fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\"" : "fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\""
@@ -116,7 +116,7 @@ public enum SVGMap {
     }
 
     /// The normalized mean of the points' unit vectors (any point when they cancel out).
-    static func centre(of points: [Coordinate]) -> Coordinate {
+    static func center(of points: [Coordinate]) -> Coordinate {
         guard let first = points.first else { return Coordinate(validLatitude: 0, longitude: 0) }
         var sum = UnitVector(x: 0, y: 0, z: 0)
         for p in points { sum = sum + UnitVector(p) }

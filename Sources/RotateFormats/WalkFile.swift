@@ -60,7 +60,7 @@ public struct WalkFile: Sendable {
     }
 }
 
-/// Reads walk CSV (see `spec/formats.md`, "Walk CSV").
+/// Reads walk CSV (see `docs/formats.md`, "Walk CSV").
 public enum WalkCSV {
     static let aliases: [String: [String]] = [
         "t": ["t", "time", "timestamp"],

@@ -21,7 +21,7 @@ public struct BruteForceIndex: Sendable {
 
     public var count: Int { vectors.count }
 
-    /// The `k` nearest places by centre or by fence edge, sorted, ties as `RankingKey` says.
+    /// The `k` nearest places by center or by fence edge, sorted, ties as `RankingKey` says.
     ///
     /// Computes every place's key, then keeps the best `k` in a sorted array (a candidate enters
     /// when it precedes the current k-th). Only the final `k` are converted to `Neighbor`.
@@ -55,7 +55,7 @@ public struct BruteForceIndex: Sendable {
             .map(\.neighbor)
     }
 
-    /// Every place within `meters` by centre or by fence edge, sorted as `nearest` sorts.
+    /// Every place within `meters` by center or by fence edge, sorted as `nearest` sorts.
     /// - Complexity: O(n + m log m) for m results.
     public func within(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
         vectors.indices.map { keyed($0, query, target) }

@@ -8,7 +8,7 @@ extension KDTree {
     /// Builds the index over coordinates, with an optional fence radius per place.
     ///
     /// - Parameters:
-    ///   - coordinates: the places' centres; a result's `index` is the position in this array.
+    ///   - coordinates: the places' centers; a result's `index` is the position in this array.
     ///   - radiiMeters: one radius per place (finite, ≥ 0), or nil for all zero.
     ///   - leafSize: the most points in one leaf (≥ 1).
     /// - Complexity: O(n log n) time, O(n) extra memory.
@@ -180,7 +180,7 @@ private struct Builder {
         let radiusSpread = (maxRadius - minRadius) / Earth.meanRadiusMeters
         if radiusSpread > max(ex, ey, ez) { axis = 3 }
         var middle = low + (high - low) / 2
-        // One specialised copy of the selection per axis (no axis test per comparison).
+        // One specialized copy of the selection per axis (no axis test per comparison).
         switch axis {
         case 0: Self.select(points, nth: middle, low: low, high: high) { $0.vector.x }
         case 1: Self.select(points, nth: middle, low: low, high: high) { $0.vector.y }

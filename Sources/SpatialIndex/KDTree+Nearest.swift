@@ -6,12 +6,12 @@ extension KDTree {
     /// - Parameters:
     ///   - k: how many (≥ 0); fewer come back when the index holds fewer places.
     ///   - query: the query position's unit vector.
-    ///   - target: `.center` ranks by great-circle distance to the centre (exact order via squared
-    ///     chords); `.edge` ranks by fence-edge distance (centre distance minus the place's radius,
+    ///   - target: `.center` ranks by great-circle distance to the center (exact order via squared
+    ///     chords); `.edge` ranks by fence-edge distance (center distance minus the place's radius,
     ///     negative inside), which is what the planner uses.
     ///   - buffer: scratch and result storage; reuse it to make no allocation per query.
     /// - Returns: nothing; `buffer.neighbors` holds the results sorted by distance, ties by index,
-    ///   with `distanceMeters` the centre or edge distance.
+    ///   with `distanceMeters` the center or edge distance.
     /// - Complexity: about O(log n + k) node visits for well-spread points.
     @inlinable
     public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer) {
@@ -49,7 +49,7 @@ extension KDTree {
     }
 
     /// The same query, also counting the distance evaluations (squared chords), the ranking keys
-    /// computed from them (by edge, those of the places that pass the reach test; by centre, the
+    /// computed from them (by edge, those of the places that pass the reach test; by center, the
     /// squared chord is the key) and the nodes it made (for tests that prove the pruning works
     /// without timing anything).
     package func nearestCounting(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, seededWith seeds: [NeighborSeed] = [],
@@ -83,7 +83,7 @@ extension KDTree {
             searchNearest(k, query, seeds, &metric, &buffer, &probe)
         case .edge:
             if let radius = uniformRadiusMeters {
-                // One common radius: edge order is centre order (see `RankingKey`).
+                // One common radius: edge order is center order (see `RankingKey`).
                 var metric = UniformEdgeMetric(radiusMeters: radius)
                 searchNearest(k, query, seeds, &metric, &buffer, &probe)
             } else {
@@ -455,7 +455,7 @@ extension RankingMetric {
     }
 }
 
-/// Rank by centre: the key is the squared chord itself, so pruning needs no trigonometry.
+/// Rank by center: the key is the squared chord itself, so pruning needs no trigonometry.
 @usableFromInline
 struct CenterMetric: RankingMetric {
     @inlinable init() {}
@@ -592,7 +592,7 @@ struct EdgeMetric: RankingMetric {
 
 /// Rank by fence edge when every place has the same radius: search by squared chord (no
 /// trigonometry), then report `arc - radius`. Exact, because with one radius the edge order
-/// (edge, squared chord, index) equals the centre order (squared chord, index).
+/// (edge, squared chord, index) equals the center order (squared chord, index).
 @usableFromInline
 struct UniformEdgeMetric: RankingMetric {
     @usableFromInline let radiusMeters: Double
@@ -613,7 +613,7 @@ struct UniformEdgeMetric: RankingMetric {
     func meters(keys: SIMD2<Double>) -> SIMD2<Double> {
         GreatCircle.arcMeters(squaredChords: keys) - radiusMeters
     }
-    /// An edge within `meters` is a centre within `meters + radius`.
+    /// An edge within `meters` is a center within `meters + radius`.
     @inlinable func keyBound(meters: Double) -> Double { RankingKey.pruningSquaredChord(beyondMeters: meters + radiusMeters) }
 }
 

@@ -4,14 +4,14 @@ extension KDTree {
     /// All places within `meters` of `query`, written to `buffer.neighbors`.
     ///
     /// - Parameters:
-    ///   - meters: the reach; a place qualifies when its centre distance (or, with `.edge`, its
+    ///   - meters: the reach; a place qualifies when its center distance (or, with `.edge`, its
     ///     fence-edge distance, negative inside) is at most this. With `.edge` a negative reach asks
     ///     for fences the query is at least that deep inside.
     ///   - query: the query position's unit vector.
-    ///   - target: measure to the centre or to the fence edge.
+    ///   - target: measure to the center or to the fence edge.
     ///   - buffer: scratch and result storage (allocates only to grow).
     /// - Returns: nothing; `buffer.neighbors` holds every qualifying place, sorted as `nearest`
-    ///   sorts (by centre: great-circle order; by edge: edge distance), ties by index.
+    ///   sorts (by center: great-circle order; by edge: edge distance), ties by index.
     @inlinable
     public func within(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer) {
         precondition(!meters.isNaN, "reach must not be NaN")
@@ -42,7 +42,7 @@ extension KDTree {
         return count
     }
 
-    /// Calls `body` with the leaf-order position, key (edge meters, or the squared chord by centre)
+    /// Calls `body` with the leaf-order position, key (edge meters, or the squared chord by center)
     /// and squared chord of every place within `meters` of `query`, in no particular order.
     @inlinable
     func forEachWithin(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget, stack: inout [NeighborBuffer.StackEntry],

@@ -32,7 +32,7 @@ public struct KDTree: Sendable {
 
     /// Largest number of points in one leaf.
     public let leafSize: Int
-    /// The radius every place shares, when they all share one (enables the centre-order search
+    /// The radius every place shares, when they all share one (enables the center-order search
     /// for edge queries); nil for mixed radii or an empty index.
     @usableFromInline let uniformRadiusMeters: Double?
     /// Number of levels of internal nodes (0 when the index is one leaf); bounds the traversal

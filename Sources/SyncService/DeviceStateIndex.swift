@@ -7,12 +7,12 @@ import SpatialIndex
 /// spatial index over the devices' refresh circles instead of by replanning every device.
 ///
 /// A device must change when a place it monitors is removed or edited, or when a place is added,
-/// moved or edited so that its new fence edge is nearer the device's refresh centre than the
+/// moved or edited so that its new fence edge is nearer the device's refresh center than the
 /// refresh radius plus the margin (the planner's promise would no longer hold). A device that
 /// monitors the whole catalog (no refresh region) must change at any change.
 ///
 /// The index is an immutable `Sendable` value built once from the states (a k-d tree over the
-/// refresh centres, each with its radius plus the margin as its "fence radius", and, per catalog
+/// refresh centers, each with its radius plus the margin as its "fence radius", and, per catalog
 /// place, the devices that monitor it); query it for any number of change sets.
 public struct DeviceStateIndex: Sendable {
     /// The catalog the states were planned against.
@@ -23,7 +23,7 @@ public struct DeviceStateIndex: Sendable {
     /// The refresh circles, and for each the device it belongs to.
     private let circles: KDTree
     private let circleDevices: [Int32]
-    private let circleCentres: [UnitVector]
+    private let circleCenters: [UnitVector]
     private let circleReach: [Double]
     /// Devices monitoring catalog position `p`: `monitors[monitorStart[p]..<monitorStart[p + 1]]`.
     private let monitorStart: [Int32]
@@ -41,13 +41,13 @@ public struct DeviceStateIndex: Sendable {
         self.catalog = catalog
         self.marginMeters = marginMeters
         count = states.count
-        var centres: [UnitVector] = [], reach: [Double] = [], devices: [Int32] = [], uncircled: [Int32] = []
+        var centers: [UnitVector] = [], reach: [Double] = [], devices: [Int32] = [], uncircled: [Int32] = []
         var counts = [Int32](repeating: 0, count: catalog.count + 1)
         var positions: [Int32] = []
         var owners: [Int32] = []
         for (device, state) in states.enumerated() {
             if let refresh = state.refresh {
-                centres.append(UnitVector(refresh.center))
+                centers.append(UnitVector(refresh.center))
                 reach.append(refresh.radiusMeters + marginMeters)
                 devices.append(Int32(device))
             } else {
@@ -67,9 +67,9 @@ public struct DeviceStateIndex: Sendable {
             monitors[Int(next[Int(position)])] = owner
             next[Int(position)] += 1
         }
-        circles = KDTree(vectors: centres, radiiMeters: reach)
+        circles = KDTree(vectors: centers, radiiMeters: reach)
         circleDevices = devices
-        circleCentres = centres
+        circleCenters = centers
         circleReach = reach
         monitorStart = counts
         self.monitors = monitors
@@ -94,10 +94,10 @@ public struct DeviceStateIndex: Sendable {
             // Its new definition within reach of a refresh circle.
             guard let position = new else { continue }
             let vector = next.vectors[position], radius = next.radiiMeters[position]
-            // A millimetre of slack for rounding; the exact test below decides.
+            // A millimeter of slack for rounding; the exact test below decides.
             circles.within(radius + 1e-3, of: vector, measuredTo: .edge, into: &buffer)
             for neighbor in buffer.neighbors {
-                let edge = RankingKey.edgeMeters(squaredChord: circleCentres[neighbor.index].squaredChord(to: vector), radiusMeters: radius)
+                let edge = RankingKey.edgeMeters(squaredChord: circleCenters[neighbor.index].squaredChord(to: vector), radiusMeters: radius)
                 if edge < circleReach[neighbor.index] { affected.insert(circleDevices[neighbor.index]) }
             }
         }
@@ -116,7 +116,7 @@ public struct DeviceStateIndex: Sendable {
                 result.append(device)
                 continue
             }
-            let centre = UnitVector(refresh.center)
+            let center = UnitVector(refresh.center)
             let reach = refresh.radiusMeters + marginMeters
             let monitorsChanged = state.monitored.contains { fence in
                 ids.contains(fence.id) && catalog.position(of: fence.id).map { catalog.fences[$0] == fence } == true
@@ -125,7 +125,7 @@ public struct DeviceStateIndex: Sendable {
             let reached = ids.contains { id in
                 guard let position = next.position(of: id) else { return false }
                 if let old = catalog.position(of: id), catalog.fences[old] == next.fences[position] { return false }
-                return RankingKey.edgeMeters(squaredChord: centre.squaredChord(to: next.vectors[position]),
+                return RankingKey.edgeMeters(squaredChord: center.squaredChord(to: next.vectors[position]),
                                              radiusMeters: next.radiiMeters[position]) < reach
             }
             if monitorsChanged || reached { result.append(device) }
@@ -138,7 +138,7 @@ extension DeviceStateIndex {
     /// An affected device's new plan.
     public struct Replanned: Sendable {
         public var device: Int
-        /// The new selection and diff, made at the device's refresh centre in the new catalog;
+        /// The new selection and diff, made at the device's refresh center in the new catalog;
         /// nil for a device without a refresh region (its position is unknown: it reselects at its
         /// next fix, see `FenceRotator.mustReselect`).
         public var update: RotationUpdate?
@@ -147,7 +147,7 @@ extension DeviceStateIndex {
     }
 
     /// Replans `devices` (from `affectedDevices`) in `next`: each resumes from its state and
-    /// reselects at its refresh centre; the diff stops what changed or went and starts what is
+    /// reselects at its refresh center; the diff stops what changed or went and starts what is
     /// new. Devices are independent: callers may split the list among tasks.
     /// - Throws: `RotatorStateError` when a state does not belong to the configuration.
     public static func replan(_ devices: [Int], states: [RotatorState], next: PlaceCatalog,

@@ -76,7 +76,7 @@ public enum MissedFenceOracle {
             let length = from.distance(to: to)
             let midpoint = from.interpolated(to: to, fraction: 0.5)
             // Any fence containing a point of the segment has its edge within half the length
-            // of the midpoint (plus a millimetre for rounding).
+            // of the midpoint (plus a millimeter for rounding).
             catalog.index.within(length / 2 + 0.001, of: UnitVector(midpoint), measuredTo: .edge, into: &buffer)
             let candidates = buffer.neighbors.map { catalog.places[$0.index] }
             let steps = i + 1 < walk.samples.count ? max(1, Int((length / checkSpacingMeters).rounded(.up))) : 1

@@ -9,7 +9,7 @@ public struct Simulation: Sendable {
         public var placeCount = 2_000
         /// Side of the square region holding the places, meters.
         public var regionSideMeters = 30_000.0
-        /// Centre of the region (moved to the date line or the pole for those walk kinds).
+        /// Center of the region (moved to the date line or the pole for those walk kinds).
         public var regionCenter = Coordinate(validLatitude: 46.05, longitude: 14.51)
         /// `nil` mixes walking and driving walks.
         public var walkKind: WalkKind? = .walk
@@ -46,7 +46,7 @@ public struct Simulation: Sendable {
                                                               delaySeconds: platformDelaySeconds)
         }
 
-        /// The region centre actually used for `walkKind`.
+        /// The region center actually used for `walkKind`.
         public var effectiveCenter: Coordinate {
             switch walkKind {
             case .dateLine: Coordinate(validLatitude: regionCenter.latitude, longitude: 180)

@@ -1,7 +1,7 @@
 import FencePlanner
 import Geodesy
 
-/// Makes walks: a path of great-circle legs travelled at a speed, sampled every fix interval, with
+/// Makes walks: a path of great-circle legs traveled at a speed, sampled every fix interval, with
 /// GPS noise and dropouts. Every random choice comes from the `SplitMix64` passed in.
 public enum WalkGenerator {
     /// Samples a path (great-circle legs through `waypoints`) at `speedMetersPerSecond`.
@@ -50,7 +50,7 @@ public enum WalkGenerator {
 
     /// Waypoints for a walk of about `lengthMeters` of the given kind, drawn from `places`
     /// (walks go from place to place, so they pass where places are dense); `center` is the
-    /// region's centre (used by `diagonal`).
+    /// region's center (used by `diagonal`).
     public static func waypoints(
         _ kind: WalkKind, lengthMeters: Double, places: [Place], center: Coordinate, using rng: inout SplitMix64
     ) -> [Coordinate] {

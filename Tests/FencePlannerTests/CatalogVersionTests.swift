@@ -39,7 +39,7 @@ import Testing
 
     /// A state planned against version 0, resumed with version 1: still trusted exactly when every
     /// monitored place is unchanged and no other fence edge lies within the refresh radius plus
-    /// margin of its centre (checked by brute force over every place); otherwise the next fix
+    /// margin of its center (checked by brute force over every place); otherwise the next fix
     /// reselects even inside the refresh region, stops what changed, and stamps the new version.
     @Test func olderStatesAreRevalidatedAgainstTheNewVersion() throws {
         let seed = TestSeed.value(salt: 91)
@@ -76,7 +76,7 @@ import Testing
             let unchanged = state.monitored.allSatisfy { fence in next.position(of: fence.id).map { next.fences[$0] == fence } ?? false }
             let edges = next.places.filter { !monitored.contains($0.id) }.map { region.center.distance(to: $0.coordinate) - $0.radiusMeters }
             // The first place left out sits exactly at the reach (the radius is sized from it): an
-            // edge within a micrometre of the reach counts as beyond it; closer calls are skipped.
+            // edge within a micrometer of the reach counts as beyond it; closer calls are skipped.
             guard !edges.contains(where: { $0 < reach - 1e-6 && $0 > reach - 1e-3 }) else { continue }
             let expected = unchanged && edges.allSatisfy { $0 >= reach - 1e-6 }
             let context = Comment(rawValue: "round \(round), changes \(changes); \(TestSeed.replay(seed))")
@@ -85,7 +85,7 @@ import Testing
 
             var resumed = try FenceRotator(catalog: next, configuration: configuration, state: state)
             #expect(resumed.mustReselect == !expected, context)
-            // A fix at the refresh centre is inside the region: only a stale state reselects.
+            // A fix at the refresh center is inside the region: only a stale state reselects.
             let update = resumed.update(with: Fix(region.center))
             #expect((update != nil) == !expected, context)
             if let update {

@@ -12,7 +12,7 @@ import Testing
                   refresh: refresh, guarantee: .exact, nextUnmonitoredEdgeMeters: 100, trustedFix: true)
     }
 
-    @Test func radiusCentreAndTransitionEditsAreStoppedAndStartedAgain() {
+    @Test func radiusCenterAndTransitionEditsAreStoppedAndStartedAgain() {
         let a = Fence(id: "a", center: here, radiusMeters: 100, transitions: .both)
         let b = Fence(id: "b", center: here.destination(bearingDegrees: 90, distanceMeters: 50), radiusMeters: 80, transitions: .entry)
         let c = Fence(id: "c", center: here.destination(bearingDegrees: 0, distanceMeters: 90), radiusMeters: 60, transitions: .exit)

@@ -108,7 +108,7 @@ import Testing
     }
 
     /// Reselecting at every fix of a walk with short steps keeps the planner's warm-start
-    /// neighbourhood alive for many fixes (re-ranked, re-centred, refreshed when it no longer
+    /// neighborhood alive for many fixes (re-ranked, re-centered, refreshed when it no longer
     /// provably holds the answer): every selection must equal the reference's and the cold path's.
     @Test(arguments: [(100.0...100.0, 8.0), (20.0...1_500.0, 25.0), (50.0...300.0, 300.0)])
     func warmReselectionsAtEveryFixMatchTheReference(radii: ClosedRange<Double>, maxStepMeters: Double) throws {
@@ -120,9 +120,9 @@ import Testing
         try expectWarmEqualsColdAndReference(catalog, config, walk, "radii \(radii), steps up to \(maxStepMeters) m; \(TestSeed.replay(seed))")
     }
 
-    /// Places listed twice (two shops in one building: the same centre and radius, other ids)
+    /// Places listed twice (two shops in one building: the same center and radius, other ids)
     /// tie exactly on the ranking key at every fix: the warm ranking must break the ties as the
-    /// index does (nearer centre, then catalog position), whichever order the last fix left.
+    /// index does (nearer center, then catalog position), whichever order the last fix left.
     @Test(arguments: [100.0...100.0, 20.0...900.0])
     func warmReselectionsBreakExactTiesLikeTheIndex(radii: ClosedRange<Double>) throws {
         let seed = TestSeed.value(salt: 715)

@@ -14,8 +14,8 @@ import Testing
         Place(id: id, coordinate: here.destination(bearingDegrees: bearing, distanceMeters: meters), radiusMeters: radius)
     }
 
-    @Test func aBigFenceFartherByCentreWinsByEdge() throws {
-        // 3 slots: the 2 km fence whose centre is 2.5 km away (edge 500 m) beats 100 m fences at 700 m.
+    @Test func aBigFenceFartherByCenterWinsByEdge() throws {
+        // 3 slots: the 2 km fence whose center is 2.5 km away (edge 500 m) beats 100 m fences at 700 m.
         var places = (0..<5).map { place("small\($0)", bearing: 72 * Double($0), meters: 700, radius: 100) }
         places.append(place("big", bearing: 10, meters: 2_500, radius: 2_000))
         var planner = try RotationPlanner(catalog: catalog(places), configuration: RotationConfiguration(limit: 4, headroom: 0))
@@ -41,7 +41,7 @@ import Testing
         let places = (0..<25).map { place(String(format: "p%02d", $0), bearing: 0, meters: 1_000 + 100 * Double($0), radius: 50) }
         var planner = try RotationPlanner(catalog: catalog(places), configuration: RotationConfiguration(marginMeters: 120))
         let selection = planner.select(at: Fix(here), refreshID: "refresh-0")
-        // 17 slots: the 18th place (centre 2,700 m, edge 2,650 m) is the nearest unmonitored.
+        // 17 slots: the 18th place (center 2,700 m, edge 2,650 m) is the nearest unmonitored.
         #expect(selection.monitored.map(\.fence.id) == (0..<17).map { String(format: "p%02d", $0) })
         #expect(abs((selection.nextUnmonitoredEdgeMeters ?? 0) - 2_650) < 1e-6)
         #expect(abs((selection.refresh?.radiusMeters ?? 0) - 2_530) < 1e-6)

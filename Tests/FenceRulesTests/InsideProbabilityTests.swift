@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test func atTheCentreItIsTheRayleighClosedForm() {
+    @Test func atTheCenterItIsTheRayleighClosedForm() {
         for (r, s) in [(100.0, 20.0), (1.0, 200.0), (5_000, 0.5), (30, 30)] {
             #expect(abs(p(0, r, s) - (1 - exp(-r * r / (2 * s * s)))) < 1e-15)
         }

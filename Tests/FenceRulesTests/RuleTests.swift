@@ -7,7 +7,7 @@ import Testing
     let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
     var fence: CircularFence { CircularFence(center: center, radiusMeters: 100) }
 
-    /// A fix `meters` from the centre (north), with accuracy and a time.
+    /// A fix `meters` from the center (north), with accuracy and a time.
     func fix(_ meters: Double, accuracy: Double? = 1, t: Double? = nil, bearing: Double = 0) -> RuleFix {
         RuleFix(center.destination(bearingDegrees: bearing, distanceMeters: meters), accuracyMeters: accuracy, timestampSeconds: t)
     }

@@ -53,7 +53,7 @@ import Testing
         #expect(throws: CommandError.self) { try parsed.double("--count", default: 0, in: -1e9...1e9) }
     }
 
-    @Test func helpIsRecognisedAnywhere() throws {
+    @Test func helpIsRecognizedAnywhere() throws {
         #expect(try Arguments(["--count", "3", "-h"], accepting: specs).helpRequested)
         #expect(try Arguments(["--help"], accepting: specs).helpRequested)
     }

@@ -24,7 +24,7 @@ public struct PointSet: Sendable, CustomStringConvertible {
         return PointSet(name: "clustered cities", coordinates: SyntheticCoordinates.clustered(count: count, clusters: 50, using: &rng))
     }
 
-    /// `count` points in one square kilometre (Zagreb), many closer than a meter.
+    /// `count` points in one square kilometer (Zagreb), many closer than a meter.
     public static func denseSquareKilometer(_ count: Int, seed: UInt64) -> PointSet {
         var rng = SplitMix64(seed: seed)
         let center = Coordinate(validLatitude: 45.8150, longitude: 15.9819)

@@ -76,10 +76,10 @@ import Testing
         expectAgreement(points, queries: someQueries + Array(points.prefix(10)))
     }
 
-    /// Places whose edge distances are exactly equal rank by centre distance, then by index: pairs
+    /// Places whose edge distances are exactly equal rank by center distance, then by index: pairs
     /// built so that `arc − radius` ties bit for bit (the farther place's radius is the arcs'
     /// difference, exact by Sterbenz's lemma), the farther one listed first by index.
-    @Test func equalEdgesTieByCentreDistance() {
+    @Test func equalEdgesTieByCenterDistance() {
         let query = Coordinate(validLatitude: 51.5, longitude: -0.12)
         let q = UnitVector(query)
         var points: [Coordinate] = [], radii: [Double] = []
@@ -102,7 +102,7 @@ import Testing
         expectAgreement(points, radii: radii, queries: [query], leafSizes: [1, 2, 8, 32])
     }
 
-    /// Places whose distances differ by a micrometre: their keys are distinct as Doubles but
+    /// Places whose distances differ by a micrometer: their keys are distinct as Doubles but
     /// equal once rounded to Float, which the first leaf's ranking works in; the order must still
     /// be exact (index order is the reverse of distance order, so a tie broken by index shows).
     @Test func keysEqualInFloatStillRankExactly() {
@@ -112,7 +112,7 @@ import Testing
             query.destination(bearingDegrees: 9 * Double(i), distanceMeters: 1_000 + 1e-6 * Double(40 - i))
         }
         var radii = Array(repeating: 0.0, count: points.count)
-        radii[0] = 1  // mixed radii: the edge search proper, not the centre order
+        radii[0] = 1  // mixed radii: the edge search proper, not the center order
         let chords = points.map { UnitVector($0).squaredChord(to: q) }
         let edges = zip(chords, radii).map { GreatCircle.arcMeters(squaredChord: $0) - $1 }
         for keys in [chords, edges] {
@@ -156,8 +156,8 @@ import Testing
         expectAgreement(points, queries: someQueries + Array(points.prefix(4)))
     }
 
-    @Test func aHugeFenceFartherByCentreIsNearerByEdge() {
-        // 50 small fences 1 to 2 km away, one 50 km fence whose centre is 40 km away: we are inside it.
+    @Test func aHugeFenceFartherByCenterIsNearerByEdge() {
+        // 50 small fences 1 to 2 km away, one 50 km fence whose center is 40 km away: we are inside it.
         var rng = SplitMix64(seed: 6)
         let here = Coordinate(validLatitude: 48.85, longitude: 2.35)
         var points = (0..<50).map { _ in here.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 1_000..<2_000)) }

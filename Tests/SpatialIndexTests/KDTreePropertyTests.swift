@@ -70,7 +70,7 @@ import Testing
 
     /// The k nearest within a reach: the brute-force ranking cut at the reach, then its first k.
     /// Reaches at the k-th distance itself (the planner's case: it knows k places within), just
-    /// below it, and far beyond; by centre and by edge, one radius and mixed radii.
+    /// below it, and far beyond; by center and by edge, one radius and mixed radii.
     @Test(arguments: [0, 2, 4], RadiusMix.allCases)
     func nearestWithinReachMatchesBruteForce(setIndex: Int, radii mix: RadiusMix) {
         let seed = TestSeed.value(salt: UInt64(250 + setIndex))
@@ -113,7 +113,7 @@ import Testing
         }
     }
 
-    @Test func equalRadiiRankByEdgeExactlyAsByCentre() {
+    @Test func equalRadiiRankByEdgeExactlyAsByCenter() {
         let seed = TestSeed.value(salt: 400)
         let set = PointSet.denseSquareKilometer(3_000, seed: seed)
         let tree = KDTree(coordinates: set.coordinates, radiiMeters: Array(repeating: 75, count: 3_000))

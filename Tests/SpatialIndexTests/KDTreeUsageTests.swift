@@ -239,7 +239,7 @@ import Testing
 @Suite struct TraversalOrderTests {
     /// Depth first, nearest child first, the search opens few more nodes than a best-first search
     /// (nodes in the order of their bounds, which opens only nodes whose bound is within the final
-    /// k-th key) would: within 15 % by centre, by edge with one radius and with radii of 20 m to
+    /// k-th key) would: within 15 % by center, by edge with one radius and with radii of 20 m to
     /// 5 km (2–4 % here). Visiting the farthest child first opens 45 to 69 times as many (checked).
     @Test(arguments: [RadiusMix.equal, .mixed])
     func depthFirstOpensFewMoreNodesThanBestFirst(mix: RadiusMix) {

@@ -62,7 +62,7 @@ import Testing
                     #expect(state.monitored.contains(place.fence), Comment(rawValue: "device \(device) misses \(place.id), \(context)"))
                 }
             }
-            // The affected devices' new plans are the reference planner's at their refresh centres.
+            // The affected devices' new plans are the reference planner's at their refresh centers.
             for replanned in try DeviceStateIndex.replan(affected, states: states, next: next, configuration: configuration) {
                 let state = states[replanned.device]
                 guard let refresh = state.refresh, let update = replanned.update else {

@@ -41,7 +41,7 @@ import WalkSimulator
         #expect(results[1].meanTransitions > 0.05)
     }
 
-    @Test func crossingTheCentre() {
+    @Test func crossingTheCenter() {
         let seed = TestSeed.value(salt: 1_200)
         let s = scenario(.crossing, runs: 200, seed: seed)
         let expected = expectedNaiveTransitions(s)

@@ -15,7 +15,7 @@ import SpatialIndex
 /// them: fixes meters apart rarely reorder their places, so that order is usually still right,
 /// and checking it costs one comparison a place without a branch, where sorting from scratch
 /// costs a branch the processor guesses wrong at every swap.
-struct WarmNeighbourhood: Sendable {
+struct WarmNeighborhood: Sendable {
     /// A cached place: its unit vector, fence radius and catalog position.
     struct Cached: Sendable {
         var vector: UnitVector
