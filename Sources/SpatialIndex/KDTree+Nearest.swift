@@ -100,13 +100,16 @@ extension KDTree {
         return buffer.neighbors
     }
 
+    /// The search behind every nearest query: the tree's and the buffer's storage opened once
+    /// (`withSearchMemory`), the seeds ranked, the tree walked (`NearestSearch.run`), and the best
+    /// list converted to meters.
     @inlinable
     func searchNearest<Metric: RankingMetric, Probe: SearchProbe>(
         _ k: Int, _ query: UnitVector, _ seeds: [NeighborSeed], _ metric: inout Metric, _ buffer: inout NeighborBuffer, _ probe: inout Probe
     ) {
         let k = Swift.min(k, count)
         // `_neighbors` keeps its length from the last query: resized (rarely) at the end, never
-        // emptied and refilled with placeholders (that alone cost ~4 % of a query at k = 18).
+        // emptied and refilled with placeholders.
         guard k > 0 else {
             buffer._neighbors.removeAll(keepingCapacity: true)
             return
@@ -114,144 +117,13 @@ extension KDTree {
         buffer.prepare(resultSlots: k + 2, chordSlots: Metric.usesRadius ? k + 2 : 1, stackSlots: 3 * height + 4)
         // Until k places are found, the k-th key is the reach's (+∞ but in a bounded query).
         let reachKey = buffer.reachMeters == .infinity ? .infinity : metric.keyBound(meters: buffer.reachMeters)
-        // SAFETY: every index below is in bounds by construction: node indices come from the
-        // tree (children of valid nodes), point indices from leaf ranges (a leaf of n points owns
-        // radii and coordinates 4·start ..< 4·start + 4n, and holds at most `leafSize` points, the
-        // size of `chords`, `leafKeys` and `candidates`; `rankScratch` has 3 more, for padding), result slots
-        // from 0...k after the sentinel (`best` holds k + 2, slot k being `fillByRank`'s spare, and `bestChords`
-        // k + 2 when the metric keeps chords), and the stack never holds
-        // more than 3 · height + 1 entries (three stacked children per level of the current path,
-        // and the slot above them that the nearest child passes through).
-        let found: Int = seeds.withUnsafeBufferPointer { seeds in
-            leafBlocks.withUnsafeBufferPointer { leafBlocks in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: leafSize) { chords in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: Metric.usesRadius ? leafSize : 0) { leafKeys in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: Metric.usesRadius ? leafSize : 0) { candidates in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: leafSize + 3) { rankScratch in
-                originalIndices.withUnsafeBufferPointer { ids in
-                    nodes.withUnsafeBufferPointer { nodes in
-                        buffer.best.withUnsafeMutableBufferPointer { best in
-                        buffer.bestChords.withUnsafeMutableBufferPointer { bestChords in
-                            buffer.stack.withUnsafeMutableBufferPointer { stack in
-                                var found = 0
-                                // The list starts at slot 1, after the sentinel.
-                                best[0] = .sentinel
-                                let bestBase = best.baseAddress! + 1
-                                let chordsBase = bestChords.baseAddress! + (Metric.usesRadius ? 1 : 0)  // read only when the metric keeps chords
-                                for seed in seeds {
-                                    let squaredChord = seed.vector.squaredChord(to: query)
-                                    NeighborBuffer.offer(
-                                        key: metric.key(squaredChord: squaredChord, radius: Metric.usesRadius ? seed.radiusMeters : 0),
-                                        squaredChord: squaredChord, index: Int32(seed.index), to: bestBase,
-                                        chords: chordsBase, keepsChords: Metric.usesRadius, found: &found, k: k)
-                                }
-                                // Depth first: at an internal node the nearest child is visited
-                                // next and the other three are stacked, the nearer on top; a leaf
-                                // (or an entry out of reach) resumes from the stack.
-                                let leafSize = self.leafSize
-                                let nodeQuery = Node.Query(query)
-                                let prefetcher = Prefetcher(leafBlocks: leafBlocks.baseAddress!, ids: ids.baseAddress!, nodes: nodes.baseAddress!,
-                                                            leafSize: leafSize, radii: Metric.usesRadius)
-                                var top = 0
-                                var next = NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), bound: -Double.infinity)
-                                while true {
-                                    var worst = found < k ? reachKey : bestBase[k - 1].key
-                                    // Bounds are in key space: no place under the entry ranks before it.
-                                    if next.bound > worst {
-                                        guard top > 0 else { break }
-                                        top -= 1
-                                        next = stack[top]
-                                        continue
-                                    }
-                                    probe.node()
-                                    let start = Int(next.start)
-                                    let end = Int(next.end)
-                                    if end &- start <= leafSize {
-                                        // What comes after this leaf, asked for while it is read.
-                                        if top > 0 { prefetcher.fetch(stack[top &- 1]) }
-                                        // The leaf's block: its radii, then its x's, y's and z's.
-                                        let n = end &- start
-                                        let radii = leafBlocks.baseAddress! + 4 &* start
-                                        let px = radii + n, py = px + n, pz = py + n
-                                        // Every squared chord of the leaf first, in a loop without
-                                        // branches that computes several at once (same operations,
-                                        // same order as `UnitVector.squaredChord`), then the checks.
-                                        var kept = n
-                                        if Metric.usesRadius {
-                                            // Edge keys need a square root and a series: computed only
-                                            // for the places that pass a test without either (listed
-                                            // without a branch, with the chords), then two at a time.
-                                            // The whole leaf: first finding the prefix of fences large
-                                            // enough to reach from the leaf's box (by halving over the
-                                            // radii, which a leaf stores largest first) cost more than
-                                            // it saved (it waited on its loads and branches).
-                                            kept = metric.squaredChordsKeepingReaching(
-                                                x: px, y: py, z: pz, radii: radii, count: kept, query: query, worstKey: worst,
-                                                squaredChords: chords.baseAddress!, candidates: candidates.baseAddress!)
-                                            metric.keys(squaredChords: UnsafePointer(chords.baseAddress!), radii: radii,
-                                                        of: UnsafePointer(candidates.baseAddress!), count: kept, into: leafKeys.baseAddress!)
-                                        } else {
-                                            let (qx, qy, qz) = (query.x, query.y, query.z)
-                                            for j in 0..<kept {
-                                                let dx = px[j] - qx, dy = py[j] - qy, dz = pz[j] - qz
-                                                chords[j] = dx * dx + dy * dy + dz * dz
-                                            }
-                                        }
-                                        probe.points(n)
-                                        probe.keys(kept)
-                                        // The first leaf (no key known yet): ranked all at once, no
-                                        // insertion one by one (they were ~18 of the ~34 a query made,
-                                        // each waiting on its shift loop's unpredictable exit).
-                                        if found == 0 && worst == .infinity {
-                                            let keys = Metric.usesRadius ? UnsafePointer(leafKeys.baseAddress!) : UnsafePointer(chords.baseAddress!)
-                                            if Self.fillByRank(count: kept, keys: keys, squaredChords: UnsafePointer(chords.baseAddress!),
-                                                               candidates: Metric.usesRadius ? UnsafePointer(candidates.baseAddress!) : nil,
-                                                               ids: ids.baseAddress! + start, scratch: rankScratch.baseAddress!,
-                                                               best: bestBase, chords: chordsBase, keepsChords: Metric.usesRadius, k: k) {
-                                                found = Swift.min(kept, k)
-                                                guard top > 0 else { break }
-                                                top -= 1
-                                                next = stack[top]
-                                                continue
-                                            }
-                                        }
-                                        for t in 0..<kept {
-                                            let j = Metric.usesRadius ? candidates[t] : t
-                                            let squaredChord = chords[j]
-                                            let key = Metric.usesRadius ? leafKeys[t] : metric.key(squaredChord: squaredChord, radius: 0)
-                                            if key > worst { continue }
-                                            let id = ids[start &+ j]
-                                            // A seed was ranked already; never count it twice.
-                                            if !seeds.isEmpty && seeds.contains(where: { $0.index == Int(id) }) { continue }
-                                            NeighborBuffer.offer(key: key, squaredChord: squaredChord, index: id, to: bestBase,
-                                                                 chords: chordsBase, keepsChords: Metric.usesRadius, found: &found, k: k)
-                                            if found == k { worst = bestBase[k - 1].key }
-                                        }
-                                    } else {
-                                        assert(top + 3 < stack.count, "stack deeper than the tree")
-                                        // One node read bounds all four children.
-                                        Self.stackChildren(of: nodes.baseAddress! + Int(next.node), entry: next, query: nodeQuery, metric: metric,
-                                                           leafSize: leafSize, into: stack.baseAddress! + top)
-                                        let slot = top &+ 3
-                                        next = stack[slot]
-                                        top = slot
-                                        // The nearest child and the next: their lines load together.
-                                        prefetcher.fetch(next)
-                                        prefetcher.fetch(stack[slot &- 1])
-                                        continue
-                                    }
-                                    guard top > 0 else { break }
-                                    top -= 1
-                                    next = stack[top]
-                                }
-                                return found
-                            }
-                        }
-                        }
-                    }
-                }
+        let found = withSearchMemory(&buffer, usesRadius: Metric.usesRadius) { memory in
+            seeds.withUnsafeBufferPointer { seeds in
+                var search = NearestSearch(memory, metric: metric, query: query, k: k, reachKey: reachKey, leafSize: leafSize, seeds: seeds)
+                search.rankSeeds()
+                search.run(root: NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), bound: -Double.infinity), &probe)
+                return search.found
             }
-            } } } }
         }
         buffer._neighbors.resize(to: found, filler: Neighbor(index: 0, distanceMeters: 0))
         buffer.best.withUnsafeBufferPointer { sentinelAndEntries in
@@ -266,6 +138,32 @@ extension KDTree {
                 }
                 if i < found {
                     neighbors[i] = Neighbor(index: Int(entries[i].index), distanceMeters: metric.meters(key: entries[i].key))
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with pointers to what one search reads and writes: the tree's leaf blocks, ids
+    /// and nodes, the buffer's best list, chords and stack (prepared for this query), and scratch
+    /// for one leaf on the stack.
+    @inlinable @inline(__always)
+    func withSearchMemory<R>(_ buffer: inout NeighborBuffer, usesRadius: Bool, _ body: (SearchMemory) -> R) -> R {
+        // Per leaf: squared chords, and by edge the keys and the candidates' slots (8 bytes
+        // each), then the ranking's Floats (3 more, for padding).
+        let scratchBytes = 8 * (usesRadius ? 3 : 1) * leafSize + 4 * (leafSize + 3)
+        return withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
+            leafBlocks.withUnsafeBufferPointer { leafBlocks in
+                originalIndices.withUnsafeBufferPointer { ids in
+                    nodes.withUnsafeBufferPointer { nodes in
+                        buffer.best.withUnsafeMutableBufferPointer { best in
+                            buffer.bestChords.withUnsafeMutableBufferPointer { bestChords in
+                                buffer.stack.withUnsafeMutableBufferPointer { stack in
+                                    body(SearchMemory(scratch: scratch, leafSize: leafSize, usesRadius: usesRadius, leafBlocks: leafBlocks,
+                                                      ids: ids, nodes: nodes, best: best, bestChords: bestChords, stack: stack))
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
