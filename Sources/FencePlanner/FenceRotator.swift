@@ -29,7 +29,10 @@ public struct FenceRotator: Sendable {
     /// A rotator resuming from a stored state.
     ///
     /// - Throws: `RotatorStateError` when the configuration is invalid or the state cannot belong
-    ///   to this catalog and configuration (more places than slots, a foreign refresh identifier).
+    ///   to this catalog and configuration (more places than slots, a foreign refresh identifier,
+    ///   a refresh radius beyond the configuration's maximum; planned against this catalog's
+    ///   version, yet monitoring a place the catalog does not define so, or without a refresh
+    ///   region while places are left unmonitored).
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, state: RotatorState) throws(RotatorStateError) {
         do {
             planner = try RotationPlanner(catalog: catalog, configuration: configuration)
@@ -42,10 +45,22 @@ public struct FenceRotator: Sendable {
         if let refresh = state.refresh, !refresh.id.hasPrefix(catalog.refreshIdentifierPrefix) {
             throw .foreign("refresh region '\(refresh.id)' does not use the catalog's prefix '\(catalog.refreshIdentifierPrefix)'")
         }
+        if let refresh = state.refresh, refresh.radiusMeters > configuration.maxRegionRadiusMeters {
+            throw .foreign("refresh radius \(refresh.radiusMeters) m is beyond the configuration's \(configuration.maxRegionRadiusMeters) m")
+        }
         self.state = state
         // Looked up once: the positions of the monitored places in this catalog (−1 where a place
         // is gone or its definition changed), for the re-validation, the next selection and its diff.
         let positions = Self.positions(of: state.monitored, in: catalog)
+        // Planned against this very version, the state is not re-validated: it must match it.
+        if state.reselections > 0 && state.catalogVersion == catalog.version {
+            if let i = positions.firstIndex(of: -1) {
+                throw .foreign("'\(state.monitored[i].id)' is monitored, but catalog version \(catalog.version) has no such place")
+            }
+            if state.refresh == nil && state.monitored.count < catalog.count {
+                throw .foreign("no refresh region, but \(catalog.count - state.monitored.count) places of catalog version \(catalog.version) are unmonitored")
+            }
+        }
         monitoredPositions = positions
         if state.reselections > 0 && state.catalogVersion != catalog.version {
             mustReselect = !Self.stillHolds(state, positions: positions, in: catalog, marginMeters: planner.configuration.marginMeters)
@@ -149,8 +164,11 @@ public struct RotatorState: Hashable, Sendable, Codable {
     }
 
     /// Decodes and validates: the format version must be this build's, identifiers unique, the
-    /// counter non-negative, and a refresh region present whenever reselections were made with
-    /// places left unmonitored; anything else is `DecodingError.dataCorrupted`.
+    /// counter non-negative and below `Int.max` (the next reselection adds one), a degraded
+    /// guarantee's fallback distance and a saturated one's count non-negative, and no
+    /// registrations before the first reselection; anything else is `DecodingError.dataCorrupted`.
+    /// (Whether places are left unmonitored without a refresh region depends on the catalog:
+    /// `FenceRotator` checks it.)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         formatVersion = try container.decode(Int.self, forKey: .formatVersion)
@@ -165,6 +183,17 @@ public struct RotatorState: Hashable, Sendable, Codable {
         catalogVersion = try container.decodeIfPresent(Int.self, forKey: .catalogVersion)
         guard reselections >= 0 else {
             throw DecodingError.dataCorruptedError(forKey: .reselections, in: container, debugDescription: "negative reselection count")
+        }
+        guard reselections < Int.max else {
+            throw DecodingError.dataCorruptedError(forKey: .reselections, in: container, debugDescription: "reselection count at Int.max")
+        }
+        switch guarantee {
+        case .degraded(let fallback)? where !(fallback.isFinite && fallback >= 0):
+            throw DecodingError.dataCorruptedError(forKey: .guarantee, in: container, debugDescription: "fallback distance must be finite and >= 0")
+        case .saturated(let overlapping)? where overlapping < 0:
+            throw DecodingError.dataCorruptedError(forKey: .guarantee, in: container, debugDescription: "negative overlapping count")
+        default:
+            break
         }
         guard Set(monitored.map(\.id)).count == monitored.count else {
             throw DecodingError.dataCorruptedError(forKey: .monitored, in: container, debugDescription: "duplicate monitored ids")

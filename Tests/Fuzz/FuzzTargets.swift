@@ -1,7 +1,10 @@
 // libFuzzer entry points for rotate's parsers, built by Tests/Fuzz/run.sh (not part of the
 // SwiftPM package: it needs -sanitize=fuzzer). The target is chosen at compile time with
 // -D FUZZ_PLACES, FUZZ_WALK_CSV, FUZZ_GPX or FUZZ_SIDECAR. Every input must be answered with
-// accepted rows and rejected rows (never a crash or a hang), and the counts must add up.
+// accepted rows and rejected rows or an error (never a crash or a hang). The CSV targets count
+// the data rows on their own (Tests/RotateTestSupport/CSVRecordCount.swift, compiled in by
+// run.sh): accepted + rejected must equal that count, and so must the rejected rows of a file
+// with no valid row.
 import RotateFormats
 import SyncService
 
@@ -9,16 +12,30 @@ import SyncService
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     #if FUZZ_PLACES
+    let rows = CSVRecordCount.dataRows(in: bytes)
     for strict in [false, true] {
-        if let result = try? PlacesCSV.read(bytes: bytes, options: .init(defaultRadiusMeters: 100, strict: strict)) {
-            precondition(result.places.count + result.rejected.count == result.rowsRead, "accepted + rejected != rows read")
+        do {
+            let result = try PlacesCSV.read(bytes: bytes, options: .init(defaultRadiusMeters: 100, strict: strict))
+            precondition(result.places.count + result.rejected.count == rows, "accepted + rejected != \(rows) data rows")
             precondition(!strict || result.rejected.isEmpty, "strict mode kept a rejected row")
+        } catch {
+            if !strict, case .noValidRows(let rejected) = error.reason {
+                precondition(rejected == rows, "no valid rows, \(rejected) rejected of \(rows) data rows")
+            }
         }
     }
     #elseif FUZZ_WALK_CSV
+    let rows = CSVRecordCount.dataRows(in: bytes)
     for strict in [false, true] {
-        if let walk = try? WalkCSV.read(bytes: bytes, strict: strict) {
+        do {
+            let walk = try WalkCSV.read(bytes: bytes, strict: strict)
             precondition(walk.fixes.count == walk.lines.count, "a fix without its line")
+            precondition(walk.fixes.count + walk.rejected.count == rows, "accepted + rejected != \(rows) data rows")
+            precondition(!strict || walk.rejected.isEmpty, "strict mode kept a rejected row")
+        } catch {
+            if !strict, case .noValidPoints(let rejected) = error.reason {
+                precondition(rejected == rows, "no valid points, \(rejected) rejected of \(rows) data rows")
+            }
         }
     }
     #elseif FUZZ_GPX

@@ -31,7 +31,8 @@ libs=(-lSyncService -lRotateFormats -lFencePlanner -lSpatialIndex -lGeodesy)
 for target in $targets; do
   define=$(echo "FUZZ_$target" | tr 'a-z-' 'A-Z_')
   echo "== fuzzing $target for $seconds s" >&2
-  swiftc "${flags[@]}" -D "$define" Tests/Fuzz/FuzzTargets.swift "${libs[@]}" -o "$out/fuzz-$target"
+  # CSVRecordCount.swift: the tests' independent row count (standard library only), compiled in.
+  swiftc "${flags[@]}" -D "$define" Tests/Fuzz/FuzzTargets.swift Tests/RotateTestSupport/CSVRecordCount.swift "${libs[@]}" -o "$out/fuzz-$target"
   mkdir -p "$out/corpus-$target"
   "$out/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$out/$target-" \
     "$out/corpus-$target" "Tests/Fuzz/corpus/$target"

@@ -143,22 +143,113 @@ import Testing
 }
 
 @Suite struct WalkFuzzTests {
-    @Test func randomBytesNeverCrashTheWalkReaders() {
-        var rng = SplitMix64(seed: 901)
-        let gpxAlphabet = Array("<gpx trkpt wpt rtept lat=\"1.5\" lon='2' <time>2020-01-01T00:00:00Z</time> /> <!-- --> <![CDATA[ ]]>\n".utf8)
-        let csvAlphabet = Array("t,lat,lon,accuracy_m\"\r\n 0123456789.-:TZe".utf8)
-        let stem = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-fuzz-\(UUID().uuidString)").path
-        defer { for ext in [".gpx", ".csv"] { try? FileManager.default.removeItem(atPath: stem + ext) } }
-        for round in 0..<1_500 {
-            let alphabet = round % 2 == 0 ? gpxAlphabet : csvAlphabet
-            var bytes = (0..<rng.nextInt(below: 120)).map { _ in
-                rng.nextUnit() < 0.9 ? alphabet[rng.nextInt(below: alphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
+    /// Random walk CSV, mostly text made of `a , " \r \n 1 . -` and digits (quotes, separators
+    /// and line ends common) with valid rows between the runs, under a header with or without a
+    /// time column (so that times go backwards and rows are dropped as stale): a read either
+    /// fails as a whole or accounts for every data row an independent count finds (records after
+    /// the header, `CSVRecordCount`), each accepted or rejected, and a walk with no valid point
+    /// names that count as rejected. The accepted fixes' times never go backwards. A few rounds
+    /// go through a file, as the command line reads it.
+    @Test func randomCSVWalkRowsAreAllAcceptedOrRejected() throws {
+        let seed = TestSeed.value(salt: 902)
+        var rng = SplitMix64(seed: seed)
+        let csvAlphabet = Array("a,,\"\r\n\n1.-0123456789".utf8)
+        let byteAlphabet = Array("t,lat,lon,accuracy_m\"\r\n 0123456789.-:TZe".utf8)
+        let lineEnds = ["\n", "\r\n", "\r", "\n\n"]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-fuzz-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for round in 0..<2_000 {
+            let headers = ["lat,lon\n", "t,lat,lon\n", "\u{FEFF}t,lat,lon,accuracy_m\r\n", "\nlat,lon\r\n"]
+            let headerKind = rng.nextInt(below: headers.count)
+            var bytes = Array(headers[headerKind].utf8)
+            for _ in 0..<rng.nextInt(below: 8) {
+                if rng.nextUnit() < 0.5 {
+                    // A valid row for the header (a time column first when it has one).
+                    let columns = [String(rng.nextInt(below: 10)), "4\(rng.nextInt(below: 10)).5", "-1\(rng.nextInt(below: 10))", "\(rng.nextInt(below: 9))"]
+                    let row = (headerKind % 3 == 0 ? columns[1...2] : headerKind == 1 ? columns[0...2] : columns[0...3]).joined(separator: ",")
+                    bytes += Array((row + lineEnds[rng.nextInt(below: lineEnds.count)]).utf8)
+                } else if round % 4 == 3 {
+                    bytes += (0..<rng.nextInt(below: 20)).map { _ in
+                        rng.nextUnit() < 0.9 ? byteAlphabet[rng.nextInt(below: byteAlphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
+                    }
+                } else {
+                    bytes += (0..<rng.nextInt(below: 20)).map { _ in csvAlphabet[rng.nextInt(below: csvAlphabet.count)] }
+                }
             }
-            if round % 2 == 0 { bytes = Array("<gpx>".utf8) + bytes } else { bytes = Array("lat,lon\n".utf8) + bytes }
-            let path = stem + (round % 2 == 0 ? ".gpx" : ".csv")
-            guard (try? Data(bytes).write(to: URL(fileURLWithPath: path))) != nil else { continue }
-            if let walk = try? WalkFile.read(path: path) {
-                #expect(walk.fixes.count + walk.rejected.count == walk.rowsRead)
+            let rows = CSVRecordCount.dataRows(in: bytes)
+            let context = Comment(rawValue: "round \(round), \(TestSeed.replay(seed)), \(rows) rows: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            let walk: WalkFile
+            do {
+                if round % 50 == 0 {
+                    try Data(bytes).write(to: URL(fileURLWithPath: path))
+                    walk = try WalkFile.read(path: path)
+                } else {
+                    walk = try WalkCSV.read(bytes: bytes)
+                }
+            } catch let error as WalkFileError {
+                if case .noValidPoints(let rejected) = error.reason { #expect(rejected == rows, context) }
+                continue
+            }
+            #expect(walk.fixes.count + walk.rejected.count == rows, context)
+            #expect(zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) }, context)
+        }
+    }
+
+    /// Random GPX with a known number of track points — values drawn from digits, signs, dots,
+    /// letters and times, some points untimed, some self-closing — among elements that are no
+    /// track points (comments and CDATA holding point tags, `<ele>`, waypoints, which a track
+    /// overrides): every track point is accepted or rejected, none is lost or invented, and a
+    /// track with no valid point names them all as rejected. Times never go backwards.
+    @Test func randomGPXTrackPointsAreAllAcceptedOrRejected() throws {
+        let seed = TestSeed.value(salt: 903)
+        var rng = SplitMix64(seed: seed)
+        let valueAlphabet = Array("0123456789.-+eaxZ: ".utf8)
+        let times = ["2020-01-01T00:00:00Z", "2020-01-01T00:00:05Z", "2020-01-01T00:00:03.5Z", "2020-01-01T00:01:00+01:00", "yesterday", ""]
+        let noise = ["<ele>3</ele>", "<!-- <trkpt lat=\"1\" lon=\"2\"/> -->", "<![CDATA[<trkpt lat=\"1\" lon=\"2\">]]>",
+                     "<wpt lat=\"1\" lon=\"2\"/>", "<trkseg>", "</trkseg>", "\n", " ", "<?xml version=\"1.0\"?>"]
+        func value() -> String {
+            if rng.nextUnit() < 0.6 { return String(rng.nextDouble(in: -100..<100)) }
+            return String(decoding: (0..<rng.nextInt(below: 6)).map { _ in valueAlphabet[rng.nextInt(below: valueAlphabet.count)] }, as: UTF8.self)
+        }
+        for round in 0..<400 {
+            let points = rng.nextInt(below: 12)
+            var text = "<gpx version=\"1.1\"><trk>"
+            for _ in 0..<points {
+                for _ in 0..<rng.nextInt(below: 3) { text += noise[rng.nextInt(below: noise.count)] }
+                var attributes = ""
+                if rng.nextUnit() < 0.95 { attributes += " lat=\"\(value())\"" }
+                if rng.nextUnit() < 0.95 { attributes += " lon='\(value())'" }
+                if rng.nextUnit() < 0.3 {
+                    text += "<trkpt\(attributes)/>"
+                } else {
+                    let time = rng.nextUnit() < 0.8 ? "<time>\(times[rng.nextInt(below: times.count)])</time>" : ""
+                    text += "<trkpt\(attributes)>\(noise[rng.nextInt(below: 2)])\(time)</trkpt>"
+                }
+            }
+            text += "</trk></gpx>\n"
+            let context = Comment(rawValue: "round \(round), \(TestSeed.replay(seed)), \(points) points: \(text)")
+            let walk: WalkFile
+            do {
+                walk = try WalkFile.read(gpx: Array(text.utf8))
+            } catch {
+                #expect(error.reason == .noValidPoints(rejected: points), context)
+                continue
+            }
+            #expect(walk.fixes.count + walk.rejected.count == points, context)
+            #expect(zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) }, context)
+        }
+    }
+
+    /// Random bytes heavy in GPX syntax, through the file reader: an answer or an error, never
+    /// a crash or a hang, and accepted times never go backwards.
+    @Test func randomBytesNeverCrashTheGPXReader() {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 901))
+        let gpxAlphabet = Array("<gpx trkpt wpt rtept lat=\"1.5\" lon='2' <time>2020-01-01T00:00:00Z</time> /> <!-- --> <![CDATA[ ]]>\n".utf8)
+        for _ in 0..<500 {
+            let bytes = Array("<gpx>".utf8) + (0..<rng.nextInt(below: 120)).map { _ in
+                rng.nextUnit() < 0.9 ? gpxAlphabet[rng.nextInt(below: gpxAlphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
+            }
+            if let walk = try? WalkFile.read(gpx: bytes) {
                 #expect(zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) })
             }
         }
