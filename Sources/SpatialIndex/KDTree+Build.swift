@@ -1,8 +1,9 @@
 import Geodesy
 
 extension KDTree {
-    /// Leaf size used when none is given: the size at which k ≈ 18 queries run fastest while the
-    /// index stays under 40 bytes a place (sizes compared in `Benchmarks/RESULTS.md`).
+    /// Leaf size used when none is given: as fast as any size compared for k ≈ 18 queries (within
+    /// noise of 24 to 48; `Benchmarks/RESULTS.md`, "Leaf size") while the index stays under 40
+    /// bytes a place.
     public static let defaultLeafSize = 32
 
     /// Builds the index over coordinates, with an optional fence radius per place.

@@ -103,7 +103,7 @@ extension KDTree {
     /// The search behind every nearest query: the tree's and the buffer's storage opened once
     /// (`withSearchMemory`), the seeds ranked, the tree walked (`NearestSearch.run`), and the best
     /// list converted to meters.
-    @inlinable
+    @inlinable @inline(__always)
     func searchNearest<Metric: RankingMetric, Probe: SearchProbe>(
         _ k: Int, _ query: UnitVector, _ seeds: [NeighborSeed], _ metric: inout Metric, _ buffer: inout NeighborBuffer, _ probe: inout Probe
     ) {
@@ -117,11 +117,13 @@ extension KDTree {
         buffer.prepare(resultSlots: k + 2, chordSlots: Metric.usesRadius ? k + 2 : 1, stackSlots: 3 * height + 4)
         // Until k places are found, the k-th key is the reach's (+∞ but in a bounded query).
         let reachKey = buffer.reachMeters == .infinity ? .infinity : metric.keyBound(meters: buffer.reachMeters)
-        let found = withSearchMemory(&buffer, usesRadius: Metric.usesRadius) { memory in
-            seeds.withUnsafeBufferPointer { seeds in
+        // What the search's closures capture holds no references (pointers and numbers only).
+        let root = NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), bound: -Double.infinity), leafSize = self.leafSize
+        let found = seeds.withUnsafeBufferPointer { seeds in
+            withSearchMemory(&buffer, usesRadius: Metric.usesRadius) { memory in
                 var search = NearestSearch(memory, metric: metric, query: query, k: k, reachKey: reachKey, leafSize: leafSize, seeds: seeds)
                 search.rankSeeds()
-                search.run(root: NeighborBuffer.StackEntry(node: 0, start: 0, end: Int32(count), bound: -Double.infinity), &probe)
+                search.run(root: root, &probe)
                 return search.found
             }
         }
@@ -147,17 +149,21 @@ extension KDTree {
     /// and nodes, the buffer's best list, chords and stack (prepared for this query), and scratch
     /// for one leaf on the stack.
     @inlinable @inline(__always)
-    func withSearchMemory<R>(_ buffer: inout NeighborBuffer, usesRadius: Bool, _ body: (SearchMemory) -> R) -> R {
+    func withSearchMemory(_ buffer: inout NeighborBuffer, usesRadius: Bool, _ body: (SearchMemory) -> Int) -> Int {
         // Per leaf: squared chords, and by edge the keys and the candidates' slots (8 bytes
         // each), then the ranking's Floats (3 more, for padding).
         let scratchBytes = 8 * (usesRadius ? 3 : 1) * leafSize + 4 * (leafSize + 3)
-        return withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
-            leafBlocks.withUnsafeBufferPointer { leafBlocks in
-                originalIndices.withUnsafeBufferPointer { ids in
-                    nodes.withUnsafeBufferPointer { nodes in
-                        buffer.best.withUnsafeMutableBufferPointer { best in
-                            buffer.bestChords.withUnsafeMutableBufferPointer { bestChords in
-                                buffer.stack.withUnsafeMutableBufferPointer { stack in
+        let leafSize = self.leafSize
+        // The arrays first, the scratch innermost: the scratch's closure then captures only
+        // pointers and `body` (whose captures must hold no references either), so nothing is
+        // copied or retained per query.
+        return leafBlocks.withUnsafeBufferPointer { leafBlocks in
+            originalIndices.withUnsafeBufferPointer { ids in
+                nodes.withUnsafeBufferPointer { nodes in
+                    buffer.best.withUnsafeMutableBufferPointer { best in
+                        buffer.bestChords.withUnsafeMutableBufferPointer { bestChords in
+                            buffer.stack.withUnsafeMutableBufferPointer { stack in
+                                withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
                                     body(SearchMemory(scratch: scratch, leafSize: leafSize, usesRadius: usesRadius, leafBlocks: leafBlocks,
                                                       ids: ids, nodes: nodes, best: best, bestChords: bestChords, stack: stack))
                                 }

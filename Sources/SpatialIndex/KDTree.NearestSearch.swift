@@ -113,17 +113,21 @@ extension KDTree {
         /// Walks the tree from `root` until the stack is empty.
         @inlinable @inline(__always)
         mutating func run<Probe: SearchProbe>(root: NeighborBuffer.StackEntry, _ probe: inout Probe) {
-            let stack = memory.stack
+            // Locals, not members: the node step is a call, and passing it members would make the
+            // whole search state live in memory rather than in registers.
+            let stack = memory.stack, nodes = memory.nodes, leafSize = self.leafSize, nodeQuery = self.nodeQuery, metric = self.metric
             var top = 0
             var next = root
             while true {
                 // Bounds are in key space: no place under the entry ranks before it.
+                let worst = self.worst
                 if !(next.bound > worst) {
                     probe.node()
-                    if next.end &- next.start > Int32(leafSize) {
+                    let start = Int(next.start), end = Int(next.end)
+                    if end &- start > leafSize {
                         assert(top + 3 < memory.stackCount, "stack deeper than the tree")
                         // One node read bounds all four children; the nearest is visited next.
-                        KDTree.stackChildren(of: memory.nodes + Int(next.node), entry: next, query: nodeQuery, metric: metric,
+                        KDTree.stackChildren(of: nodes + Int(next.node), entry: next, query: nodeQuery, metric: metric,
                                              leafSize: leafSize, into: stack + top)
                         top = top &+ 3
                         next = stack[top]
@@ -134,7 +138,7 @@ extension KDTree {
                     }
                     // What comes after this leaf, asked for while it is read.
                     if top > 0 { prefetcher.fetch(stack[top &- 1]) }
-                    scanLeaf(start: Int(next.start), end: Int(next.end), &probe)
+                    scanLeaf(start: start, end: end, worst: worst, &probe)
                 }
                 guard top > 0 else { break }
                 top -= 1
@@ -142,10 +146,10 @@ extension KDTree {
             }
         }
 
-        /// Offers a leaf's places `start..<end` to the best list.
+        /// Offers a leaf's places `start..<end` to the best list, whose k-th key is `worst`.
         @inlinable @inline(__always)
-        mutating func scanLeaf<Probe: SearchProbe>(start: Int, end: Int, _ probe: inout Probe) {
-            var worst = self.worst
+        mutating func scanLeaf<Probe: SearchProbe>(start: Int, end: Int, worst: Double, _ probe: inout Probe) {
+            var worst = worst
             let chords = memory.chords, candidates = memory.candidates, leafKeys = memory.leafKeys
             // The leaf's block: its radii, then its x's, y's and z's.
             let n = end &- start

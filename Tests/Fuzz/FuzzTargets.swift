@@ -19,8 +19,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(result.places.count + result.rejected.count == rows, "accepted + rejected != \(rows) data rows")
             precondition(!strict || result.rejected.isEmpty, "strict mode kept a rejected row")
         } catch {
-            if !strict, case .noValidRows(let rejected) = error.reason {
-                precondition(rejected == rows, "no valid rows, \(rejected) rejected of \(rows) data rows")
+            if !strict, case .noValidRows(_, let rejected) = error.reason {
+                precondition(rejected.count == rows, "no valid rows, \(rejected.count) rejected of \(rows) data rows")
             }
         }
     }
