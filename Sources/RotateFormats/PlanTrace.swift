@@ -152,17 +152,17 @@ public struct PlanTrace: Equatable, Sendable {
             switch fields.type {
             case "config":
                 config = Config(version: try need(fields.version, "version"), limit: try need(fields.limit, "limit"),
-                                headroom: try need(fields.headroom, "headroom"), placeSlots: try need(fields.place_slots, "place_slots"),
-                                places: try need(fields.places, "places"), radiusMeters: try need(fields.radius_m, "radius_m"),
-                                marginMeters: try need(fields.margin_m, "margin_m"),
-                                minRefreshRadiusMeters: try need(fields.min_refresh_radius_m, "min_refresh_radius_m"))
+                                headroom: try need(fields.headroom, "headroom"), placeSlots: try need(fields.placeSlots, "place_slots"),
+                                places: try need(fields.places, "places"), radiusMeters: try need(fields.radiusMeters, "radius_m"),
+                                marginMeters: try need(fields.marginMeters, "margin_m"),
+                                minRefreshRadiusMeters: try need(fields.minRefreshRadiusMeters, "min_refresh_radius_m"))
             case "reselect":
                 guard let refreshField = fields.refresh else { throw PlanTraceError(line: line, reason: "missing 'refresh'") }
                 reselections.append(Reselect(
                     fix: try need(fields.fix, "fix"), lat: try need(fields.lat, "lat"), lon: try need(fields.lon, "lon"),
                     start: try need(fields.start, "start"), stop: try need(fields.stop, "stop"),
-                    insideAtStart: try need(fields.inside_at_start, "inside_at_start"), monitored: try need(fields.monitored, "monitored"),
-                    refresh: refreshField.map { Refresh(id: $0.id, lat: $0.lat, lon: $0.lon, radiusMeters: $0.radius_m) },
+                    insideAtStart: try need(fields.insideAtStart, "inside_at_start"), monitored: try need(fields.monitored, "monitored"),
+                    refresh: refreshField.map { Refresh(id: $0.id, lat: $0.lat, lon: $0.lon, radiusMeters: $0.radiusMeters) },
                     guarantee: try need(fields.guarantee, "guarantee"), fallback: fields.fallback, overlapping: fields.overlapping))
             case "summary":
                 summary = Summary(fixes: try need(fields.fixes, "fixes"), reselections: try need(fields.reselections, "reselections"),
@@ -183,15 +183,20 @@ public struct PlanTrace: Equatable, Sendable {
             var id: String
             var lat: Double
             var lon: Double
-            var radius_m: Double
+            var radiusMeters: Double
+
+            enum CodingKeys: String, CodingKey {
+                case id, lat, lon
+                case radiusMeters = "radius_m"
+            }
         }
 
         var type: String
-        var version, limit, headroom, place_slots, places: Int?
-        var radius_m, margin_m, min_refresh_radius_m: Double?
+        var version, limit, headroom, placeSlots, places: Int?
+        var radiusMeters, marginMeters, minRefreshRadiusMeters: Double?
         var fix: Int?
         var lat, lon: Double?
-        var start, stop, inside_at_start: [String]?
+        var start, stop, insideAtStart: [String]?
         var monitored: Int?
         /// nil: the key is missing; .some(nil): `null`.
         var refresh: RefreshLine??
@@ -200,8 +205,10 @@ public struct PlanTrace: Equatable, Sendable {
         var fixes, reselections, starts, stops, missed: Int?
 
         enum CodingKeys: String, CodingKey {
-            case type, version, limit, headroom, place_slots, places, radius_m, margin_m, min_refresh_radius_m, fix, lat, lon
-            case start, stop, inside_at_start, monitored, refresh, guarantee, fallback, overlapping, fixes, reselections, starts, stops, missed
+            case type, version, limit, headroom, places, fix, lat, lon
+            case start, stop, monitored, refresh, guarantee, fallback, overlapping, fixes, reselections, starts, stops, missed
+            case placeSlots = "place_slots", radiusMeters = "radius_m", marginMeters = "margin_m"
+            case minRefreshRadiusMeters = "min_refresh_radius_m", insideAtStart = "inside_at_start"
         }
 
         init(from decoder: any Decoder) throws {
@@ -210,17 +217,17 @@ public struct PlanTrace: Equatable, Sendable {
             version = try c.decodeIfPresent(Int.self, forKey: .version)
             limit = try c.decodeIfPresent(Int.self, forKey: .limit)
             headroom = try c.decodeIfPresent(Int.self, forKey: .headroom)
-            place_slots = try c.decodeIfPresent(Int.self, forKey: .place_slots)
+            placeSlots = try c.decodeIfPresent(Int.self, forKey: .placeSlots)
             places = try c.decodeIfPresent(Int.self, forKey: .places)
-            radius_m = try c.decodeIfPresent(Double.self, forKey: .radius_m)
-            margin_m = try c.decodeIfPresent(Double.self, forKey: .margin_m)
-            min_refresh_radius_m = try c.decodeIfPresent(Double.self, forKey: .min_refresh_radius_m)
+            radiusMeters = try c.decodeIfPresent(Double.self, forKey: .radiusMeters)
+            marginMeters = try c.decodeIfPresent(Double.self, forKey: .marginMeters)
+            minRefreshRadiusMeters = try c.decodeIfPresent(Double.self, forKey: .minRefreshRadiusMeters)
             fix = try c.decodeIfPresent(Int.self, forKey: .fix)
             lat = try c.decodeIfPresent(Double.self, forKey: .lat)
             lon = try c.decodeIfPresent(Double.self, forKey: .lon)
             start = try c.decodeIfPresent([String].self, forKey: .start)
             stop = try c.decodeIfPresent([String].self, forKey: .stop)
-            inside_at_start = try c.decodeIfPresent([String].self, forKey: .inside_at_start)
+            insideAtStart = try c.decodeIfPresent([String].self, forKey: .insideAtStart)
             monitored = try c.decodeIfPresent(Int.self, forKey: .monitored)
             if c.contains(.refresh) {
                 refresh = .some(try c.decodeNil(forKey: .refresh) ? nil : try c.decode(RefreshLine.self, forKey: .refresh))

@@ -3,17 +3,17 @@ import RotateTestSupport
 import Testing
 
 @Suite struct NavigationTests {
-    let R = Earth.meanRadiusMeters
+    let r = Earth.meanRadiusMeters
 
     @Test func quarterCircleEastFromTheOriginReaches90East() throws {
-        let end = try Coordinate(latitude: 0, longitude: 0).destination(bearingDegrees: 90, distanceMeters: .pi * R / 2)
+        let end = try Coordinate(latitude: 0, longitude: 0).destination(bearingDegrees: 90, distanceMeters: .pi * r / 2)
         #expect(abs(end.latitude) < 1e-12)
         #expect(abs(end.longitude - 90) < 1e-12)
     }
 
     @Test func destinationCrossesTheDateLine() throws {
         let start = try Coordinate(latitude: 0, longitude: 179.9)
-        let distance = R * 0.2 * .pi / 180
+        let distance = r * 0.2 * .pi / 180
         let end = start.destination(bearingDegrees: 90, distanceMeters: distance)
         #expect(abs(end.longitude - -179.9) < 1e-9)
         #expect(isApproximatelyEqual(start.distance(to: end), distance, relative: 1e-12))
@@ -21,7 +21,7 @@ import Testing
 
     @Test func destinationOverThePoleComesDownTheOtherMeridian() throws {
         let start = try Coordinate(latitude: 89, longitude: 10)
-        let end = start.destination(bearingDegrees: 0, distanceMeters: R * 2 * .pi / 180)
+        let end = start.destination(bearingDegrees: 0, distanceMeters: r * 2 * .pi / 180)
         #expect(abs(end.latitude - 89) < 1e-9)
         #expect(abs(end.longitude - -170) < 1e-9)
     }
@@ -29,7 +29,7 @@ import Testing
     @Test func fromAPoleTheBearingFollowsTheStoredMeridian() throws {
         let pole = try Coordinate(latitude: 90, longitude: 40)
         // Bearing 180 (south) leaves down the pole's own meridian.
-        let south = pole.destination(bearingDegrees: 180, distanceMeters: R * .pi / 180)
+        let south = pole.destination(bearingDegrees: 180, distanceMeters: r * .pi / 180)
         #expect(abs(south.latitude - 89) < 1e-9)
         #expect(abs(south.longitude - 40) < 1e-9)
         let away = pole.destination(bearingDegrees: 77, distanceMeters: 1_000)
@@ -79,8 +79,8 @@ import Testing
         let b = try Coordinate(latitude: -10, longitude: -160)
         let mid = a.interpolated(to: b, fraction: 0.5)
         #expect(mid == a.interpolated(to: b, fraction: 0.5))
-        #expect(isApproximatelyEqual(a.distance(to: mid), .pi * R / 2, absolute: 1e-3))
-        #expect(isApproximatelyEqual(mid.distance(to: b), .pi * R / 2, absolute: 1e-3))
+        #expect(isApproximatelyEqual(a.distance(to: mid), .pi * r / 2, absolute: 1e-3))
+        #expect(isApproximatelyEqual(mid.distance(to: b), .pi * r / 2, absolute: 1e-3))
     }
 
     @Test func densifyingAPathAcrossThePoleKeepsStepsEqual() throws {
