@@ -106,14 +106,18 @@ if let path = scalingSVG {
         let report = ReselectionBenchmark(configuration: configuration).run()
         failed = failed || report.mismatches > 0
         rows.append((n, report.nanosecondsPerQuery.median, report.buildMilliseconds.median, report.bytesPerPlace))
-        print("N \(TextFormat.grouped(n)): \(TextFormat.grouped(report.nanosecondsPerQuery.median)) ns/query, build \(TextFormat.fixed(report.buildMilliseconds.median, decimals: 1)) ms, \(TextFormat.fixed(report.bytesPerPlace, decimals: 1)) bytes/place")
+        print(
+            "N \(TextFormat.grouped(n)): \(TextFormat.grouped(report.nanosecondsPerQuery.median)) ns/query, build \(TextFormat.fixed(report.buildMilliseconds.median, decimals: 1)) ms, \(TextFormat.fixed(report.bytesPerPlace, decimals: 1)) bytes/place"
+        )
     }
     let charts = [
-        SVGChart.chart(title: "k = 18 nearest by fence edge: ns per query", xLabel: "places (clustered, 100 m fences)", yLabel: "ns per query",
-                       series: [.init(name: "rotate k-d tree", color: "#1f5fbf", points: rows.map { (Double($0.n), $0.ns) })], logX: true, logY: false),
-        SVGChart.chart(title: "index build time", xLabel: "places", yLabel: "ms",
-                       series: [.init(name: "rotate build", color: "#c77700", points: rows.map { (Double($0.n), $0.build) })], logX: true, logY: true,
-                       originY: 360),
+        SVGChart.chart(
+            title: "k = 18 nearest by fence edge: ns per query", xLabel: "places (clustered, 100 m fences)", yLabel: "ns per query",
+            series: [.init(name: "rotate k-d tree", color: "#1f5fbf", points: rows.map { (Double($0.n), $0.ns) })], logX: true, logY: false),
+        SVGChart.chart(
+            title: "index build time", xLabel: "places", yLabel: "ms",
+            series: [.init(name: "rotate build", color: "#c77700", points: rows.map { (Double($0.n), $0.build) })], logX: true, logY: true,
+            originY: 360),
     ]
     do {
         try SVGChart.document(charts).write(toFile: path, atomically: true, encoding: .utf8)
@@ -125,14 +129,18 @@ if let path = scalingSVG {
 }
 // Reading places CSV files: the bundled GeoNames file and a generated 1,000,000-row file (or the
 // one file given with --read-places).
-let csvEntries: [(name: String, path: () throws -> String)] = readPlaces.map { path in [("formats.readPlacesCSV/file", { path })] } ?? [
-    ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }),
-    ("formats.readPlacesCSV/1M", {
-        let path = "/tmp/rotate-bench-places-1M.csv"
-        try CSVReadBenchmark.writeSyntheticFile(path: path, count: 1_000_000)
-        return path
-    }),
-]
+let csvEntries: [(name: String, path: () throws -> String)] =
+    readPlaces.map { path in [("formats.readPlacesCSV/file", { path })] } ?? [
+        ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }),
+        (
+            "formats.readPlacesCSV/1M",
+            {
+                let path = "/tmp/rotate-bench-places-1M.csv"
+                try CSVReadBenchmark.writeSyntheticFile(path: path, count: 1_000_000)
+                return path
+            }
+        ),
+    ]
 for entry in csvEntries where filter == nil || entry.name.contains(filter!) {
     do {
         let report = try CSVReadBenchmark.run(path: try entry.path())
@@ -147,9 +155,11 @@ for entry in csvEntries where filter == nil || entry.name.contains(filter!) {
             object.add("mb_per_s", report.megabytesPerSecond, decimals: 1)
             print(object.text)
         } else {
-            print("\(entry.name): \(TextFormat.grouped(report.rows)) rows, \(TextFormat.fixed(Double(report.bytes) / 1e6, decimals: 1)) MB in "
-                + "\(TextFormat.fixed(report.milliseconds.median, decimals: 1)) ms median (min \(TextFormat.fixed(report.milliseconds.min, decimals: 1)), "
-                + "max \(TextFormat.fixed(report.milliseconds.max, decimals: 1))): \(TextFormat.fixed(report.megabytesPerSecond, decimals: 1)) MB/s")
+            print(
+                "\(entry.name): \(TextFormat.grouped(report.rows)) rows, \(TextFormat.fixed(Double(report.bytes) / 1e6, decimals: 1)) MB in "
+                    + "\(TextFormat.fixed(report.milliseconds.median, decimals: 1)) ms median (min \(TextFormat.fixed(report.milliseconds.min, decimals: 1)), "
+                    + "max \(TextFormat.fixed(report.milliseconds.max, decimals: 1))): \(TextFormat.fixed(report.megabytesPerSecond, decimals: 1)) MB/s"
+            )
         }
     } catch {
         StandardStreams.write("RotateBenchmarks: \(entry.name): \(error)\n", to: 2)
@@ -165,14 +175,18 @@ for entry in selected {
     let report = ReselectionBenchmark(configuration: entry.configuration).run()
     failed = failed || report.mismatches > 0
     if json {
-        let object = report.json(seed: entry.configuration.seed, radiusMeters: entry.configuration.radiusMeters, source: "synthetic-clustered")
+        let object = report.json(
+            seed: entry.configuration.seed, radiusMeters: entry.configuration.radiusMeters, source: "synthetic-clustered")
         print("{\"name\":\(JSONObject.quoted(entry.name))," + object.dropFirst())
     } else {
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
-        let time = "\(TextFormat.grouped(report.nanosecondsPerQuery.median)) (\(TextFormat.grouped(report.nanosecondsPerQuery.min)), \(TextFormat.grouped(report.nanosecondsPerQuery.max)))"
-        print(pad(entry.name, 35) + pad(TextFormat.fixed(report.buildMilliseconds.median, decimals: 1), 11) + pad(time, 27)
-            + pad(TextFormat.grouped(report.baselineNanosecondsPerQuery.median), 17) + pad(TextFormat.fixed(report.speedup, decimals: 0) + "x", 10)
-            + "\(report.checksum)" + (report.mismatches > 0 ? "  MISMATCH (\(report.mismatches))" : ""))
+        let time =
+            "\(TextFormat.grouped(report.nanosecondsPerQuery.median)) (\(TextFormat.grouped(report.nanosecondsPerQuery.min)), \(TextFormat.grouped(report.nanosecondsPerQuery.max)))"
+        print(
+            pad(entry.name, 35) + pad(TextFormat.fixed(report.buildMilliseconds.median, decimals: 1), 11) + pad(time, 27)
+                + pad(TextFormat.grouped(report.baselineNanosecondsPerQuery.median), 17)
+                + pad(TextFormat.fixed(report.speedup, decimals: 0) + "x", 10)
+                + "\(report.checksum)" + (report.mismatches > 0 ? "  MISMATCH (\(report.mismatches))" : ""))
     }
 }
 exit(failed ? 1 : 0)

@@ -43,8 +43,10 @@ public enum CSVReadBenchmark {
         fputs("id,name,lat,lon,radius_m,country,population\n", file)
         for i in 0..<count {
             let c = SyntheticCoordinates.uniformOnSphere(using: &rng)
-            let line = CSVWriter.row(["\(i)", "Place \(i), somewhere", CSVWriter.decimal(c.latitude, decimals: 5),
-                                      CSVWriter.decimal(c.longitude, decimals: 5), "200", "XX", "\(rng.nextInt(below: 100_000))"])
+            let line = CSVWriter.row([
+                "\(i)", "Place \(i), somewhere", CSVWriter.decimal(c.latitude, decimals: 5),
+                CSVWriter.decimal(c.longitude, decimals: 5), "200", "XX", "\(rng.nextInt(below: 100_000))",
+            ])
             fputs(line + "\n", file)
         }
     }

@@ -67,33 +67,39 @@ public enum CatalogUpdateBenchmark {
         var next = catalog
         let apply = try Stopwatch.nanoseconds { next = try catalog.applying(changes) } / 1e6
         var index: DeviceStateIndex?
-        let build = Stopwatch.nanoseconds { index = DeviceStateIndex(states: states, catalog: catalog, marginMeters: rotation.marginMeters) } / 1e6
+        let build =
+            Stopwatch.nanoseconds { index = DeviceStateIndex(states: states, catalog: catalog, marginMeters: rotation.marginMeters) } / 1e6
         var affected: [Int] = []
         let query = Stopwatch.nanoseconds { affected = index!.affectedDevices(by: changes, next: next) } / 1e6
         var replanned = 0
-        let replanAffected = try Stopwatch.nanoseconds {
-            replanned = try DeviceStateIndex.replan(affected, states: states, next: next, configuration: rotation).count
-        } / 1e6
+        let replanAffected =
+            try Stopwatch.nanoseconds {
+                replanned = try DeviceStateIndex.replan(affected, states: states, next: next, configuration: rotation).count
+            } / 1e6
         precondition(replanned == affected.count)
         progress("replanning all \(states.count) devices (the baseline)")
         var checksum = 0
-        let everyone = try Stopwatch.nanoseconds {
-            for state in states {
-                var rotator = try FenceRotator(catalog: next, configuration: rotation, state: state)
-                if let refresh = state.refresh { checksum &+= rotator.reselect(at: Fix(refresh.center)).diff.start.count }
-            }
-        } / 1e6
+        let everyone =
+            try Stopwatch.nanoseconds {
+                for state in states {
+                    var rotator = try FenceRotator(catalog: next, configuration: rotation, state: state)
+                    if let refresh = state.refresh { checksum &+= rotator.reselect(at: Fix(refresh.center)).diff.start.count }
+                }
+            } / 1e6
         progress("checking a sample of \(Swift.min(configuration.checkedDevices, states.count)) devices by brute force")
         let sample = Array(states.prefix(configuration.checkedDevices))
         let sampleIndex = DeviceStateIndex(states: sample, catalog: catalog, marginMeters: rotation.marginMeters)
-        let expected = DeviceStateIndex.affectedDevicesByBruteForce(states: sample, catalog: catalog, changes: changes, next: next,
-                                                                     marginMeters: rotation.marginMeters)
+        let expected = DeviceStateIndex.affectedDevicesByBruteForce(
+            states: sample, catalog: catalog, changes: changes, next: next,
+            marginMeters: rotation.marginMeters)
         let found = sampleIndex.affectedDevices(by: changes, next: next)
         let reference = Set(expected)
-        let mismatches = reference.symmetricDifference(found).count
+        let mismatches =
+            reference.symmetricDifference(found).count
             + reference.symmetricDifference(affected.prefix { $0 < sample.count }).count
-        return Report(configuration: configuration, affected: affected.count, applyMilliseconds: apply, indexMilliseconds: build,
-                      queryMilliseconds: query, replanAffectedMilliseconds: replanAffected, replanEveryoneMilliseconds: everyone,
-                      mismatches: mismatches)
+        return Report(
+            configuration: configuration, affected: affected.count, applyMilliseconds: apply, indexMilliseconds: build,
+            queryMilliseconds: query, replanAffectedMilliseconds: replanAffected, replanEveryoneMilliseconds: everyone,
+            mismatches: mismatches)
     }
 }

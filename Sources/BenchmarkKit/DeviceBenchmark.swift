@@ -1,13 +1,14 @@
 import Dispatch
 import FencePlanner
+import Geodesy
+import SyncService
+import WalkSimulator
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Geodesy
-import SyncService
-import WalkSimulator
 
 /// Many devices updated concurrently over one shared catalog (`rotate bench --devices`): each
 /// device walks its own synthetic walk; the devices are split among T tasks of a task group, for
@@ -54,20 +55,23 @@ public enum DeviceBenchmark {
         let catalog = try PlaceCatalog(places: coordinates.enumerated().map { Place(id: "p\($0)", coordinate: $1, radiusMeters: 100) })
         let rotation = RotationConfiguration()
         progress("generating \(configuration.devices) walks of \(configuration.fixesPerDevice) fixes")
-        let fixes = WanderingDevices.fixes(catalog: catalog, devices: configuration.devices, fixesPerDevice: configuration.fixesPerDevice,
-                                               stepMeters: configuration.stepMeters, seed: configuration.seed ^ 0xdef1ce)
+        let fixes = WanderingDevices.fixes(
+            catalog: catalog, devices: configuration.devices, fixesPerDevice: configuration.fixesPerDevice,
+            stepMeters: configuration.stepMeters, seed: configuration.seed ^ 0xdef1ce)
         var runs: [Run] = []
         for tasks in 1...Swift.max(1, configuration.maxTasks) {
             progress("updating \(configuration.devices) devices from \(tasks) task(s), \(configuration.repetitions) repetitions")
             var samples: [Double] = []
             var summary = DeviceFleet.Summary()
             for _ in 0..<configuration.repetitions {
-                samples.append(Stopwatch.nanoseconds {
-                    summary = waitFor {
-                        (try? await DeviceFleet.update(catalog: catalog, configuration: rotation, fixes: fixes,
-                                                       fixesPerDevice: configuration.fixesPerDevice, tasks: tasks)) ?? DeviceFleet.Summary()
-                    }
-                } / 1e9)
+                samples.append(
+                    Stopwatch.nanoseconds {
+                        summary = waitFor {
+                            (try? await DeviceFleet.update(
+                                catalog: catalog, configuration: rotation, fixes: fixes,
+                                fixesPerDevice: configuration.fixesPerDevice, tasks: tasks)) ?? DeviceFleet.Summary()
+                        }
+                    } / 1e9)
             }
             let seconds = Measurement(samples: samples)
             runs.append(Run(tasks: tasks, seconds: seconds, updatesPerSecond: Double(summary.updates) / seconds.median, summary: summary))

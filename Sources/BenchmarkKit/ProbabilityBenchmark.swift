@@ -1,10 +1,11 @@
 import FenceRules
+import Geodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Geodesy
 
 /// Time per `InsideProbability.value` evaluation over seeded inputs near a fence edge (d within
 /// ±6σ of R: the hard case, where the answer is neither 0 nor 1) and anywhere (d 0…10 km);
@@ -39,6 +40,7 @@ public enum ProbabilityBenchmark {
         }
         let near = time(inputs(nearEdge: true))
         let anywhere = time(inputs(nearEdge: false))
-        return Report(evaluations: evaluations, nanosecondsPerEvaluation: near, nanosecondsPerEvaluationAnywhere: anywhere, checksum: checksum)
+        return Report(
+            evaluations: evaluations, nanosecondsPerEvaluation: near, nanosecondsPerEvaluationAnywhere: anywhere, checksum: checksum)
     }
 }

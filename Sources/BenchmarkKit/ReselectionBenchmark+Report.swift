@@ -55,16 +55,19 @@ extension ReselectionBenchmark.Report {
                 + "\(TextFormat.fixed(baselineQueriesPerSecond, decimals: 1)) queries/s",
         ]
         if baselineQueries < queries {
-            lines.append("               (brute force ran \(TextFormat.grouped(baselineQueries)) queries per repetition, "
-                + "fewer than the tree's \(TextFormat.grouped(queries)), to keep it short at this N)")
+            lines.append(
+                "               (brute force ran \(TextFormat.grouped(baselineQueries)) queries per repetition, "
+                    + "fewer than the tree's \(TextFormat.grouped(queries)), to keep it short at this N)")
         }
-        lines.append("pruning        \(TextFormat.fixed(nodesPerQuery, decimals: 1)) nodes visited and "
-            + "\(TextFormat.fixed(pointsPerQuery, decimals: 1)) distances evaluated (\(TextFormat.fixed(keysPerQuery, decimals: 1)) ranked) per query "
-            + "(mean of the first \(TextFormat.grouped(countedQueries)) queries)")
+        lines.append(
+            "pruning        \(TextFormat.fixed(nodesPerQuery, decimals: 1)) nodes visited and "
+                + "\(TextFormat.fixed(pointsPerQuery, decimals: 1)) distances evaluated (\(TextFormat.fixed(keysPerQuery, decimals: 1)) ranked) per query "
+                + "(mean of the first \(TextFormat.grouped(countedQueries)) queries)")
         lines.append("speedup        \(TextFormat.fixed(speedup, decimals: 1))x (brute-force median / k-d tree median, same run)")
-        lines.append(mismatches == 0
-            ? "check          k-d tree == brute force on all \(baselineQueries) baseline queries (checksum \(checksum))"
-            : "check          FAILED: k-d tree differs from brute force on \(mismatches) of \(baselineQueries) queries")
+        lines.append(
+            mismatches == 0
+                ? "check          k-d tree == brute force on all \(baselineQueries) baseline queries (checksum \(checksum))"
+                : "check          FAILED: k-d tree differs from brute force on \(mismatches) of \(baselineQueries) queries")
         return lines
     }
 }

@@ -136,10 +136,14 @@ public struct ReselectionBenchmark: Sendable {
         let baselineQueries = Array(queries.prefix(baselineCount))
         progress("timing \(config.repetitions) x \(baselineQueries.count) brute-force queries")
         var baselineSum: UInt64 = 0
-        let baselineTime = Stopwatch.measure(repetitions: config.repetitions, operations: Swift.max(1, baselineQueries.count), warmUp: false) {
+        let baselineTime = Stopwatch.measure(
+            repetitions: config.repetitions, operations: Swift.max(1, baselineQueries.count), warmUp: false
+        ) {
             var sum: UInt64 = 0
             for query in baselineQueries {
-                for neighbor in brute.nearestSortingAll(config.k, to: query, measuredTo: config.target) { sum &+= UInt64(neighbor.index + 1) }
+                for neighbor in brute.nearestSortingAll(config.k, to: query, measuredTo: config.target) {
+                    sum &+= UInt64(neighbor.index + 1)
+                }
             }
             baselineSum = sum
         }

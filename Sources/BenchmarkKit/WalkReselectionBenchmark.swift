@@ -28,8 +28,10 @@ public enum WalkReselectionBenchmark {
         public var mismatches: Int
     }
 
-    public static func run(places count: Int, fixes: Int = 20_000, stepMeters: Double = 15, repetitions: Int = 5, seed: UInt64 = 1,
-                           mixedRadii: Bool = false) throws -> Report {
+    public static func run(
+        places count: Int, fixes: Int = 20_000, stepMeters: Double = 15, repetitions: Int = 5, seed: UInt64 = 1,
+        mixedRadii: Bool = false
+    ) throws -> Report {
         var rng = SplitMix64(seed: seed)
         let coordinates = SyntheticCoordinates.clustered(count: count, using: &rng)
         let places = coordinates.enumerated().map { i, c in
@@ -69,8 +71,9 @@ public enum WalkReselectionBenchmark {
             var checksum = 0
             var kept: [Selection] = []
             for (i, fix) in walk.enumerated() {
-                let selection = planner.select(at: fix, incumbents: previous, refreshID: refreshIDs[i], warmStart: warm,
-                                               incumbentPositions: positions)
+                let selection = planner.select(
+                    at: fix, incumbents: previous, refreshID: refreshIDs[i], warmStart: warm,
+                    incumbentPositions: positions)
                 let diff = RegistrationDiff(from: previous, previousPositions: positions, previousRefresh: refresh, to: selection)
                 checksum &+= diff.start.count &+ diff.stop.count
                 previous = selection.fences
@@ -85,7 +88,8 @@ public enum WalkReselectionBenchmark {
         var mismatches = 0
         for i in walk.indices {
             let selection = warmSelections[i], decision = warmDecisions[i]
-            let same = coldDecisions[i] == decision && coldSelections[i] == selection
+            let same =
+                coldDecisions[i] == decision && coldSelections[i] == selection
                 && selection.monitored.map(\.position) == decision.positions
                 && selection.monitored.map(\.edgeDistanceMeters) == decision.edgesMeters
                 && selection.refresh?.radiusMeters == decision.refreshRadiusMeters && selection.guarantee == decision.guarantee
@@ -95,7 +99,8 @@ public enum WalkReselectionBenchmark {
         let warm = Stopwatch.measure(repetitions: repetitions, operations: walk.count) { _ = decisions(warm: true, keep: false) }
         let coldSelection = Stopwatch.measure(repetitions: repetitions, operations: walk.count) { _ = selections(warm: false, keep: false) }
         let warmSelection = Stopwatch.measure(repetitions: repetitions, operations: walk.count) { _ = selections(warm: true, keep: false) }
-        return Report(places: count, reselections: walk.count, cold: cold, warm: warm, coldSelection: coldSelection,
-                      warmSelection: warmSelection, mismatches: mismatches)
+        return Report(
+            places: count, reselections: walk.count, cold: cold, warm: warm, coldSelection: coldSelection,
+            warmSelection: warmSelection, mismatches: mismatches)
     }
 }

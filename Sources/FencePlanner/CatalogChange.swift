@@ -72,8 +72,9 @@ extension PlaceCatalog {
         }
         let kept = removed.isEmpty ? list : list.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
         do {
-            return try PlaceCatalog(places: kept, minFenceRadiusMeters: minFenceRadiusMeters, maxRegionRadiusMeters: maxRegionRadiusMeters,
-                                    refreshIdentifierPrefix: refreshIdentifierPrefix, version: version + 1)
+            return try PlaceCatalog(
+                places: kept, minFenceRadiusMeters: minFenceRadiusMeters, maxRegionRadiusMeters: maxRegionRadiusMeters,
+                refreshIdentifierPrefix: refreshIdentifierPrefix, version: version + 1)
         } catch {
             throw .invalidCatalog(error)
         }

@@ -46,7 +46,8 @@ public struct FenceRotator: Sendable {
             throw .foreign("refresh region '\(refresh.id)' does not use the catalog's prefix '\(catalog.refreshIdentifierPrefix)'")
         }
         if let refresh = state.refresh, refresh.radiusMeters > configuration.maxRegionRadiusMeters {
-            throw .foreign("refresh radius \(refresh.radiusMeters) m is beyond the configuration's \(configuration.maxRegionRadiusMeters) m")
+            throw .foreign(
+                "refresh radius \(refresh.radiusMeters) m is beyond the configuration's \(configuration.maxRegionRadiusMeters) m")
         }
         self.state = state
         // Looked up once: the positions of the monitored places in this catalog (−1 where a place
@@ -58,7 +59,9 @@ public struct FenceRotator: Sendable {
                 throw .foreign("'\(state.monitored[i].id)' is monitored, but catalog version \(catalog.version) has no such place")
             }
             if state.refresh == nil && state.monitored.count < catalog.count {
-                throw .foreign("no refresh region, but \(catalog.count - state.monitored.count) places of catalog version \(catalog.version) are unmonitored")
+                throw .foreign(
+                    "no refresh region, but \(catalog.count - state.monitored.count) places of catalog version \(catalog.version) are unmonitored"
+                )
             }
         }
         monitoredPositions = positions
@@ -116,7 +119,8 @@ public struct FenceRotator: Sendable {
     public mutating func reselect(at fix: Fix) -> RotationUpdate {
         let refreshID = catalog.refreshIdentifierPrefix + String(state.reselections)
         let selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID, incumbentPositions: monitoredPositions)
-        let diff = RegistrationDiff(from: state.monitored, previousPositions: monitoredPositions, previousRefresh: state.refresh, to: selection)
+        let diff = RegistrationDiff(
+            from: state.monitored, previousPositions: monitoredPositions, previousRefresh: state.refresh, to: selection)
         monitoredPositions = selection.monitored.map(\.position)
         state.monitored = selection.fences
         state.refresh = selection.refresh
@@ -160,7 +164,9 @@ public struct RotatorState: Hashable, Sendable, Codable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case formatVersion = "format_version", monitored, refresh, guarantee, reselections, catalogVersion = "catalog_version"
+        case formatVersion = "format_version"
+        case monitored, refresh, guarantee, reselections
+        case catalogVersion = "catalog_version"
     }
 
     /// Decodes and validates: the format version must be this build's, identifiers unique, the
@@ -173,7 +179,8 @@ public struct RotatorState: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         formatVersion = try container.decode(Int.self, forKey: .formatVersion)
         guard formatVersion == Self.currentFormatVersion else {
-            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
+            throw DecodingError.dataCorruptedError(
+                forKey: .formatVersion, in: container,
                 debugDescription: "unsupported rotator state version \(formatVersion) (this build reads \(Self.currentFormatVersion))")
         }
         monitored = try container.decode([Fence].self, forKey: .monitored)
@@ -189,7 +196,8 @@ public struct RotatorState: Hashable, Sendable, Codable {
         }
         switch guarantee {
         case .degraded(let fallback)? where !(fallback.isFinite && fallback >= 0):
-            throw DecodingError.dataCorruptedError(forKey: .guarantee, in: container, debugDescription: "fallback distance must be finite and >= 0")
+            throw DecodingError.dataCorruptedError(
+                forKey: .guarantee, in: container, debugDescription: "fallback distance must be finite and >= 0")
         case .saturated(let overlapping)? where overlapping < 0:
             throw DecodingError.dataCorruptedError(forKey: .guarantee, in: container, debugDescription: "negative overlapping count")
         default:
@@ -199,7 +207,8 @@ public struct RotatorState: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .monitored, in: container, debugDescription: "duplicate monitored ids")
         }
         guard reselections > 0 || (monitored.isEmpty && refresh == nil) else {
-            throw DecodingError.dataCorruptedError(forKey: .reselections, in: container, debugDescription: "registrations without a selection")
+            throw DecodingError.dataCorruptedError(
+                forKey: .reselections, in: container, debugDescription: "registrations without a selection")
         }
     }
 }

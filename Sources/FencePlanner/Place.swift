@@ -50,7 +50,9 @@ public struct Fence: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, center, radiusMeters = "radius_m", transitions
+        case id, center
+        case radiusMeters = "radius_m"
+        case transitions
     }
 
     /// Decodes and validates: a non-empty id and a finite radius > 0, else `dataCorrupted`.
@@ -64,7 +66,8 @@ public struct Fence: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty fence id")
         }
         guard radiusMeters.isFinite, radiusMeters > 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .radiusMeters, in: container, debugDescription: "fence radius must be finite and > 0")
+            throw DecodingError.dataCorruptedError(
+                forKey: .radiusMeters, in: container, debugDescription: "fence radius must be finite and > 0")
         }
     }
 }

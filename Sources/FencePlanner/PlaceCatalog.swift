@@ -48,7 +48,8 @@ public struct PlaceCatalog: Sendable {
         refreshIdentifierPrefix: String = "refresh-", version: Int = 0
     ) throws(CatalogError) {
         guard minFenceRadiusMeters.isFinite, maxRegionRadiusMeters.isFinite, minFenceRadiusMeters > 0,
-              minFenceRadiusMeters <= maxRegionRadiusMeters else {
+            minFenceRadiusMeters <= maxRegionRadiusMeters
+        else {
             throw .invalidRadiusRange(min: minFenceRadiusMeters, max: maxRegionRadiusMeters)
         }
         guard !refreshIdentifierPrefix.isEmpty else { throw .emptyRefreshPrefix }

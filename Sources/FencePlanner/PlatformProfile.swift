@@ -13,8 +13,10 @@ public struct PlatformProfile: Hashable, Sendable {
     /// A cautious delay: the published upper range, seconds.
     public var cautiousLatencySeconds: Double
 
-    public init(name: String, regionLimit: Int, recommendedMinRadiusMeters: Double, maxRegionRadiusMeters: Double,
-                typicalLatencySeconds: Double, cautiousLatencySeconds: Double) {
+    public init(
+        name: String, regionLimit: Int, recommendedMinRadiusMeters: Double, maxRegionRadiusMeters: Double,
+        typicalLatencySeconds: Double, cautiousLatencySeconds: Double
+    ) {
         self.name = name
         self.regionLimit = regionLimit
         self.recommendedMinRadiusMeters = recommendedMinRadiusMeters
@@ -76,8 +78,9 @@ extension RotationConfiguration {
     ) -> RotationConfiguration {
         RotationConfiguration(
             limit: platform.regionLimit, headroom: headroom,
-            marginMeters: margin(maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
-                                 latencySeconds: platform.latencySeconds(latency), fixIntervalSeconds: fixIntervalSeconds),
+            marginMeters: margin(
+                maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
+                latencySeconds: platform.latencySeconds(latency), fixIntervalSeconds: fixIntervalSeconds),
             minRefreshRadiusMeters: platform.recommendedMinRadiusMeters,
             maxRegionRadiusMeters: platform.maxRegionRadiusMeters)
     }

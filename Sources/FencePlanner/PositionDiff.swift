@@ -28,8 +28,9 @@ public struct PositionDiff: Hashable, Sendable {
         if previousEnd - common <= Self.scannedEntries && nextEnd - common <= Self.scannedEntries {
             let scanned = previous.withUnsafeBufferPointer { previous in
                 next.withUnsafeBufferPointer { next in
-                    Self.scanMiddles(UnsafeBufferPointer(rebasing: previous[common..<previousEnd]),
-                                     UnsafeBufferPointer(rebasing: next[common..<nextEnd]), stop: &stop, start: &start)
+                    Self.scanMiddles(
+                        UnsafeBufferPointer(rebasing: previous[common..<previousEnd]),
+                        UnsafeBufferPointer(rebasing: next[common..<nextEnd]), stop: &stop, start: &start)
                 }
             }
             if scanned { return }
@@ -63,8 +64,10 @@ public struct PositionDiff: Hashable, Sendable {
     /// position of one with all of the other at once (20 positions as 32-bit lanes in five
     /// vectors), with no branch on the outcome. False (nothing written) when a position does not
     /// fit 31 bits.
-    private static func scanMiddles(_ previous: UnsafeBufferPointer<Int>, _ next: UnsafeBufferPointer<Int>,
-                                    stop: inout [Int], start: inout [Int]) -> Bool {
+    private static func scanMiddles(
+        _ previous: UnsafeBufferPointer<Int>, _ next: UnsafeBufferPointer<Int>,
+        stop: inout [Int], start: inout [Int]
+    ) -> Bool {
         var bits = 0
         for position in previous { bits |= position }
         for position in next { bits |= position }

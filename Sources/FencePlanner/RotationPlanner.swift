@@ -39,8 +39,10 @@ public struct RotationPlanner: Sendable {
     ///   region centered on the fix with radius `next unmonitored edge − margin` (minus the fix's
     ///   accuracy when it is not trusted), capped at `maxRegionRadiusMeters` and never raised, and
     ///   the guarantee (see `decide(at:incumbentPositions:warmStart:into:)`).
-    public mutating func select(at fix: Fix, incumbents: [Fence] = [], refreshID: String, warmStart: Bool = true,
-                                incumbentPositions knownPositions: [Int]? = nil) -> Selection {
+    public mutating func select(
+        at fix: Fix, incumbents: [Fence] = [], refreshID: String, warmStart: Bool = true,
+        incumbentPositions knownPositions: [Int]? = nil
+    ) -> Selection {
         let catalog = self.catalog
         // The incumbents that are still in the catalog with the same definition.
         let incumbentPositions: [Int]
@@ -148,8 +150,10 @@ public struct RotationPlanner: Sendable {
     /// user may be inside, stickiness keeps dropped incumbents against slightly nearer newcomers
     /// (only while the selection stays exact). Writes the monitored places; returns the next
     /// unmonitored edge and the refresh radius (before flooring at 0).
-    private func chooseKeepingIncumbents(_ query: UnitVector, _ ranked: [Neighbor], _ incumbentPositions: [Int], trusted: Bool, reach: Double,
-                                         into decision: inout PlanDecision) -> (next: Double, radius: Double) {
+    private func chooseKeepingIncumbents(
+        _ query: UnitVector, _ ranked: [Neighbor], _ incumbentPositions: [Int], trusted: Bool, reach: Double,
+        into decision: inout PlanDecision
+    ) -> (next: Double, radius: Double) {
         let config = configuration
         let slots = config.placeSlots
         let catalog = self.catalog
@@ -159,16 +163,18 @@ public struct RotationPlanner: Sendable {
         func edge(_ position: Int) -> Double {
             if let known = ranked.first(where: { $0.index == position }) { return known.distanceMeters }
             if let known = otherEdges.first(where: { $0.position == position }) { return known.edge }
-            let value = RankingKey.edgeMeters(squaredChord: catalog.vectors[position].squaredChord(to: query),
-                                              radiusMeters: catalog.places[position].radiusMeters)
+            let value = RankingKey.edgeMeters(
+                squaredChord: catalog.vectors[position].squaredChord(to: query),
+                radiusMeters: catalog.places[position].radiusMeters)
             otherEdges.append((position, value))
             return value
         }
 
         // The ranking order: edge, then squared chord (nearer center), then position (id order).
         func precedes(_ a: Int, _ b: Int) -> Bool {
-            RankingKey.precedes(key: edge(a), squaredChord: catalog.vectors[a].squaredChord(to: query), index: a,
-                                edge(b), catalog.vectors[b].squaredChord(to: query), b)
+            RankingKey.precedes(
+                key: edge(a), squaredChord: catalog.vectors[a].squaredChord(to: query), index: a,
+                edge(b), catalog.vectors[b].squaredChord(to: query), b)
         }
 
         // Pure choice: the nearest `slots` by edge, except that an untrusted fix never drops a
@@ -201,7 +207,8 @@ public struct RotationPlanner: Sendable {
 
         // The nearest unmonitored place is among the first slots + 1 ranked (pigeonhole).
         func safeRadius(_ members: [Int]) -> (next: Double, radius: Double) {
-            let next = isRankedPrefix(members)
+            let next =
+                isRankedPrefix(members)
                 ? ranked[slots].distanceMeters
                 : ranked.first { !members.contains($0.index) }?.distanceMeters ?? .infinity
             return (next, min(config.maxRegionRadiusMeters, next - config.marginMeters - reach))
@@ -268,4 +275,3 @@ public struct RotationPlanner: Sendable {
         return buffer.neighbors.count
     }
 }
-

@@ -17,8 +17,10 @@ public struct Selection: Hashable, Sendable, Codable {
     /// `RotationConfiguration.maxTrustedAccuracyMeters`).
     public var trustedFix: Bool
 
-    public init(fix: Fix, monitored: [MonitoredPlace], refresh: RefreshRegion?, guarantee: Guarantee,
-                nextUnmonitoredEdgeMeters: Double?, trustedFix: Bool) {
+    public init(
+        fix: Fix, monitored: [MonitoredPlace], refresh: RefreshRegion?, guarantee: Guarantee,
+        nextUnmonitoredEdgeMeters: Double?, trustedFix: Bool
+    ) {
         self.fix = fix
         self.monitored = monitored
         self.refresh = refresh
@@ -60,7 +62,8 @@ public struct RefreshRegion: Hashable, Sendable, Codable {
     public var radiusMeters: Double
 
     private enum CodingKeys: String, CodingKey {
-        case id, center, radiusMeters = "radius_m"
+        case id, center
+        case radiusMeters = "radius_m"
     }
 
     public init(id: String, center: Coordinate, radiusMeters: Double) {
@@ -78,7 +81,8 @@ public struct RefreshRegion: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty refresh id")
         }
         guard radiusMeters.isFinite, radiusMeters >= 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .radiusMeters, in: container, debugDescription: "refresh radius must be finite and >= 0")
+            throw DecodingError.dataCorruptedError(
+                forKey: .radiusMeters, in: container, debugDescription: "refresh radius must be finite and >= 0")
         }
     }
 

@@ -65,8 +65,9 @@ struct WarmNeighborhood: Sendable {
                     places.withUnsafeMutableBufferPointer { places in
                         for slot in 0..<cached {
                             let position = found[slot].index
-                            places[slot] = Cached(vector: catalogVectors[position], radiusMeters: uniformRadius ?? catalogRadii[position],
-                                                  position: position)
+                            places[slot] = Cached(
+                                vector: catalogVectors[position], radiusMeters: uniformRadius ?? catalogRadii[position],
+                                position: position)
                         }
                     }
                 }
@@ -132,8 +133,9 @@ struct WarmNeighborhood: Sendable {
                         i += 2
                     }
                     if i < count {
-                        ranked[i] = Neighbor(index: places[i].position,
-                                             distanceMeters: RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: uniformRadius))
+                        ranked[i] = Neighbor(
+                            index: places[i].position,
+                            distanceMeters: RankingKey.edgeMeters(squaredChord: keys[i], radiusMeters: uniformRadius))
                     }
                 }
             }
@@ -173,8 +175,9 @@ struct WarmNeighborhood: Sendable {
                 func precedes(_ keyA: Double, _ a: Cached, _ keyB: Double, _ b: Cached) -> Bool {
                     if keyA != keyB { return keyA < keyB }
                     // A tie on the key (rare): the squared chords, then the positions.
-                    return RankingKey.precedes(key: keyA, squaredChord: a.vector.squaredChord(to: query), index: a.position,
-                                               keyB, b.vector.squaredChord(to: query), b.position)
+                    return RankingKey.precedes(
+                        key: keyA, squaredChord: a.vector.squaredChord(to: query), index: a.position,
+                        keyB, b.vector.squaredChord(to: query), b.position)
                 }
                 /// Inserts `place` with `key` into the sorted `0..<end`, from index `end`.
                 func insert(_ key: Double, _ place: Cached, below end: Int) {

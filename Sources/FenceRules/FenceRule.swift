@@ -1,4 +1,5 @@
 import Geodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,8 +34,9 @@ public struct RuleFix: Hashable, Sendable {
     }
 
     public init(_ coordinate: Coordinate, accuracyMeters: Double? = nil, timestampSeconds: Double? = nil) {
-        self.init(latitude: coordinate.latitude, longitude: coordinate.longitude, accuracyMeters: accuracyMeters,
-                  timestampSeconds: timestampSeconds)
+        self.init(
+            latitude: coordinate.latitude, longitude: coordinate.longitude, accuracyMeters: accuracyMeters,
+            timestampSeconds: timestampSeconds)
     }
 }
 

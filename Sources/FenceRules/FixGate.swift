@@ -11,7 +11,8 @@ public struct FixGate: Hashable, Sendable {
     /// The fix's coordinate if it is valid and fresh (and records its time), else the rejection.
     public mutating func admit(_ fix: RuleFix) -> Result<Coordinate, FixRejection> {
         guard fix.latitude.isFinite, fix.longitude.isFinite, fix.accuracyMeters?.isFinite ?? true,
-              fix.timestampSeconds?.isFinite ?? true else { return .failure(.notFinite) }
+            fix.timestampSeconds?.isFinite ?? true
+        else { return .failure(.notFinite) }
         guard (-90.0...90.0).contains(fix.latitude) else { return .failure(.latitudeOutOfRange(fix.latitude)) }
         guard (-180.0...180.0).contains(fix.longitude) else { return .failure(.longitudeOutOfRange(fix.longitude)) }
         if let accuracy = fix.accuracyMeters, accuracy < 0 { return .failure(.negativeAccuracy(accuracy)) }

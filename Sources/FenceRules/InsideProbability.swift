@@ -48,9 +48,9 @@ public enum InsideProbability {
     static func poissonSeries(a: Double, b: Double) -> Double {
         let lambda = 0.5 * a * a, x = 0.5 * b * b
         let last = Int(lambda + 12 * lambda.squareRoot() + 30)
-        var weight = exp(-lambda)       // e^{-λ} λʲ / j!
-        var gammaTerm = exp(-x)         // e^{-x} xʲ / j!
-        var cumulative = gammaTerm      // e^{-x} Σ_{i≤j} xⁱ / i!
+        var weight = exp(-lambda)  // e^{-λ} λʲ / j!
+        var gammaTerm = exp(-x)  // e^{-x} xʲ / j!
+        var cumulative = gammaTerm  // e^{-x} Σ_{i≤j} xⁱ / i!
         var sum = 0.0
         if weight > 0 {
             for j in 0...last {

@@ -59,8 +59,10 @@ public struct ConfidentRule: FenceRule {
     private var streakDirection: PresenceState?
     private var previousPosition: Coordinate?
 
-    public init(fence: CircularFence, enterProbability: Double = 0.9, exitProbability: Double = 0.1, dwellFixes: Int = 3,
-                dwellMeters: Double? = nil, accuracyModel: AccuracyModel = .oneSigma, defaultSigmaMeters: Double = 10) {
+    public init(
+        fence: CircularFence, enterProbability: Double = 0.9, exitProbability: Double = 0.1, dwellFixes: Int = 3,
+        dwellMeters: Double? = nil, accuracyModel: AccuracyModel = .oneSigma, defaultSigmaMeters: Double = 10
+    ) {
         precondition(dwellFixes >= 1 && exitProbability < enterProbability, "dwell >= 1 and exit < enter")
         self.fence = fence
         self.enterProbability = enterProbability
@@ -85,7 +87,8 @@ public struct ConfidentRule: FenceRule {
         case .success(let p): position = p
         }
         let sigma = fix.accuracyMeters.map { accuracyModel.sigma(forAccuracyMeters: $0) } ?? defaultSigmaMeters
-        let p = InsideProbability.value(distanceMeters: position.distance(to: fence.center), radiusMeters: fence.radiusMeters, sigmaMeters: sigma)
+        let p = InsideProbability.value(
+            distanceMeters: position.distance(to: fence.center), radiusMeters: fence.radiusMeters, sigmaMeters: sigma)
         let step = previousPosition.map { $0.distance(to: position) } ?? 0
         previousPosition = position
         // The evidence this fix gives, if it contradicts the current state.
@@ -129,8 +132,10 @@ public struct HysteresisRule: FenceRule {
     public private(set) var state = PresenceState.unknown
     private var gate = FixGate()
 
-    public init(fence: CircularFence, enterMeters: Double = 80, exitMeters: Double = 120,
-                trustedAccuracy: ClosedRange<Double> = 0...30, requireAccuracy: Bool = false) {
+    public init(
+        fence: CircularFence, enterMeters: Double = 80, exitMeters: Double = 120,
+        trustedAccuracy: ClosedRange<Double> = 0...30, requireAccuracy: Bool = false
+    ) {
         precondition(enterMeters <= exitMeters, "enter threshold must not exceed the exit threshold")
         self.fence = fence
         self.enterMeters = enterMeters

@@ -66,8 +66,9 @@ public enum GreatCircle {
         // Each lane takes the series the scalar code takes for it.
         let t = half * half
         let tiny = tinyArcsineSeries(t), small = smallArcsineSeries(t), medium = mediumArcsineSeries(t)
-        let p = SIMD2(half.x < 0.01 ? tiny.x : half.x < 0.05 ? small.x : medium.x,
-                      half.y < 0.01 ? tiny.y : half.y < 0.05 ? small.y : medium.y)
+        let p = SIMD2(
+            half.x < 0.01 ? tiny.x : half.x < 0.05 ? small.x : medium.x,
+            half.y < 0.01 ? tiny.y : half.y < 0.05 ? small.y : medium.y)
         return 2 * Earth.meanRadiusMeters * (half + half * (t * p))
     }
 

@@ -32,9 +32,17 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--write-neighbors", value: "FILE", help: "Write the first 1,000 queries' neighbor indices (CSV) for outside checks."),
         OptionSpec("--walk-reselection", help: "Time whole reselections along a walk (fixes 15 m apart), cold and warm-started."),
         OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
-        OptionSpec("--devices", value: "N", help: "Update N devices concurrently instead, each on its own walk (--count places, --fixes per device)."),
-        OptionSpec("--threads", value: "T", help: "With --devices: tasks to share the devices; runs 1 to T and reports the scaling.", default: "all cores"),
-        OptionSpec("--catalog-update", help: "Apply --changes catalog changes to --devices stored device states (default 1,000,000): affected devices against replanning all."),
+        OptionSpec(
+            "--devices", value: "N",
+            help: "Update N devices concurrently instead, each on its own walk (--count places, --fixes per device)."),
+        OptionSpec(
+            "--threads", value: "T", help: "With --devices: tasks to share the devices; runs 1 to T and reports the scaling.",
+            default: "all cores"),
+        OptionSpec(
+            "--catalog-update",
+            help:
+                "Apply --changes catalog changes to --devices stored device states (default 1,000,000): affected devices against replanning all."
+        ),
         OptionSpec("--changes", value: "C", help: "With --catalog-update: changes in the set.", default: "1000"),
         OptionSpec("--fixes", value: "F", help: "With --devices: fixes per device.", default: "20"),
         OptionSpec("--step", value: "M", help: "With --devices: meters between a device's fixes.", default: "25"),
@@ -52,13 +60,19 @@ public enum BenchCommand: Subcommand {
         do {
             try CSVFile.forEachRecord(path: path) { record in
                 guard let found = columns else {
-                    columns = CSVFile.columns(of: record.fields, aliases: ["lat": ["lat", "latitude"], "lon": ["lon", "lng", "longitude"]])
-                    guard columns?["lat"] != nil, columns?["lon"] != nil else { throw CommandError.failure("\(path):\(record.line): the header needs lat and lon") }
+                    columns = CSVFile.columns(
+                        of: record.fields, aliases: ["lat": ["lat", "latitude"], "lon": ["lon", "lng", "longitude"]])
+                    guard columns?["lat"] != nil, columns?["lon"] != nil else {
+                        throw CommandError.failure("\(path):\(record.line): the header needs lat and lon")
+                    }
                     return
                 }
-                guard let latColumn = found["lat"], let lonColumn = found["lon"], latColumn < record.fields.count, lonColumn < record.fields.count,
-                      let lat = Double(CSVFile.trimmed(record.fields[latColumn])), let lon = Double(CSVFile.trimmed(record.fields[lonColumn])),
-                      let c = try? Coordinate(latitude: lat, longitude: lon) else {
+                guard let latColumn = found["lat"], let lonColumn = found["lon"], latColumn < record.fields.count,
+                    lonColumn < record.fields.count,
+                    let lat = Double(CSVFile.trimmed(record.fields[latColumn])),
+                    let lon = Double(CSVFile.trimmed(record.fields[lonColumn])),
+                    let c = try? Coordinate(latitude: lat, longitude: lon)
+                else {
                     throw CommandError.failure("\(path):\(record.line): not a valid position")
                 }
                 result.append(UnitVector(c))
@@ -87,8 +101,9 @@ public enum BenchCommand: Subcommand {
             let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
             let report: WalkReselectionBenchmark.Report
             do {
-                report = try WalkReselectionBenchmark.run(places: count, fixes: fixes, repetitions: repetitions,
-                                                          seed: try arguments.uint64("--seed", default: 1), mixedRadii: arguments.flag("--mixed-radii"))
+                report = try WalkReselectionBenchmark.run(
+                    places: count, fixes: fixes, repetitions: repetitions,
+                    seed: try arguments.uint64("--seed", default: 1), mixedRadii: arguments.flag("--mixed-radii"))
             } catch {
                 throw .failure("\(error)")
             }
@@ -105,10 +120,13 @@ public enum BenchCommand: Subcommand {
                 object.add("mismatches", report.mismatches)
                 console.out(object.text)
             } else {
-                console.out("rotate bench --walk-reselection: \(TextFormat.grouped(report.places)) clustered places, "
-                    + "\(TextFormat.grouped(report.reselections)) reselections 15 m apart (selection, refresh radius, diff) x \(repetitions)")
+                console.out(
+                    "rotate bench --walk-reselection: \(TextFormat.grouped(report.places)) clustered places, "
+                        + "\(TextFormat.grouped(report.reselections)) reselections 15 m apart (selection, refresh radius, diff) x \(repetitions)"
+                )
                 func line(_ label: String, _ m: Measurement) -> String {
-                    label + "\(TextFormat.grouped(m.median)) ns/reselection median (min \(TextFormat.grouped(m.min)), max \(TextFormat.grouped(m.max)))"
+                    label
+                        + "\(TextFormat.grouped(m.median)) ns/reselection median (min \(TextFormat.grouped(m.min)), max \(TextFormat.grouped(m.max)))"
                 }
                 console.out("by position (decide + PositionDiff)")
                 console.out(line("  cold         ", report.cold))
@@ -118,7 +136,8 @@ public enum BenchCommand: Subcommand {
                 console.out(line("  cold         ", report.coldSelection))
                 console.out(line("  warm         ", report.warmSelection))
                 console.out("  speedup      \(TextFormat.fixed(report.selectionSpeedup, decimals: 2))x")
-                console.out("selections identical (warm, cold, both paths): \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
+                console.out(
+                    "selections identical (warm, cold, both paths): \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
             }
             if report.mismatches > 0 { throw .failure("warm and cold reselections differ at \(report.mismatches) fixes") }
             return
@@ -126,7 +145,8 @@ public enum BenchCommand: Subcommand {
         if arguments.flag("--probability") {
             let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
             let count = try arguments.int("--queries", default: 200_000, in: 1...100_000_000)
-            let report = ProbabilityBenchmark.run(evaluations: count, repetitions: repetitions, seed: try arguments.uint64("--seed", default: 1))
+            let report = ProbabilityBenchmark.run(
+                evaluations: count, repetitions: repetitions, seed: try arguments.uint64("--seed", default: 1))
             let time = report.nanosecondsPerEvaluation
             if arguments.flag("--json") {
                 var object = JSONObject()
@@ -139,13 +159,17 @@ public enum BenchCommand: Subcommand {
                 object.add("checksum", report.checksum, decimals: 6)
                 console.out(object.text)
             } else {
-                console.out("rotate bench --probability: \(TextFormat.grouped(report.evaluations)) evaluations x \(repetitions) repetitions "
-                    + "(R 1 m to 5 km, sigma 0.5 to 200 m)")
-                console.out("near the edge  \(TextFormat.fixed(time.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(time.min, decimals: 1)), "
-                    + "max \(TextFormat.fixed(time.max, decimals: 1))), d within 6 sigma of R")
+                console.out(
+                    "rotate bench --probability: \(TextFormat.grouped(report.evaluations)) evaluations x \(repetitions) repetitions "
+                        + "(R 1 m to 5 km, sigma 0.5 to 200 m)")
+                console.out(
+                    "near the edge  \(TextFormat.fixed(time.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(time.min, decimals: 1)), "
+                        + "max \(TextFormat.fixed(time.max, decimals: 1))), d within 6 sigma of R")
                 let anywhere = report.nanosecondsPerEvaluationAnywhere
-                console.out("anywhere       \(TextFormat.fixed(anywhere.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(anywhere.min, decimals: 1)), "
-                    + "max \(TextFormat.fixed(anywhere.max, decimals: 1))), d 0 to 10 km; checksum \(TextFormat.fixed(report.checksum, decimals: 6))")
+                console.out(
+                    "anywhere       \(TextFormat.fixed(anywhere.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(anywhere.min, decimals: 1)), "
+                        + "max \(TextFormat.fixed(anywhere.max, decimals: 1))), d 0 to 10 km; checksum \(TextFormat.fixed(report.checksum, decimals: 6))"
+                )
             }
             return
         }
@@ -171,7 +195,8 @@ public enum BenchCommand: Subcommand {
         configuration.leafSize = try arguments.int("--leaf-size", default: KDTree.defaultLeafSize, in: 1...4_096)
 
         var benchmark = ReselectionBenchmark(configuration: configuration)
-        var source = "clustered places (seed \(configuration.seed), "
+        var source =
+            "clustered places (seed \(configuration.seed), "
             + (configuration.radiusMeters.map { "radius \(TextFormat.fixed($0, decimals: 0)) m" } ?? "radii 20 m to 5 km") + ")"
         if let path = arguments.string("--places") {
             guard let loaded = try Inputs.places(arguments, console: console) else { return }
@@ -191,8 +216,9 @@ public enum BenchCommand: Subcommand {
         if let path = arguments.string("--positions") {
             let queries = try positions(path)
             configuration.queries = queries.count
-            benchmark = ReselectionBenchmark(configuration: configuration, places: benchmark.places, radiiMeters: benchmark.radiiMeters,
-                                             queries: queries)
+            benchmark = ReselectionBenchmark(
+                configuration: configuration, places: benchmark.places, radiiMeters: benchmark.radiiMeters,
+                queries: queries)
         }
         let report = benchmark.run(progress: progress(arguments, console))
         if let path = arguments.string("--write-neighbors") {
@@ -205,8 +231,10 @@ public enum BenchCommand: Subcommand {
             try TextOutput.write(Array(lines), to: path)
         }
         if arguments.flag("--json") {
-            console.out(report.json(seed: configuration.seed, radiusMeters: configuration.radiusMeters,
-                                    source: arguments.string("--places") ?? "synthetic-clustered"))
+            console.out(
+                report.json(
+                    seed: configuration.seed, radiusMeters: configuration.radiusMeters,
+                    source: arguments.string("--places") ?? "synthetic-clustered"))
         } else {
             report.lines(describing: source).forEach(console.out)
         }
@@ -256,13 +284,16 @@ extension BenchCommand {
             console.out(object.text)
         } else {
             let first = report.runs[0].summary
-            console.out("rotate bench --devices: \(TextFormat.grouped(configuration.devices)) devices x \(configuration.fixesPerDevice) fixes "
-                + "\(TextFormat.fixed(configuration.stepMeters, decimals: 0)) m apart over \(TextFormat.grouped(configuration.places)) clustered places; "
-                + "\(TextFormat.grouped(first.reselections)) reselections, \(TextFormat.grouped(first.registrationChanges)) registrations changed")
+            console.out(
+                "rotate bench --devices: \(TextFormat.grouped(configuration.devices)) devices x \(configuration.fixesPerDevice) fixes "
+                    + "\(TextFormat.fixed(configuration.stepMeters, decimals: 0)) m apart over \(TextFormat.grouped(configuration.places)) clustered places; "
+                    + "\(TextFormat.grouped(first.reselections)) reselections, \(TextFormat.grouped(first.registrationChanges)) registrations changed"
+            )
             for run in report.runs {
-                console.out("\(run.tasks) task\(run.tasks == 1 ? " " : "s")  \(TextFormat.grouped(run.updatesPerSecond)) updates/s "
-                    + "(\(TextFormat.fixed(run.seconds.median, decimals: 3)) s median of \(configuration.repetitions), "
-                    + "x\(TextFormat.fixed(run.updatesPerSecond / report.runs[0].updatesPerSecond, decimals: 2)) of 1 task)")
+                console.out(
+                    "\(run.tasks) task\(run.tasks == 1 ? " " : "s")  \(TextFormat.grouped(run.updatesPerSecond)) updates/s "
+                        + "(\(TextFormat.fixed(run.seconds.median, decimals: 3)) s median of \(configuration.repetitions), "
+                        + "x\(TextFormat.fixed(run.updatesPerSecond / report.runs[0].updatesPerSecond, decimals: 2)) of 1 task)")
             }
             console.out("same result from every task count: \(report.consistent ? "yes" : "NO")")
         }
@@ -300,17 +331,21 @@ extension BenchCommand {
             object.add("mismatches", report.mismatches)
             console.out(object.text)
         } else {
-            console.out("rotate bench --catalog-update: \(TextFormat.grouped(configuration.changes)) changes to \(TextFormat.grouped(configuration.places)) "
-                + "clustered places, \(TextFormat.grouped(configuration.devices)) stored device states (one run)")
+            console.out(
+                "rotate bench --catalog-update: \(TextFormat.grouped(configuration.changes)) changes to \(TextFormat.grouped(configuration.places)) "
+                    + "clustered places, \(TextFormat.grouped(configuration.devices)) stored device states (one run)")
             console.out("affected devices      \(TextFormat.grouped(report.affected))")
             console.out("new catalog version   \(TextFormat.fixed(report.applyMilliseconds, decimals: 1)) ms (rebuilt with its index)")
-            console.out("index the states      \(TextFormat.fixed(report.indexMilliseconds, decimals: 1)) ms (once; reused for every change set)")
+            console.out(
+                "index the states      \(TextFormat.fixed(report.indexMilliseconds, decimals: 1)) ms (once; reused for every change set)")
             console.out("find affected         \(TextFormat.fixed(report.queryMilliseconds, decimals: 2)) ms")
             console.out("replan the affected   \(TextFormat.fixed(report.replanAffectedMilliseconds, decimals: 1)) ms")
-            console.out("replan everyone       \(TextFormat.fixed(report.replanEveryoneMilliseconds, decimals: 1)) ms "
-                + "(\(TextFormat.fixed(report.speedup, decimals: 1))x find + replan the affected)")
-            console.out("checked against every device (first \(TextFormat.grouped(Swift.min(configuration.checkedDevices, configuration.devices)))): "
-                + (report.mismatches == 0 ? "identical" : "\(report.mismatches) MISMATCHES"))
+            console.out(
+                "replan everyone       \(TextFormat.fixed(report.replanEveryoneMilliseconds, decimals: 1)) ms "
+                    + "(\(TextFormat.fixed(report.speedup, decimals: 1))x find + replan the affected)")
+            console.out(
+                "checked against every device (first \(TextFormat.grouped(Swift.min(configuration.checkedDevices, configuration.devices)))): "
+                    + (report.mismatches == 0 ? "identical" : "\(report.mismatches) MISMATCHES"))
         }
         if report.mismatches > 0 { throw .failure("the index and the brute-force check disagree on \(report.mismatches) devices") }
     }

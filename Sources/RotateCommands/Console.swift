@@ -16,8 +16,10 @@ public struct Console: Sendable {
     /// Whether `err` is a terminal (then long commands show progress).
     public var errIsTerminal: Bool
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false,
-                errIsTerminal: Bool = false) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void, outIsTerminal: Bool = false,
+        errIsTerminal: Bool = false
+    ) {
         self.out = out
         self.err = err
         self.outIsTerminal = outIsTerminal

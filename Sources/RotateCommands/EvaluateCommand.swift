@@ -50,7 +50,8 @@ public enum EvaluateCommand: Subcommand {
         switch walkChoice {
         case "skirting", "crossing", "both":
             // The line walks scale with the radius: skirting passes at 95 % of it.
-            for (name, offset) in [("skirting", 0.95 * base.fence.radiusMeters), ("crossing", 0.0)] where walkChoice == "both" || walkChoice == name {
+            for (name, offset) in [("skirting", 0.95 * base.fence.radiusMeters), ("crossing", 0.0)]
+            where walkChoice == "both" || walkChoice == name {
                 var scenario = base
                 scenario.path = .line(offsetMeters: offset)
                 walks.append((name, scenario))
@@ -60,14 +61,16 @@ public enum EvaluateCommand: Subcommand {
             var scenario = base
             let points = walk.fixes.map(\.coordinate)
             scenario.path = .track(points)
-            scenario.fence.center = try arguments.string("--fence").map { text throws(CommandError) in try GenerateCommand.coordinate(text, option: "--fence") }
+            scenario.fence.center =
+                try arguments.string("--fence").map { text throws(CommandError) in try GenerateCommand.coordinate(text, option: "--fence") }
                 ?? points[points.count / 2]
             walks.append((walkChoice, scenario))
         }
 
-        console.out("rotate evaluate: \(base.runs) runs, sigma \(TextFormat.fixed(base.sigmaMeters, decimals: 1)) m per axis, "
-            + "\(TextFormat.fixed(base.speedMetersPerSecond, decimals: 1)) m/s, a fix every \(TextFormat.fixed(base.intervalSeconds, decimals: 1)) s, "
-            + "fence radius \(TextFormat.fixed(base.fence.radiusMeters, decimals: 0)) m, seed \(base.seed)")
+        console.out(
+            "rotate evaluate: \(base.runs) runs, sigma \(TextFormat.fixed(base.sigmaMeters, decimals: 1)) m per axis, "
+                + "\(TextFormat.fixed(base.speedMetersPerSecond, decimals: 1)) m/s, a fix every \(TextFormat.fixed(base.intervalSeconds, decimals: 1)) s, "
+                + "fence radius \(TextFormat.fixed(base.fence.radiusMeters, decimals: 0)) m, seed \(base.seed)")
         console.out("walk        rule         events/run  exactly 2  entered  entry late: fixes, m    exit late: fixes, m")
         for (name, scenario) in walks {
             for result in RuleEvaluation.run(scenario, rules: rules) { console.out(row(name, result)) }

@@ -28,7 +28,9 @@ public enum GenerateCommand: Subcommand {
         OptionSpec("--speed", value: "M/S", help: "Walking speed.", default: "1.4"),
         OptionSpec("--interval", value: "S", help: "Seconds between fixes.", default: "1"),
         OptionSpec("--seed", value: "S", help: "Seed of the shops.", default: "1"),
-        OptionSpec("--distribution", value: "square|globe|clustered", help: "Places in the square, uniform on the globe, or in 200 towns of ~20 km.", default: "square"),
+        OptionSpec(
+            "--distribution", value: "square|globe|clustered",
+            help: "Places in the square, uniform on the globe, or in 200 towns of ~20 km.", default: "square"),
         OptionSpec("--positions-out", value: "FILE", help: "Also write query positions near random places (lat, lon)."),
         OptionSpec("--positions", value: "N", help: "How many query positions.", default: "200000"),
         OptionSpec("--vectors", help: "Add ux,uy,uz unit-vector columns (exact; for outside benchmark peers)."),
@@ -62,11 +64,15 @@ public enum GenerateCommand: Subcommand {
             switch distribution {
             case "globe": coordinates = (0..<count).map { _ in SyntheticCoordinates.uniformOnSphere(using: &rng) }
             case "clustered": coordinates = SyntheticCoordinates.clustered(count: count, using: &rng)
-            default: coordinates = (0..<count).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: side, using: &rng) }
+            default:
+                coordinates = (0..<count).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: side, using: &rng) }
             }
             // Coordinates as written (7 decimals), so every reader starts from the same numbers.
-            coordinates = coordinates.map { Coordinate(validLatitude: Double(CSVWriter.decimal($0.latitude)) ?? $0.latitude,
-                                                       longitude: Double(CSVWriter.decimal($0.longitude)) ?? $0.longitude) }
+            coordinates = coordinates.map {
+                Coordinate(
+                    validLatitude: Double(CSVWriter.decimal($0.latitude)) ?? $0.latitude,
+                    longitude: Double(CSVWriter.decimal($0.longitude)) ?? $0.longitude)
+            }
         }
         if let placesOut {
             let width = String(count).count
@@ -74,9 +80,13 @@ public enum GenerateCommand: Subcommand {
             for (index, c) in coordinates.enumerated() {
                 let i = index + 1
                 let number = String(i)
-                lines.append(CSVWriter.row(["shop" + String(repeating: "0", count: width - number.count) + number, "Shop \(i)",
-                                            CSVWriter.decimal(c.latitude), CSVWriter.decimal(c.longitude), CSVWriter.decimal(radius, decimals: 3)]
-                                           + vectorColumns(c)))
+                lines.append(
+                    CSVWriter.row(
+                        [
+                            "shop" + String(repeating: "0", count: width - number.count) + number, "Shop \(i)",
+                            CSVWriter.decimal(c.latitude), CSVWriter.decimal(c.longitude), CSVWriter.decimal(radius, decimals: 3),
+                        ]
+                            + vectorColumns(c)))
             }
             try TextOutput.write(lines, to: placesOut)
             console.err("rotate generate: \(count) places in \(placesOut)")
@@ -87,20 +97,29 @@ public enum GenerateCommand: Subcommand {
             for _ in 0..<positionCount {
                 let base = coordinates[positionRNG.nextInt(below: coordinates.count)]
                 var c = SyntheticCoordinates.gaussian(around: base, sigmaMeters: 500, using: &positionRNG)
-                c = Coordinate(validLatitude: Double(CSVWriter.decimal(c.latitude)) ?? c.latitude, longitude: Double(CSVWriter.decimal(c.longitude)) ?? c.longitude)
+                c = Coordinate(
+                    validLatitude: Double(CSVWriter.decimal(c.latitude)) ?? c.latitude,
+                    longitude: Double(CSVWriter.decimal(c.longitude)) ?? c.longitude)
                 lines.append(CSVWriter.row([CSVWriter.decimal(c.latitude), CSVWriter.decimal(c.longitude)] + vectorColumns(c)))
             }
             try TextOutput.write(lines, to: positionsOut)
             console.err("rotate generate: \(positionCount) positions in \(positionsOut)")
         }
         if let walkOut {
-            let ends = [center.destination(bearingDegrees: 225, distanceMeters: walkMeters / 2),
-                        center.destination(bearingDegrees: 45, distanceMeters: walkMeters / 2)]
-            let walk = WalkGenerator.along(ends, speedMetersPerSecond: speed, fixes: FixModel(intervalSeconds: interval), kind: .diagonal, using: &rng)
-            let lines = ["t,lat,lon"] + walk.samples.map {
-                CSVWriter.row([CSVWriter.decimal($0.timeSeconds, decimals: 3), CSVWriter.decimal($0.truePosition.latitude),
-                               CSVWriter.decimal($0.truePosition.longitude)])
-            }
+            let ends = [
+                center.destination(bearingDegrees: 225, distanceMeters: walkMeters / 2),
+                center.destination(bearingDegrees: 45, distanceMeters: walkMeters / 2),
+            ]
+            let walk = WalkGenerator.along(
+                ends, speedMetersPerSecond: speed, fixes: FixModel(intervalSeconds: interval), kind: .diagonal, using: &rng)
+            let lines =
+                ["t,lat,lon"]
+                + walk.samples.map {
+                    CSVWriter.row([
+                        CSVWriter.decimal($0.timeSeconds, decimals: 3), CSVWriter.decimal($0.truePosition.latitude),
+                        CSVWriter.decimal($0.truePosition.longitude),
+                    ])
+                }
             try TextOutput.write(lines, to: walkOut)
             console.err("rotate generate: \(walk.samples.count) fixes in \(walkOut)")
         }

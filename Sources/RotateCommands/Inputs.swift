@@ -38,7 +38,8 @@ enum Inputs {
         } catch {
             if case .noValidRows(let header, let rejected) = error.reason {
                 // Every row was bad: each is still reported (and written to --rejects) before the failure.
-                try report(rejected, rowsRead: rejected.count, accepted: 0, header: header, path: path, arguments: arguments, console: console)
+                try report(
+                    rejected, rowsRead: rejected.count, accepted: 0, header: header, path: path, arguments: arguments, console: console)
                 throw .failure("\(path): no valid rows")
             }
             throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
@@ -59,8 +60,9 @@ enum Inputs {
         result.places = kept
         result.lines = keptLines
         result.rejected.sort { $0.line < $1.line }
-        try report(result.rejected, rowsRead: result.rowsRead, accepted: result.places.count, header: result.header, path: path,
-                   arguments: arguments, console: console)
+        try report(
+            result.rejected, rowsRead: result.rowsRead, accepted: result.places.count, header: result.header, path: path,
+            arguments: arguments, console: console)
         guard !result.places.isEmpty else { throw .failure("\(path): no valid rows") }
         let catalog: PlaceCatalog
         do {
@@ -76,8 +78,10 @@ enum Inputs {
     }
 
     /// Each rejected row as `FILE:LINE: reason`, the count line, and the `--rejects` file.
-    private static func report(_ rejected: [RejectedRow], rowsRead: Int, accepted: Int, header: [String], path: String,
-                               arguments: Arguments, console: Console) throws(CommandError) {
+    private static func report(
+        _ rejected: [RejectedRow], rowsRead: Int, accepted: Int, header: [String], path: String,
+        arguments: Arguments, console: Console
+    ) throws(CommandError) {
         for row in rejected { console.err("\(path):\(row.line): \(row.reason)") }
         console.err("\(path): \(rowsRead) rows read, \(accepted) accepted, \(rejected.count) rejected")
         if let rejectsPath = arguments.string("--rejects") {

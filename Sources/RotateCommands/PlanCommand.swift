@@ -22,19 +22,22 @@ public enum PlanCommand: Subcommand {
         terminal, ndjson otherwise). --map FILE.svg writes the map as well, whatever the format.
         Exit 1 if the oracle found an avoidable miss.
         """
-    public static let options: [OptionSpec] = Inputs.placeOptions + [
-        OptionSpec("--walk", value: "FILE", help: "Walk CSV (t, lat, lon, accuracy_m) or GPX file."),
-        OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "longest walk step + delay x speed"),
-        OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
-    ] + Inputs.plannerOptions + [
-        OptionSpec("--format", value: "ndjson|csv|geojson|svg|summary", help: "What to write.", default: "summary on a terminal, else ndjson"),
-        OptionSpec("--out", value: "FILE", help: "Write the plan to FILE instead of stdout."),
-        OptionSpec("--map", value: "FILE", help: "Also write an SVG map to FILE."),
-    ]
+    public static let options: [OptionSpec] =
+        Inputs.placeOptions + [
+            OptionSpec("--walk", value: "FILE", help: "Walk CSV (t, lat, lon, accuracy_m) or GPX file."),
+            OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "longest walk step + delay x speed"),
+            OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
+        ] + Inputs.plannerOptions + [
+            OptionSpec(
+                "--format", value: "ndjson|csv|geojson|svg|summary", help: "What to write.", default: "summary on a terminal, else ndjson"),
+            OptionSpec("--out", value: "FILE", help: "Write the plan to FILE instead of stdout."),
+            OptionSpec("--map", value: "FILE", help: "Also write an SVG map to FILE."),
+        ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let format = try arguments.choice("--format", default: console.outIsTerminal && arguments.string("--out") == nil ? "summary" : "ndjson",
-                                          from: ["ndjson", "csv", "geojson", "svg", "summary"])
+        let format = try arguments.choice(
+            "--format", default: console.outIsTerminal && arguments.string("--out") == nil ? "summary" : "ndjson",
+            from: ["ndjson", "csv", "geojson", "svg", "summary"])
         guard let walkPath = arguments.string("--walk") else { throw .usage("--walk FILE is required") }
         let delay = try arguments.double("--delay", default: 0, in: 0...86_400)
         _ = try Inputs.configuration(arguments, marginMeters: 0)  // validate planner options before reading files
@@ -42,7 +45,8 @@ public enum PlanCommand: Subcommand {
         let walkFile = try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console)
         let walk = Walk(recorded: walkFile.fixes)
 
-        let margin = arguments.string("--margin") != nil
+        let margin =
+            arguments.string("--margin") != nil
             ? try arguments.double("--margin", default: 0, in: 0...1_000_000)
             : walk.requiredMarginMeters(delaySeconds: delay)
         let configuration = try Inputs.configuration(arguments, marginMeters: margin)
@@ -52,13 +56,17 @@ public enum PlanCommand: Subcommand {
         } catch {
             throw .usage("\(error)")
         }
-        let report = MissedFenceOracle.replay(walk, rotator: &rotator, catalog: places.catalog, placeSlots: configuration.placeSlots,
-                                              platformDelaySeconds: delay, recordUpdates: true)
-        let trace = PlanTrace(configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters,
-                              fixes: report.fixes, updates: report.updates, missed: report.misses.count)
-        let record = PlanRecord(catalog: places.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates,
-                                misses: report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) })
-        let title = "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
+        let report = MissedFenceOracle.replay(
+            walk, rotator: &rotator, catalog: places.catalog, placeSlots: configuration.placeSlots,
+            platformDelaySeconds: delay, recordUpdates: true)
+        let trace = PlanTrace(
+            configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters,
+            fixes: report.fixes, updates: report.updates, missed: report.misses.count)
+        let record = PlanRecord(
+            catalog: places.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates,
+            misses: report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) })
+        let title =
+            "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
             + "\(report.reselections) reselections, \(report.misses.count) misses"
 
         let out = arguments.string("--out")
@@ -72,8 +80,10 @@ public enum PlanCommand: Subcommand {
         case "svg":
             try TextOutput.emit([SVGMap.document(record, title: title)], out: out, console: console)
         default:
-            try TextOutput.emit(summaryLines(places: places, walkPath: walkPath, report: report, configuration: configuration,
-                                             mapPath: arguments.string("--map")), out: out, console: console)
+            try TextOutput.emit(
+                summaryLines(
+                    places: places, walkPath: walkPath, report: report, configuration: configuration,
+                    mapPath: arguments.string("--map")), out: out, console: console)
         }
         if let mapPath = arguments.string("--map") {
             try TextOutput.write([SVGMap.document(record, title: title)], to: mapPath)
@@ -84,22 +94,30 @@ public enum PlanCommand: Subcommand {
     }
 
     static func csvLines(_ trace: PlanTrace) -> [String] {
-        var lines = [CSVWriter.row(["fix", "lat", "lon", "guarantee", "monitored", "refresh_id", "refresh_lat", "refresh_lon", "refresh_radius_m",
-                                    "start", "stop", "inside_at_start", "overlapping"])]
+        var lines = [
+            CSVWriter.row([
+                "fix", "lat", "lon", "guarantee", "monitored", "refresh_id", "refresh_lat", "refresh_lon", "refresh_radius_m",
+                "start", "stop", "inside_at_start", "overlapping",
+            ])
+        ]
         for r in trace.reselections {
-            lines.append(CSVWriter.row([
-                String(r.fix), CSVWriter.decimal(r.lat), CSVWriter.decimal(r.lon), r.guarantee, String(r.monitored),
-                r.refresh?.id ?? "", r.refresh.map { CSVWriter.decimal($0.lat) } ?? "", r.refresh.map { CSVWriter.decimal($0.lon) } ?? "",
-                r.refresh.map { CSVWriter.decimal($0.radiusMeters, decimals: 3) } ?? "",
-                r.start.joined(separator: ";"), r.stop.joined(separator: ";"), r.insideAtStart.joined(separator: ";"),
-                r.overlapping.map(String.init) ?? "",
-            ]))
+            lines.append(
+                CSVWriter.row([
+                    String(r.fix), CSVWriter.decimal(r.lat), CSVWriter.decimal(r.lon), r.guarantee, String(r.monitored),
+                    r.refresh?.id ?? "", r.refresh.map { CSVWriter.decimal($0.lat) } ?? "",
+                    r.refresh.map { CSVWriter.decimal($0.lon) } ?? "",
+                    r.refresh.map { CSVWriter.decimal($0.radiusMeters, decimals: 3) } ?? "",
+                    r.start.joined(separator: ";"), r.stop.joined(separator: ";"), r.insideAtStart.joined(separator: ";"),
+                    r.overlapping.map(String.init) ?? "",
+                ]))
         }
         return lines
     }
 
-    static func summaryLines(places: Inputs.LoadedPlaces, walkPath: String, report: OracleReport,
-                             configuration: RotationConfiguration, mapPath: String?) -> [String] {
+    static func summaryLines(
+        places: Inputs.LoadedPlaces, walkPath: String, report: OracleReport,
+        configuration: RotationConfiguration, mapPath: String?
+    ) -> [String] {
         var exact = 0, degraded = 0, saturated = 0
         for recorded in report.updates {
             switch recorded.update.selection.guarantee {

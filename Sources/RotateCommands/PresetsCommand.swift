@@ -1,7 +1,7 @@
 import BenchmarkKit
-import RotateFormats
 import FencePlanner
 import Geodesy
+import RotateFormats
 
 /// `rotate presets`: what the platform presets mean for a walker and a driver in a dense city.
 public enum PresetsCommand: Subcommand {
@@ -40,8 +40,9 @@ public enum PresetsCommand: Subcommand {
         var rng = SplitMix64(seed: seed)
         let center = Coordinate(validLatitude: 48.8566, longitude: 2.3522)
         let places = (0..<count).map { i in
-            Place(id: "shop\(i)", coordinate: SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters, using: &rng),
-                  radiusMeters: radius)
+            Place(
+                id: "shop\(i)", coordinate: SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters, using: &rng),
+                radiusMeters: radius)
         }
         let positions = (0..<positionCount).map { _ in
             SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters * 0.9, using: &rng)
@@ -52,15 +53,17 @@ public enum PresetsCommand: Subcommand {
         } catch {
             throw .failure("cannot build the city: \(error)")
         }
-        console.out("rotate presets: \(TextFormat.grouped(count)) shops of \(TextFormat.fixed(radius, decimals: 0)) m in a "
-            + "\(TextFormat.fixed(sideMeters / 1_000, decimals: 1)) km square (seed \(seed)), \(TextFormat.grouped(positionCount)) positions, "
-            + "fix every \(TextFormat.fixed(fixInterval, decimals: 1)) s")
+        console.out(
+            "rotate presets: \(TextFormat.grouped(count)) shops of \(TextFormat.fixed(radius, decimals: 0)) m in a "
+                + "\(TextFormat.fixed(sideMeters / 1_000, decimals: 1)) km square (seed \(seed)), \(TextFormat.grouped(positionCount)) positions, "
+                + "fix every \(TextFormat.fixed(fixInterval, decimals: 1)) s")
         console.out("platform  latency        traveller       margin m   slots  exact %  degraded %  saturated %  median refresh m")
         for platform in [PlatformProfile.iOS, .android] {
             for latency in PlatformProfile.Latency.allCases {
                 for (traveller, speed) in [("walker", walker), ("driver", driver)] {
-                    let config = RotationConfiguration.preset(platform, maxSpeedMetersPerSecond: speed,
-                                                              fixIntervalSeconds: fixInterval, latency: latency)
+                    let config = RotationConfiguration.preset(
+                        platform, maxSpeedMetersPerSecond: speed,
+                        fixIntervalSeconds: fixInterval, latency: latency)
                     let survey: GuaranteeSurvey
                     do {
                         survey = try GuaranteeSurvey(catalog: catalog, configuration: config, positions: positions)
@@ -70,12 +73,13 @@ public enum PresetsCommand: Subcommand {
                     func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
                     let latencyText = "\(latency.rawValue) \(TextFormat.fixed(platform.latencySeconds(latency), decimals: 0)) s"
                     let travellerText = "\(traveller) \(TextFormat.fixed(speed, decimals: 1)) m/s"
-                    console.out(pad(platform.name, 10) + pad(latencyText, 15) + pad(travellerText, 16)
-                        + pad(TextFormat.grouped(config.marginMeters), 11) + pad(String(config.placeSlots), 7)
-                        + pad(TextFormat.fixed(100 * survey.share(survey.exact), decimals: 1), 9)
-                        + pad(TextFormat.fixed(100 * survey.share(survey.degraded), decimals: 1), 12)
-                        + pad(TextFormat.fixed(100 * survey.share(survey.saturated), decimals: 1), 13)
-                        + (survey.medianRefreshRadiusMeters.map { TextFormat.grouped($0) } ?? "-"))
+                    console.out(
+                        pad(platform.name, 10) + pad(latencyText, 15) + pad(travellerText, 16)
+                            + pad(TextFormat.grouped(config.marginMeters), 11) + pad(String(config.placeSlots), 7)
+                            + pad(TextFormat.fixed(100 * survey.share(survey.exact), decimals: 1), 9)
+                            + pad(TextFormat.fixed(100 * survey.share(survey.degraded), decimals: 1), 12)
+                            + pad(TextFormat.fixed(100 * survey.share(survey.saturated), decimals: 1), 13)
+                            + (survey.medianRefreshRadiusMeters.map { TextFormat.grouped($0) } ?? "-"))
                 }
             }
         }

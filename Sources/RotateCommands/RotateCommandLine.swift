@@ -1,7 +1,10 @@
 /// The `rotate` command line: dispatches to one subcommand and maps errors to exit codes.
 public enum RotateCommandLine {
     /// Every subcommand, in the order `rotate --help` lists them.
-    public static let subcommands: [any Subcommand.Type] = [PlanCommand.self, SelectCommand.self, ValidateCommand.self, GenerateCommand.self, SimulateCommand.self, EvaluateCommand.self, ProbabilityCommand.self, BenchCommand.self, PresetsCommand.self, ServeCommand.self]
+    public static let subcommands: [any Subcommand.Type] = [
+        PlanCommand.self, SelectCommand.self, ValidateCommand.self, GenerateCommand.self, SimulateCommand.self, EvaluateCommand.self,
+        ProbabilityCommand.self, BenchCommand.self, PresetsCommand.self, ServeCommand.self,
+    ]
 
     public static let version = "0.1.0"
 

@@ -21,15 +21,16 @@ public enum SelectCommand: Subcommand {
         where monitored lists the place ids separated by ';' and a bad input row gets status
         'rejected' with its reason (and is reported on stderr as FILE:LINE: reason).
         """
-    public static let options: [OptionSpec] = Inputs.placeOptions + [
-        OptionSpec("--at", value: "LAT,LON", help: "One position."),
-        OptionSpec("--accuracy", value: "M", help: "Reported accuracy of the --at position, meters."),
-        OptionSpec("--positions", value: "FILE", help: "A CSV of positions (lat, lon, optional id, accuracy_m)."),
-        OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
-    ] + Inputs.plannerOptions + [
-        OptionSpec("--format", value: "text|json", help: "Output of --at.", default: "text"),
-        OptionSpec("--out", value: "FILE", help: "Write to FILE instead of stdout."),
-    ]
+    public static let options: [OptionSpec] =
+        Inputs.placeOptions + [
+            OptionSpec("--at", value: "LAT,LON", help: "One position."),
+            OptionSpec("--accuracy", value: "M", help: "Reported accuracy of the --at position, meters."),
+            OptionSpec("--positions", value: "FILE", help: "A CSV of positions (lat, lon, optional id, accuracy_m)."),
+            OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
+        ] + Inputs.plannerOptions + [
+            OptionSpec("--format", value: "text|json", help: "Output of --at.", default: "text"),
+            OptionSpec("--out", value: "FILE", help: "Write to FILE instead of stdout."),
+        ]
 
     static let positionAliases: [String: [String]] = [
         "id": ["id", "device", "user", "identifier"],
@@ -46,7 +47,8 @@ public enum SelectCommand: Subcommand {
         let configuration = try Inputs.configuration(arguments, marginMeters: margin)
         var fix: Fix?
         if let at {
-            let accuracy: Double? = arguments.string("--accuracy") != nil ? try arguments.double("--accuracy", default: 0, in: 0...1_000_000) : nil
+            let accuracy: Double? =
+                arguments.string("--accuracy") != nil ? try arguments.double("--accuracy", default: 0, in: 0...1_000_000) : nil
             fix = Fix(try GenerateCommand.coordinate(at, option: "--at"), accuracyMeters: accuracy)
         }
         guard let places = try Inputs.places(arguments, console: console) else { return }
@@ -66,28 +68,37 @@ public enum SelectCommand: Subcommand {
     }
 
     static func text(_ selection: Selection, places: PlaceCatalog, configuration: RotationConfiguration) -> [String] {
-        var lines = ["rotate select: \(TextFormat.grouped(places.count)) places, at \(selection.fix.coordinate), limit \(configuration.limit), "
-            + "headroom \(configuration.headroom) (\(configuration.placeSlots) place slots), margin \(TextFormat.fixed(configuration.marginMeters, decimals: 1)) m"]
+        var lines = [
+            "rotate select: \(TextFormat.grouped(places.count)) places, at \(selection.fix.coordinate), limit \(configuration.limit), "
+                + "headroom \(configuration.headroom) (\(configuration.placeSlots) place slots), margin \(TextFormat.fixed(configuration.marginMeters, decimals: 1)) m"
+        ]
         lines.append("  #  id                     edge m      radius m  name")
         for (rank, place) in selection.monitored.enumerated() {
             func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
             let name = places.places[place.position].name ?? ""
-            lines.append(pad(String(rank + 1).count < 3 ? String(repeating: " ", count: 3 - String(rank + 1).count) + String(rank + 1) : String(rank + 1), 5)
-                + pad(place.fence.id, 23) + pad(TextFormat.fixed(place.edgeDistanceMeters, decimals: 1), 12)
-                + pad(TextFormat.fixed(place.fence.radiusMeters, decimals: 0), 10) + name + (place.containsFix ? " (inside)" : ""))
+            lines.append(
+                pad(
+                    String(rank + 1).count < 3
+                        ? String(repeating: " ", count: 3 - String(rank + 1).count) + String(rank + 1) : String(rank + 1), 5)
+                    + pad(place.fence.id, 23) + pad(TextFormat.fixed(place.edgeDistanceMeters, decimals: 1), 12)
+                    + pad(TextFormat.fixed(place.fence.radiusMeters, decimals: 0), 10) + name + (place.containsFix ? " (inside)" : ""))
         }
         if let refresh = selection.refresh {
-            lines.append("refresh    \(refresh.id) centered on the fix, radius \(TextFormat.fixed(refresh.radiusMeters, decimals: 1)) m "
-                + "(next unmonitored fence edge \(TextFormat.fixed(selection.nextUnmonitoredEdgeMeters ?? 0, decimals: 1)) m)")
+            lines.append(
+                "refresh    \(refresh.id) centered on the fix, radius \(TextFormat.fixed(refresh.radiusMeters, decimals: 1)) m "
+                    + "(next unmonitored fence edge \(TextFormat.fixed(selection.nextUnmonitoredEdgeMeters ?? 0, decimals: 1)) m)")
         } else {
             lines.append("refresh    none: the whole catalog fits in the place slots")
         }
         switch selection.guarantee {
         case .exact: lines.append("guarantee  exact")
         case .degraded(let distance):
-            lines.append("guarantee  degraded: watch location updates and reselect after moving \(TextFormat.fixed(distance, decimals: 1)) m")
+            lines.append(
+                "guarantee  degraded: watch location updates and reselect after moving \(TextFormat.fixed(distance, decimals: 1)) m")
         case .saturated(let overlapping):
-            lines.append("guarantee  saturated: \(overlapping) fences within the margin for \(configuration.placeSlots) slots; watch location updates")
+            lines.append(
+                "guarantee  saturated: \(overlapping) fences within the margin for \(configuration.placeSlots) slots; watch location updates"
+            )
         }
         if !selection.trustedFix { lines.append("note       the fix's accuracy is not trusted: fences it may be inside were kept") }
         return lines
@@ -158,7 +169,9 @@ public enum SelectCommand: Subcommand {
                     width = record.fields.count
                     return
                 }
-                func field(_ name: String) -> String { found[name].flatMap { $0 < record.fields.count ? CSVFile.trimmed(record.fields[$0]) : nil } ?? "" }
+                func field(_ name: String) -> String {
+                    found[name].flatMap { $0 < record.fields.count ? CSVFile.trimmed(record.fields[$0]) : nil } ?? ""
+                }
                 let id = field("id"), latText = field("lat"), lonText = field("lon")
                 func reject(_ reason: String) {
                     rejected += 1
@@ -166,20 +179,29 @@ public enum SelectCommand: Subcommand {
                     write(CSVWriter.row([String(record.line), id, latText, lonText, "rejected", "", "", "", "", reason]))
                 }
                 if let problem = record.problem { return reject(problem.description) }
-                guard record.fields.count == width else { return reject("wrong field count: \(record.fields.count) fields, the header has \(width)") }
+                guard record.fields.count == width else {
+                    return reject("wrong field count: \(record.fields.count) fields, the header has \(width)")
+                }
                 guard let lat = Double(latText), let lon = Double(lonText) else { return reject("lat and lon must be numbers") }
-                guard let coordinate = try? Coordinate(latitude: lat, longitude: lon) else { return reject("coordinate out of range or not finite") }
+                guard let coordinate = try? Coordinate(latitude: lat, longitude: lon) else {
+                    return reject("coordinate out of range or not finite")
+                }
                 var accuracy: Double?
                 if !field("accuracy_m").isEmpty {
-                    guard let value = Double(field("accuracy_m")), value.isFinite, value >= 0 else { return reject("accuracy_m must be a number >= 0") }
+                    guard let value = Double(field("accuracy_m")), value.isFinite, value >= 0 else {
+                        return reject("accuracy_m must be a number >= 0")
+                    }
                     accuracy = value
                 }
                 accepted += 1
                 let selection = planner.select(at: Fix(coordinate, accuracyMeters: accuracy), refreshID: prefix + "0")
-                write(CSVWriter.row([String(record.line), id, latText, lonText, "ok", selection.guarantee.name,
-                                     selection.refresh.map { CSVWriter.decimal($0.radiusMeters, decimals: 3) } ?? "",
-                                     selection.nextUnmonitoredEdgeMeters.map { CSVWriter.decimal($0, decimals: 3) } ?? "",
-                                     selection.monitored.map(\.fence.id).joined(separator: ";"), ""]))
+                write(
+                    CSVWriter.row([
+                        String(record.line), id, latText, lonText, "ok", selection.guarantee.name,
+                        selection.refresh.map { CSVWriter.decimal($0.radiusMeters, decimals: 3) } ?? "",
+                        selection.nextUnmonitoredEdgeMeters.map { CSVWriter.decimal($0, decimals: 3) } ?? "",
+                        selection.monitored.map(\.fence.id).joined(separator: ";"), "",
+                    ]))
             }
         } catch let error as CommandError {
             throw error

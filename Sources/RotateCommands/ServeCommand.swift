@@ -21,12 +21,13 @@ public enum ServeCommand: Subcommand {
         saved atomically (temporary file, fsync, rename) every --snapshot-every reports, at the end of
         input and on SIGTERM or SIGINT, and loaded at start; a corrupt state file stops the start (exit 1).
         """
-    public static let options: [OptionSpec] = Inputs.placeOptions + [
-        OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport)."),
-        OptionSpec("--state", value: "FILE", help: "Load device states from FILE at start and snapshot them to it."),
-        OptionSpec("--snapshot-every", value: "N", help: "Reports between snapshots.", default: "1000"),
-        OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
-    ] + Inputs.plannerOptions
+    public static let options: [OptionSpec] =
+        Inputs.placeOptions + [
+            OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport)."),
+            OptionSpec("--state", value: "FILE", help: "Load device states from FILE at start and snapshot them to it."),
+            OptionSpec("--snapshot-every", value: "N", help: "Reports between snapshots.", default: "1000"),
+            OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
+        ] + Inputs.plannerOptions
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
         guard arguments.flag("--stdio") else { throw .usage("--stdio is required (the only transport)") }

@@ -1,7 +1,7 @@
 import BenchmarkKit
-import RotateFormats
 import FencePlanner
 import Geodesy
+import RotateFormats
 import WalkSimulator
 
 /// `rotate simulate`: replay many seeded walks through the planner and the missed-fence oracle.
@@ -49,7 +49,8 @@ public enum SimulateCommand: Subcommand {
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
         var scenario = Simulation.Scenario()
-        scenario.placeSet = try PlaceSetKind(rawValue: arguments.choice("--set", default: "uniform", from: PlaceSetKind.allCases.map(\.rawValue)))!
+        scenario.placeSet = try PlaceSetKind(
+            rawValue: arguments.choice("--set", default: "uniform", from: PlaceSetKind.allCases.map(\.rawValue)))!
         scenario.placeCount = try arguments.int("--places-count", default: 2_000, in: 1...5_000_000)
         scenario.regionSideMeters = try arguments.double("--region-km", default: 30, in: 0.1...5_000) * 1_000
         scenario.walks = try arguments.int("--walks", default: 100, in: 1...1_000_000)
@@ -105,7 +106,9 @@ public enum SimulateCommand: Subcommand {
                 report = try simulation.replay(fileWalk)
             } else {
                 report = try simulation.run { done, total in
-                    if showProgress && (done == total || done % max(1, total / 10) == 0) { console.err("rotate simulate: \(done)/\(total) walks") }
+                    if showProgress && (done == total || done % max(1, total / 10) == 0) {
+                        console.err("rotate simulate: \(done)/\(total) walks")
+                    }
                 }
             }
         } catch {
@@ -138,22 +141,32 @@ public enum SimulateCommand: Subcommand {
             object.add("seed", scenario.seed)
             console.out(object.text)
         } else {
-            console.out("rotate simulate: \(TextFormat.grouped(report.walks)) \(kind) walks over \(TextFormat.grouped(scenario.placeCount)) "
-                + "\(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
-                + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
-                + "margin \(TextFormat.fixed(config.marginMeters, decimals: 1)) m, stickiness \(TextFormat.fixed(config.stickinessMeters, decimals: 0)) m, seed \(scenario.seed)")
+            console.out(
+                "rotate simulate: \(TextFormat.grouped(report.walks)) \(kind) walks over \(TextFormat.grouped(scenario.placeCount)) "
+                    + "\(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
+                    + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
+                    + "margin \(TextFormat.fixed(config.marginMeters, decimals: 1)) m, stickiness \(TextFormat.fixed(config.stickinessMeters, decimals: 0)) m, seed \(scenario.seed)"
+            )
             console.out("walks      \(TextFormat.grouped(report.walks))")
             console.out("distance   \(TextFormat.fixed(report.kilometers, decimals: 1)) km, \(TextFormat.grouped(report.fixes)) fixes")
-            console.out("reselect   \(TextFormat.grouped(report.reselections)) (\(TextFormat.fixed(report.perKilometer(report.reselections), decimals: 2)) per km)")
-            console.out("churn      \(TextFormat.grouped(report.churn)) starts + stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 2)) per km)")
-            console.out("misses     \(report.misses.count): \(report.avoidableMisses) avoidable, \(report.unavoidableMisses) unavoidable "
-                + "(\(report.saturatedButWithinSlots) of them in saturated states at points inside no more fences than slots)")
-            console.out("states     \(TextFormat.fixed(100 * report.degradedShare, decimals: 2)) % of fixes degraded, "
-                + "\(TextFormat.fixed(100 * report.saturatedShare, decimals: 2)) % saturated")
+            console.out(
+                "reselect   \(TextFormat.grouped(report.reselections)) (\(TextFormat.fixed(report.perKilometer(report.reselections), decimals: 2)) per km)"
+            )
+            console.out(
+                "churn      \(TextFormat.grouped(report.churn)) starts + stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 2)) per km)"
+            )
+            console.out(
+                "misses     \(report.misses.count): \(report.avoidableMisses) avoidable, \(report.unavoidableMisses) unavoidable "
+                    + "(\(report.saturatedButWithinSlots) of them in saturated states at points inside no more fences than slots)")
+            console.out(
+                "states     \(TextFormat.fixed(100 * report.degradedShare, decimals: 2)) % of fixes degraded, "
+                    + "\(TextFormat.fixed(100 * report.saturatedShare, decimals: 2)) % saturated")
             console.out("slots      at most \(report.maxSlotsUsed) of \(config.limit - config.headroom) used")
         }
         if report.avoidableMisses > 0 || report.unavoidableOutsideSaturation > 0 {
-            throw .failure("\(report.avoidableMisses) avoidable misses, \(report.unavoidableOutsideSaturation) unavoidable misses outside saturated states")
+            throw .failure(
+                "\(report.avoidableMisses) avoidable misses, \(report.unavoidableOutsideSaturation) unavoidable misses outside saturated states"
+            )
         }
     }
 
@@ -161,7 +174,8 @@ public enum SimulateCommand: Subcommand {
     static func lengthRange(_ text: String) throws(CommandError) -> ClosedRange<Double> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Double($0) }
         guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil,
-              low.isFinite, high.isFinite, low > 0, low <= high, high <= 40_000 else {
+            low.isFinite, high.isFinite, low > 0, low <= high, high <= 40_000
+        else {
             throw .usage("option '--length-km' needs a length or a range like 5-50 (km, > 0), got '\(text)'")
         }
         return (low * 1_000)...(high * 1_000)

@@ -19,7 +19,7 @@ enum Termination {
         action.__sigaction_u.__sa_handler = { _ in Termination.flag = 1 }
         #endif
         sigemptyset(&action.sa_mask)
-        action.sa_flags = 0                      // no SA_RESTART: a blocked read returns EINTR
+        action.sa_flags = 0  // no SA_RESTART: a blocked read returns EINTR
         sigaction(SIGTERM, &action, nil)
         sigaction(SIGINT, &action, nil)
         // A parent may have started us with these blocked (the mask is inherited): unblock them.

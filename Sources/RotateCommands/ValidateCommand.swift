@@ -15,25 +15,29 @@ public enum ValidateCommand: Subcommand {
         saturated, and the command warns. Exit 1 when rows were rejected with --strict, or when no
         row is valid.
         """
-    public static let options: [OptionSpec] = Inputs.placeOptions + [
-        OptionSpec("--limit", value: "N", help: "Regions the platform allows.", default: "20"),
-        OptionSpec("--headroom", value: "N", help: "Slots left to the host app.", default: "2"),
-        OptionSpec("--quiet", help: "No progress on stderr (shown for 100,000 places or more, only when stderr is a terminal)."),
-    ]
+    public static let options: [OptionSpec] =
+        Inputs.placeOptions + [
+            OptionSpec("--limit", value: "N", help: "Regions the platform allows.", default: "20"),
+            OptionSpec("--headroom", value: "N", help: "Slots left to the host app.", default: "2"),
+            OptionSpec("--quiet", help: "No progress on stderr (shown for 100,000 places or more, only when stderr is a terminal)."),
+        ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
         let configuration = try Inputs.configuration(arguments, marginMeters: 0)
         guard let loaded = try Inputs.places(arguments, console: console) else { return }
         let places = loaded.catalog.places
-        var lines = ["rotate validate: \(loaded.path)",
-                     "rows           \(loaded.result.rowsRead) read, \(places.count) accepted, \(loaded.result.rejected.count) rejected"]
+        var lines = [
+            "rotate validate: \(loaded.path)",
+            "rows           \(loaded.result.rowsRead) read, \(places.count) accepted, \(loaded.result.rejected.count) rejected",
+        ]
         let lats = places.map(\.coordinate.latitude), lons = places.map(\.coordinate.longitude)
         lines.append("extent         lat \(lats.min()!) ... \(lats.max()!), lon \(lons.min()!) ... \(lons.max()!)")
         let radii = places.map(\.radiusMeters).sorted()
         func quantile(_ q: Double) -> Double { radii[min(radii.count - 1, Int(q * Double(radii.count - 1)))] }
-        lines.append("radius m       min \(CSVWriter.decimal(radii[0], decimals: 1)), 10% \(CSVWriter.decimal(quantile(0.1), decimals: 1)), "
-            + "median \(CSVWriter.decimal(quantile(0.5), decimals: 1)), 90% \(CSVWriter.decimal(quantile(0.9), decimals: 1)), "
-            + "max \(CSVWriter.decimal(radii[radii.count - 1], decimals: 1)); \(loaded.catalog.clamps.count) clamped")
+        lines.append(
+            "radius m       min \(CSVWriter.decimal(radii[0], decimals: 1)), 10% \(CSVWriter.decimal(quantile(0.1), decimals: 1)), "
+                + "median \(CSVWriter.decimal(quantile(0.5), decimals: 1)), 90% \(CSVWriter.decimal(quantile(0.9), decimals: 1)), "
+                + "max \(CSVWriter.decimal(radii[radii.count - 1], decimals: 1)); \(loaded.catalog.clamps.count) clamped")
         var byCoordinate: [Coordinate: Int] = [:]
         for place in places { byCoordinate[place.coordinate, default: 0] += 1 }
         let shared = byCoordinate.values.filter { $0 > 1 }
@@ -49,10 +53,13 @@ public enum ValidateCommand: Subcommand {
                 console.err("rotate validate: density \(i + 1)/\(places.count) places")
             }
         }
-        lines.append("density        at most \(densest) places within 1 km of one place (around \(places[densestPlace].id) at \(places[densestPlace].coordinate))")
+        lines.append(
+            "density        at most \(densest) places within 1 km of one place (around \(places[densestPlace].id) at \(places[densestPlace].coordinate))"
+        )
         if densest > configuration.placeSlots {
-            lines.append("warning        \(densest) places within 1 km exceed the \(configuration.placeSlots) place slots: "
-                + "selections there will often be degraded or saturated (see rotate presets)")
+            lines.append(
+                "warning        \(densest) places within 1 km exceed the \(configuration.placeSlots) place slots: "
+                    + "selections there will often be degraded or saturated (see rotate presets)")
         }
         lines.forEach(console.out)
     }

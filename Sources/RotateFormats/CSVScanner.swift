@@ -36,8 +36,10 @@ struct CSVScanner {
         @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
 
         /// 10⁰ … 10²², each exact in a `Double`.
-        static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+        static let powersOfTen: [Double] = [
+            1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        ]
 
         /// Field `i` trimmed, as a number: decimal text with at most 15 significant digits and a
         /// power of ten up to 22 is converted exactly as `Double(String)` would (one correctly

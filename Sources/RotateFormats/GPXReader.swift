@@ -49,13 +49,17 @@ enum GPXReader {
             }
             let tagLine = line
             if bytes[i...].starts(with: Array("<!--".utf8)) {
-                guard let end = find(Array("-->".utf8), from: i + 4) else { throw WalkFileError(line: tagLine, reason: .notGPX("unterminated comment")) }
+                guard let end = find(Array("-->".utf8), from: i + 4) else {
+                    throw WalkFileError(line: tagLine, reason: .notGPX("unterminated comment"))
+                }
                 line += countLines(i..<end)
                 i = end + 3
                 continue
             }
             if bytes[i...].starts(with: Array("<![CDATA[".utf8)) {
-                guard let end = find(Array("]]>".utf8), from: i + 9) else { throw WalkFileError(line: tagLine, reason: .notGPX("unterminated CDATA")) }
+                guard let end = find(Array("]]>".utf8), from: i + 9) else {
+                    throw WalkFileError(line: tagLine, reason: .notGPX("unterminated CDATA"))
+                }
                 if inTime { timeText += bytes[(i + 9)..<end] }
                 line += countLines(i..<end)
                 i = end + 3

@@ -14,26 +14,33 @@ public enum GeoJSONWriter {
         for place in record.places {
             let intervals = record.monitored[place.id] ?? []
             let ranges = "[" + intervals.map { "[\($0.lowerBound),\($0.upperBound)]" }.joined(separator: ",") + "]"
-            var properties = "\"kind\":\"place\",\"id\":\(JSONObject.quoted(place.id)),\"radius_m\":\(number(place.radiusMeters)),"
+            var properties =
+                "\"kind\":\"place\",\"id\":\(JSONObject.quoted(place.id)),\"radius_m\":\(number(place.radiusMeters)),"
                 + "\"monitored\":\(!intervals.isEmpty),\"monitored_fixes\":\(ranges)"
             if let name = place.name { properties += ",\"name\":\(JSONObject.quoted(name))" }
             features.append(feature(circle(place.coordinate, radiusMeters: place.radiusMeters), properties))
         }
         for reselection in record.reselections {
             if let refresh = reselection.refresh, refresh.radiusMeters > 0 {
-                features.append(feature(circle(refresh.center, radiusMeters: refresh.radiusMeters),
-                    "\"kind\":\"refresh\",\"id\":\(JSONObject.quoted(refresh.id)),\"fix\":\(reselection.fix),"
-                    + "\"radius_m\":\(number(refresh.radiusMeters)),\"guarantee\":\"\(reselection.guarantee.name)\""))
+                features.append(
+                    feature(
+                        circle(refresh.center, radiusMeters: refresh.radiusMeters),
+                        "\"kind\":\"refresh\",\"id\":\(JSONObject.quoted(refresh.id)),\"fix\":\(reselection.fix),"
+                            + "\"radius_m\":\(number(refresh.radiusMeters)),\"guarantee\":\"\(reselection.guarantee.name)\""))
             }
-            features.append(feature(point(reselection.position),
-                "\"kind\":\"reselect\",\"fix\":\(reselection.fix),\"guarantee\":\"\(reselection.guarantee.name)\","
-                + "\"started\":\(reselection.started),\"stopped\":\(reselection.stopped)"))
+            features.append(
+                feature(
+                    point(reselection.position),
+                    "\"kind\":\"reselect\",\"fix\":\(reselection.fix),\"guarantee\":\"\(reselection.guarantee.name)\","
+                        + "\"started\":\(reselection.started),\"stopped\":\(reselection.stopped)"))
         }
         if !record.walk.isEmpty {
             features.append(feature(line(record.walk), "\"kind\":\"walk\",\"fixes\":\(record.walk.count)"))
         }
         for miss in record.misses {
-            features.append(feature(point(miss.position), "\"kind\":\"miss\",\"id\":\(JSONObject.quoted(miss.placeID)),\"avoidable\":\(miss.avoidable)"))
+            features.append(
+                feature(point(miss.position), "\"kind\":\"miss\",\"id\":\(JSONObject.quoted(miss.placeID)),\"avoidable\":\(miss.avoidable)")
+            )
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}"
     }
@@ -54,7 +61,8 @@ public enum GeoJSONWriter {
         if parts.count == 1 {
             return "{\"type\":\"LineString\",\"coordinates\":[" + parts[0].map { position($0.0, $0.1) }.joined(separator: ",") + "]}"
         }
-        return "{\"type\":\"MultiLineString\",\"coordinates\":[" + parts.map { "[" + $0.map { position($0.0, $0.1) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]}"
+        return "{\"type\":\"MultiLineString\",\"coordinates\":["
+            + parts.map { "[" + $0.map { position($0.0, $0.1) }.joined(separator: ",") + "]" }.joined(separator: ",") + "]}"
     }
 
     /// (lon, lat) runs of a polyline, cut where a step crosses ±180° (the crossing latitude

@@ -55,7 +55,8 @@ enum ISO8601 {
         }
         guard i == bytes.count else { return nil }
         guard (1...12).contains(month), (1...daysInMonth(year, month)).contains(day),
-              hour <= 23 || (hour == 24 && minute == 0 && second == 0), minute <= 59, second <= 60 else { return nil }
+            hour <= 23 || (hour == 24 && minute == 0 && second == 0), minute <= 59, second <= 60
+        else { return nil }
         let days = daysFromCivil(year, month, day)
         return Double(days * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds) + fraction
     }

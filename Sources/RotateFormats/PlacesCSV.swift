@@ -1,5 +1,6 @@
 import FencePlanner
 import Geodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -177,8 +178,9 @@ public enum PlacesCSV {
                     let line = lines[position]
                     let error = PlacesCSVError(line: line, reason: .duplicateID(id, firstLine: lines[earlier]))
                     if options.strict { throw error }
-                    let record = CSVScanner.Record(line: line, bytes: Array(pendingBytes[recordStart..<(recordStart + (ends.last ?? 0))]),
-                                                   ends: Array(ends), problem: nil)
+                    let record = CSVScanner.Record(
+                        line: line, bytes: Array(pendingBytes[recordStart..<(recordStart + (ends.last ?? 0))]),
+                        ends: Array(ends), problem: nil)
                     rejected.append(RejectedRow(line: line, reason: error.reason.description, fields: record.fields))
                 } else {
                     if kept != position {
@@ -244,7 +246,9 @@ public enum PlacesCSV {
         mutating func result() throws(PlacesCSVError) -> Result {
             guard let header else { throw PlacesCSVError(line: 1, reason: .emptyFile) }
             try checkPendingIDs()
-            guard !places.isEmpty else { throw PlacesCSVError(line: 1, reason: .noValidRows(header: header, rejected: rejected.sorted { $0.line < $1.line })) }
+            guard !places.isEmpty else {
+                throw PlacesCSVError(line: 1, reason: .noValidRows(header: header, rejected: rejected.sorted { $0.line < $1.line }))
+            }
             return Result(places: places, lines: lines, rejected: rejected, header: header)
         }
     }

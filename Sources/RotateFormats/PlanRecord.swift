@@ -60,8 +60,10 @@ public struct PlanRecord: Sendable {
             for place in selection.monitored { shown.insert(place.position) }
             catalog.index.within(500, of: UnitVector(selection.fix.coordinate), measuredTo: .edge, into: &buffer)
             for neighbor in buffer.neighbors.prefix(2_000) { shown.insert(neighbor.index) }
-            reselections.append(Reselection(fix: fix, position: selection.fix.coordinate, refresh: selection.refresh,
-                                            guarantee: selection.guarantee, started: diff.start.count, stopped: diff.stop.count))
+            reselections.append(
+                Reselection(
+                    fix: fix, position: selection.fix.coordinate, refresh: selection.refresh,
+                    guarantee: selection.guarantee, started: diff.start.count, stopped: diff.stop.count))
         }
         for (id, start) in since { intervals[id, default: []].append(start...max(start, lastFix)) }
         self.monitored = intervals

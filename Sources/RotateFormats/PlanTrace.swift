@@ -61,11 +61,14 @@ public struct PlanTrace: Equatable, Sendable {
 
     /// The trace of a replay: its reselections in order, over a walk of `fixes` fixes, with
     /// `missed` missed fences.
-    public init(configuration: RotationConfiguration, places: Int, defaultRadiusMeters: Double, fixes: Int, updates: [RecordedUpdate],
-                missed: Int) {
-        config = Config(limit: configuration.limit, headroom: configuration.headroom, placeSlots: configuration.placeSlots,
-                        places: places, radiusMeters: defaultRadiusMeters, marginMeters: configuration.marginMeters,
-                        minRefreshRadiusMeters: configuration.minRefreshRadiusMeters)
+    public init(
+        configuration: RotationConfiguration, places: Int, defaultRadiusMeters: Double, fixes: Int, updates: [RecordedUpdate],
+        missed: Int
+    ) {
+        config = Config(
+            limit: configuration.limit, headroom: configuration.headroom, placeSlots: configuration.placeSlots,
+            places: places, radiusMeters: defaultRadiusMeters, marginMeters: configuration.marginMeters,
+            minRefreshRadiusMeters: configuration.minRefreshRadiusMeters)
         reselections = updates.map { recorded in
             let selection = recorded.update.selection, diff = recorded.update.diff
             var fallback: String?
@@ -81,25 +84,32 @@ public struct PlanTrace: Equatable, Sendable {
                 fix: recorded.sampleIndex, lat: selection.fix.coordinate.latitude, lon: selection.fix.coordinate.longitude,
                 start: diff.start.map(\.id), stop: diff.stop.map(\.id), insideAtStart: diff.insideAtStart,
                 monitored: selection.monitored.count,
-                refresh: selection.refresh.map { Refresh(id: $0.id, lat: $0.center.latitude, lon: $0.center.longitude, radiusMeters: $0.radiusMeters) },
+                refresh: selection.refresh.map {
+                    Refresh(id: $0.id, lat: $0.center.latitude, lon: $0.center.longitude, radiusMeters: $0.radiusMeters)
+                },
                 guarantee: selection.guarantee.name, fallback: fallback, overlapping: overlapping)
         }
-        summary = Summary(fixes: fixes, reselections: updates.count, starts: updates.reduce(0) { $0 + $1.update.diff.start.count },
-                          stops: updates.reduce(0) { $0 + $1.update.diff.stop.count }, missed: missed)
+        summary = Summary(
+            fixes: fixes, reselections: updates.count, starts: updates.reduce(0) { $0 + $1.update.diff.start.count },
+            stops: updates.reduce(0) { $0 + $1.update.diff.stop.count }, missed: missed)
     }
 
     /// The trace as NDJSON lines (keys in the spec's order; numbers in shortest round-trip form).
     public var ndjsonLines: [String] {
         var lines: [String] = []
-        lines.append("{\"type\":\"config\",\"version\":\(config.version),\"limit\":\(config.limit),\"headroom\":\(config.headroom),"
-            + "\"place_slots\":\(config.placeSlots),\"places\":\(config.places),\"radius_m\":\(Self.number(config.radiusMeters)),"
-            + "\"margin_m\":\(Self.number(config.marginMeters)),\"min_refresh_radius_m\":\(Self.number(config.minRefreshRadiusMeters))}")
+        lines.append(
+            "{\"type\":\"config\",\"version\":\(config.version),\"limit\":\(config.limit),\"headroom\":\(config.headroom),"
+                + "\"place_slots\":\(config.placeSlots),\"places\":\(config.places),\"radius_m\":\(Self.number(config.radiusMeters)),"
+                + "\"margin_m\":\(Self.number(config.marginMeters)),\"min_refresh_radius_m\":\(Self.number(config.minRefreshRadiusMeters))}"
+        )
         for r in reselections {
-            var line = "{\"type\":\"reselect\",\"fix\":\(r.fix),\"lat\":\(Self.number(r.lat)),\"lon\":\(Self.number(r.lon)),"
+            var line =
+                "{\"type\":\"reselect\",\"fix\":\(r.fix),\"lat\":\(Self.number(r.lat)),\"lon\":\(Self.number(r.lon)),"
                 + "\"start\":\(Self.strings(r.start)),\"stop\":\(Self.strings(r.stop)),\"inside_at_start\":\(Self.strings(r.insideAtStart)),"
                 + "\"monitored\":\(r.monitored),\"refresh\":"
             if let refresh = r.refresh {
-                line += "{\"id\":\(JSONObject.quoted(refresh.id)),\"lat\":\(Self.number(refresh.lat)),\"lon\":\(Self.number(refresh.lon)),"
+                line +=
+                    "{\"id\":\(JSONObject.quoted(refresh.id)),\"lat\":\(Self.number(refresh.lat)),\"lon\":\(Self.number(refresh.lon)),"
                     + "\"radius_m\":\(Self.number(refresh.radiusMeters))}"
             } else {
                 line += "null"
@@ -109,8 +119,9 @@ public struct PlanTrace: Equatable, Sendable {
             if let overlapping = r.overlapping { line += ",\"overlapping\":\(overlapping)" }
             lines.append(line + "}")
         }
-        lines.append("{\"type\":\"summary\",\"fixes\":\(summary.fixes),\"reselections\":\(summary.reselections),"
-            + "\"starts\":\(summary.starts),\"stops\":\(summary.stops),\"missed\":\(summary.missed)}")
+        lines.append(
+            "{\"type\":\"summary\",\"fixes\":\(summary.fixes),\"reselections\":\(summary.reselections),"
+                + "\"starts\":\(summary.starts),\"stops\":\(summary.stops),\"missed\":\(summary.missed)}")
         return lines
     }
 
@@ -151,23 +162,27 @@ public struct PlanTrace: Equatable, Sendable {
             }
             switch fields.type {
             case "config":
-                config = Config(version: try need(fields.version, "version"), limit: try need(fields.limit, "limit"),
-                                headroom: try need(fields.headroom, "headroom"), placeSlots: try need(fields.placeSlots, "place_slots"),
-                                places: try need(fields.places, "places"), radiusMeters: try need(fields.radiusMeters, "radius_m"),
-                                marginMeters: try need(fields.marginMeters, "margin_m"),
-                                minRefreshRadiusMeters: try need(fields.minRefreshRadiusMeters, "min_refresh_radius_m"))
+                config = Config(
+                    version: try need(fields.version, "version"), limit: try need(fields.limit, "limit"),
+                    headroom: try need(fields.headroom, "headroom"), placeSlots: try need(fields.placeSlots, "place_slots"),
+                    places: try need(fields.places, "places"), radiusMeters: try need(fields.radiusMeters, "radius_m"),
+                    marginMeters: try need(fields.marginMeters, "margin_m"),
+                    minRefreshRadiusMeters: try need(fields.minRefreshRadiusMeters, "min_refresh_radius_m"))
             case "reselect":
                 guard let refreshField = fields.refresh else { throw PlanTraceError(line: line, reason: "missing 'refresh'") }
-                reselections.append(Reselect(
-                    fix: try need(fields.fix, "fix"), lat: try need(fields.lat, "lat"), lon: try need(fields.lon, "lon"),
-                    start: try need(fields.start, "start"), stop: try need(fields.stop, "stop"),
-                    insideAtStart: try need(fields.insideAtStart, "inside_at_start"), monitored: try need(fields.monitored, "monitored"),
-                    refresh: refreshField.map { Refresh(id: $0.id, lat: $0.lat, lon: $0.lon, radiusMeters: $0.radiusMeters) },
-                    guarantee: try need(fields.guarantee, "guarantee"), fallback: fields.fallback, overlapping: fields.overlapping))
+                reselections.append(
+                    Reselect(
+                        fix: try need(fields.fix, "fix"), lat: try need(fields.lat, "lat"), lon: try need(fields.lon, "lon"),
+                        start: try need(fields.start, "start"), stop: try need(fields.stop, "stop"),
+                        insideAtStart: try need(fields.insideAtStart, "inside_at_start"),
+                        monitored: try need(fields.monitored, "monitored"),
+                        refresh: refreshField.map { Refresh(id: $0.id, lat: $0.lat, lon: $0.lon, radiusMeters: $0.radiusMeters) },
+                        guarantee: try need(fields.guarantee, "guarantee"), fallback: fields.fallback, overlapping: fields.overlapping))
             case "summary":
-                summary = Summary(fixes: try need(fields.fixes, "fixes"), reselections: try need(fields.reselections, "reselections"),
-                                  starts: try need(fields.starts, "starts"), stops: try need(fields.stops, "stops"),
-                                  missed: try need(fields.missed, "missed"))
+                summary = Summary(
+                    fixes: try need(fields.fixes, "fixes"), reselections: try need(fields.reselections, "reselections"),
+                    starts: try need(fields.starts, "starts"), stops: try need(fields.stops, "stops"),
+                    missed: try need(fields.missed, "missed"))
             case let other:
                 throw PlanTraceError(line: line, reason: "unknown type '\(other)'")
             }
@@ -207,8 +222,11 @@ public struct PlanTrace: Equatable, Sendable {
         enum CodingKeys: String, CodingKey {
             case type, version, limit, headroom, places, fix, lat, lon
             case start, stop, monitored, refresh, guarantee, fallback, overlapping, fixes, reselections, starts, stops, missed
-            case placeSlots = "place_slots", radiusMeters = "radius_m", marginMeters = "margin_m"
-            case minRefreshRadiusMeters = "min_refresh_radius_m", insideAtStart = "inside_at_start"
+            case placeSlots = "place_slots"
+            case radiusMeters = "radius_m"
+            case marginMeters = "margin_m"
+            case minRefreshRadiusMeters = "min_refresh_radius_m"
+            case insideAtStart = "inside_at_start"
         }
 
         init(from decoder: any Decoder) throws {

@@ -15,8 +15,10 @@ public enum SVGChart {
     }
 
     /// One chart `width` × `height` pixels at (`originX`, `originY`) of a larger document.
-    public static func chart(title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool, logY: Bool,
-                             originX: Double = 0, originY: Double = 0, width: Double = 640, height: Double = 360) -> String {
+    public static func chart(
+        title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool, logY: Bool,
+        originX: Double = 0, originY: Double = 0, width: Double = 640, height: Double = 360
+    ) -> String {
         let all = series.flatMap(\.points).filter { (!logX || $0.x > 0) && (!logY || $0.y > 0) }
         guard !all.isEmpty else { return "" }
         func tx(_ v: Double) -> Double { logX ? log10(v) : v }
@@ -48,11 +50,17 @@ public enum SVGChart {
             return String(format: "%g", v)
         }
         var out: [String] = []
-        out.append("<text x=\"\(f(originX + width / 2))\" y=\"\(f(originY + 22))\" text-anchor=\"middle\" font-weight=\"bold\">\(title)</text>")
-        out.append("<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(right - left))\" height=\"\(f(bottom - top))\" fill=\"none\" stroke=\"#999\"/>")
+        out.append(
+            "<text x=\"\(f(originX + width / 2))\" y=\"\(f(originY + 22))\" text-anchor=\"middle\" font-weight=\"bold\">\(title)</text>")
+        out.append(
+            "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(right - left))\" height=\"\(f(bottom - top))\" fill=\"none\" stroke=\"#999\"/>"
+        )
         // Grid and ticks: decades on log axes, five steps on linear ones.
-        let xTicks: [Double] = logX ? stride(from: minX, through: maxX, by: 1).map { pow(10, $0) } : (0...5).map { minX + Double($0) * (maxX - minX) / 5 }
-        let yTicks: [Double] = logY ? stride(from: minY, through: maxY, by: 1).map { pow(10, $0) }
+        let xTicks: [Double] =
+            logX ? stride(from: minX, through: maxX, by: 1).map { pow(10, $0) } : (0...5).map { minX + Double($0) * (maxX - minX) / 5 }
+        let yTicks: [Double] =
+            logY
+            ? stride(from: minY, through: maxY, by: 1).map { pow(10, $0) }
             : stride(from: minY, through: maxY + yStep / 2, by: yStep).map { $0 }
         for t in xTicks {
             out.append("<line x1=\"\(f(px(t)))\" y1=\"\(f(top))\" x2=\"\(f(px(t)))\" y2=\"\(f(bottom))\" stroke=\"#e4e4e4\"/>")
@@ -63,12 +71,18 @@ public enum SVGChart {
             out.append("<text x=\"\(f(left - 6))\" y=\"\(f(py(t) + 4))\" text-anchor=\"end\" font-size=\"11\">\(label(t))</text>")
         }
         out.append("<text x=\"\(f((left + right) / 2))\" y=\"\(f(bottom + 36))\" text-anchor=\"middle\" font-size=\"12\">\(xLabel)</text>")
-        out.append("<text x=\"\(f(originX + 16))\" y=\"\(f((top + bottom) / 2))\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 \(f(originX + 16)) \(f((top + bottom) / 2)))\">\(yLabel)</text>")
+        out.append(
+            "<text x=\"\(f(originX + 16))\" y=\"\(f((top + bottom) / 2))\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 \(f(originX + 16)) \(f((top + bottom) / 2)))\">\(yLabel)</text>"
+        )
         for (i, s) in series.enumerated() {
             let points = s.points.filter { (!logX || $0.x > 0) && (!logY || $0.y > 0) }
-            out.append("<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"2\" points=\"" + points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ") + "\"/>")
+            out.append(
+                "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"2\" points=\""
+                    + points.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ") + "\"/>")
             for p in points { out.append("<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"3\" fill=\"\(s.color)\"/>") }
-            out.append("<line x1=\"\(f(left + 12))\" y1=\"\(f(top + 16 + 18 * Double(i)))\" x2=\"\(f(left + 32))\" y2=\"\(f(top + 16 + 18 * Double(i)))\" stroke=\"\(s.color)\" stroke-width=\"2\"/>")
+            out.append(
+                "<line x1=\"\(f(left + 12))\" y1=\"\(f(top + 16 + 18 * Double(i)))\" x2=\"\(f(left + 32))\" y2=\"\(f(top + 16 + 18 * Double(i)))\" stroke=\"\(s.color)\" stroke-width=\"2\"/>"
+            )
             out.append("<text x=\"\(f(left + 38))\" y=\"\(f(top + 20 + 18 * Double(i)))\" font-size=\"12\">\(s.name)</text>")
         }
         return out.joined(separator: "\n")

@@ -46,63 +46,95 @@ public enum SVGMap {
             }.joined(separator: " ")
         }
         func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-                .replacingOccurrences(of: "\"", with: "&quot;")
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                of: ">", with: "&gt;"
+            )
+            .replacingOccurrences(of: "\"", with: "&quot;")
         }
 
         var svg: [String] = []
-        svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"13\">")
+        svg.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"13\">"
+        )
         svg.append("<rect width=\"100%\" height=\"100%\" fill=\"#fbfbf8\"/>")
         // Refresh circles first (largest, behind everything).
         svg.append("<g fill=\"none\" stroke=\"#3b7dd8\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\" opacity=\"0.7\">")
         for r in record.reselections {
             if let refresh = r.refresh, refresh.radiusMeters > 0 {
-                svg.append("<polygon points=\"\(ring(refresh.center, refresh.radiusMeters))\"><title>\(escape(refresh.id)) at fix \(r.fix): \(f(refresh.radiusMeters)) m, \(r.guarantee.name)</title></polygon>")
+                svg.append(
+                    "<polygon points=\"\(ring(refresh.center, refresh.radiusMeters))\"><title>\(escape(refresh.id)) at fix \(r.fix): \(f(refresh.radiusMeters)) m, \(r.guarantee.name)</title></polygon>"
+                )
             }
         }
         svg.append("</g>")
         // Fences: never monitored in gray, monitored at some point in orange.
         for place in record.places {
             let monitored = record.monitored[place.id] != nil
-            let style = monitored ? "fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\"" : "fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\""
-            svg.append("<polygon points=\"\(ring(place.coordinate, place.radiusMeters))\" \(style) stroke-width=\"1\"><title>\(escape(place.name ?? place.id)) (\(escape(place.id)), \(f(place.radiusMeters)) m)\(monitored ? ", monitored" : "")</title></polygon>")
+            let style =
+                monitored
+                ? "fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\"" : "fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\""
+            svg.append(
+                "<polygon points=\"\(ring(place.coordinate, place.radiusMeters))\" \(style) stroke-width=\"1\"><title>\(escape(place.name ?? place.id)) (\(escape(place.id)), \(f(place.radiusMeters)) m)\(monitored ? ", monitored" : "")</title></polygon>"
+            )
         }
         // The walk.
-        let path = record.walk.map { c -> String in let (x, y) = screen(c); return "\(f(x)),\(f(y))" }.joined(separator: " ")
+        let path = record.walk.map { c -> String in
+            let (x, y) = screen(c); return "\(f(x)),\(f(y))"
+        }.joined(separator: " ")
         svg.append("<polyline points=\"\(path)\" fill=\"none\" stroke=\"#1f2d5a\" stroke-width=\"2\" stroke-linejoin=\"round\"/>")
         if let first = record.walk.first, let last = record.walk.last {
             let (sx, sy) = screen(first), (ex, ey) = screen(last)
-            svg.append("<circle cx=\"\(f(sx))\" cy=\"\(f(sy))\" r=\"6\" fill=\"#2e9e44\" stroke=\"white\" stroke-width=\"1.5\"><title>start</title></circle>")
-            svg.append("<rect x=\"\(f(ex - 5))\" y=\"\(f(ey - 5))\" width=\"10\" height=\"10\" fill=\"#1f2d5a\" stroke=\"white\" stroke-width=\"1.5\"><title>end</title></rect>")
+            svg.append(
+                "<circle cx=\"\(f(sx))\" cy=\"\(f(sy))\" r=\"6\" fill=\"#2e9e44\" stroke=\"white\" stroke-width=\"1.5\"><title>start</title></circle>"
+            )
+            svg.append(
+                "<rect x=\"\(f(ex - 5))\" y=\"\(f(ey - 5))\" width=\"10\" height=\"10\" fill=\"#1f2d5a\" stroke=\"white\" stroke-width=\"1.5\"><title>end</title></rect>"
+            )
         }
         // Reselection points.
         for r in record.reselections {
             let (x, y) = screen(r.position)
             let color = r.guarantee == .exact ? "#3b7dd8" : "#d0021b"
-            svg.append("<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"4.5\" fill=\"\(color)\" stroke=\"white\" stroke-width=\"1\"><title>reselect at fix \(r.fix): +\(r.started) −\(r.stopped), \(r.guarantee.name)</title></circle>")
+            svg.append(
+                "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"4.5\" fill=\"\(color)\" stroke=\"white\" stroke-width=\"1\"><title>reselect at fix \(r.fix): +\(r.started) −\(r.stopped), \(r.guarantee.name)</title></circle>"
+            )
         }
         // Misses.
         for miss in record.misses {
             let (x, y) = screen(miss.position)
-            svg.append("<path d=\"M\(f(x - 6)),\(f(y - 6)) L\(f(x + 6)),\(f(y + 6)) M\(f(x - 6)),\(f(y + 6)) L\(f(x + 6)),\(f(y - 6))\" stroke=\"#d0021b\" stroke-width=\"3\"><title>missed \(escape(miss.placeID))</title></path>")
+            svg.append(
+                "<path d=\"M\(f(x - 6)),\(f(y - 6)) L\(f(x + 6)),\(f(y + 6)) M\(f(x - 6)),\(f(y + 6)) L\(f(x + 6)),\(f(y - 6))\" stroke=\"#d0021b\" stroke-width=\"3\"><title>missed \(escape(miss.placeID))</title></path>"
+            )
         }
         // Scale bar: a round length near a fifth of the width.
         let target = meters / 5
         let magnitude = pow(10, floor(log10(target)))
         let barMeters = [1.0, 2, 5, 10].map { $0 * magnitude }.last { $0 <= target } ?? magnitude
         let barPixels = barMeters * scale
-        let barLabel = barMeters >= 1_000 ? "\(CSVWriter.decimal(barMeters / 1_000, decimals: 1)) km" : "\(CSVWriter.decimal(barMeters, decimals: 0)) m"
+        let barLabel =
+            barMeters >= 1_000
+            ? "\(CSVWriter.decimal(barMeters / 1_000, decimals: 1)) km" : "\(CSVWriter.decimal(barMeters, decimals: 0)) m"
         let by = height - 24
-        svg.append("<g stroke=\"#222\" stroke-width=\"2\"><line x1=\"20\" y1=\"\(f(by))\" x2=\"\(f(20 + barPixels))\" y2=\"\(f(by))\"/>"
-            + "<line x1=\"20\" y1=\"\(f(by - 6))\" x2=\"20\" y2=\"\(f(by + 6))\"/><line x1=\"\(f(20 + barPixels))\" y1=\"\(f(by - 6))\" x2=\"\(f(20 + barPixels))\" y2=\"\(f(by + 6))\"/></g>")
+        svg.append(
+            "<g stroke=\"#222\" stroke-width=\"2\"><line x1=\"20\" y1=\"\(f(by))\" x2=\"\(f(20 + barPixels))\" y2=\"\(f(by))\"/>"
+                + "<line x1=\"20\" y1=\"\(f(by - 6))\" x2=\"20\" y2=\"\(f(by + 6))\"/><line x1=\"\(f(20 + barPixels))\" y1=\"\(f(by - 6))\" x2=\"\(f(20 + barPixels))\" y2=\"\(f(by + 6))\"/></g>"
+        )
         svg.append("<text x=\"\(f(20 + barPixels / 2))\" y=\"\(f(by - 10))\" text-anchor=\"middle\" fill=\"#222\">\(barLabel)</text>")
         // North arrow, title and legend.
-        svg.append("<text x=\"\(f(width - 24))\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#222\">N</text><path d=\"M\(f(width - 24)),34 l-6,14 l6,-4 l6,4 z\" fill=\"#222\"/>")
+        svg.append(
+            "<text x=\"\(f(width - 24))\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#222\">N</text><path d=\"M\(f(width - 24)),34 l-6,14 l6,-4 l6,4 z\" fill=\"#222\"/>"
+        )
         svg.append("<rect x=\"10\" y=\"10\" width=\"300\" height=\"150\" rx=\"6\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>")
         svg.append("<text x=\"20\" y=\"30\" font-weight=\"bold\" fill=\"#222\">\(escape(title))</text>")
         let legend: [(String, String)] = [
-            ("<polygon points=\"22,48 34,48 34,58 22,58\" fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\"/>", "fence, monitored at some point"),
-            ("<polygon points=\"22,68 34,68 34,78 22,78\" fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\"/>", "fence, never monitored"),
+            (
+                "<polygon points=\"22,48 34,48 34,58 22,58\" fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\"/>",
+                "fence, monitored at some point"
+            ),
+            (
+                "<polygon points=\"22,68 34,68 34,78 22,78\" fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\"/>",
+                "fence, never monitored"
+            ),
             ("<line x1=\"20\" y1=\"93\" x2=\"36\" y2=\"93\" stroke=\"#1f2d5a\" stroke-width=\"2\"/>", "walk (start green, end square)"),
             ("<circle cx=\"28\" cy=\"113\" r=\"4.5\" fill=\"#3b7dd8\"/>", "reselection (red: degraded/saturated)"),
             ("<line x1=\"20\" y1=\"133\" x2=\"36\" y2=\"133\" stroke=\"#3b7dd8\" stroke-dasharray=\"6 4\"/>", "refresh circle"),

@@ -20,7 +20,8 @@ public struct WalkFile: Sendable {
         } catch {
             throw WalkFileError(line: 0, reason: .unreadable(error.reason))
         }
-        let firstNonSpace = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first
+        let firstNonSpace = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+            .first
         if path.lowercased().hasSuffix(".gpx") || firstNonSpace == 0x3C {
             return try GPXReader.read(bytes: bytes, strict: strict)
         }
@@ -34,7 +35,8 @@ public struct WalkFile: Sendable {
 
     /// Rebases timestamps to the first fix and keeps them only while they do not go backwards.
     static func assemble(_ raw: [(fix: Fix, line: Int, fields: [String])], rejected: [RejectedRow], strict: Bool)
-        throws(WalkFileError) -> WalkFile {
+        throws(WalkFileError) -> WalkFile
+    {
         var fixes: [Fix] = []
         var lines: [Int] = []
         var rejected = rejected
@@ -84,7 +86,8 @@ public enum WalkCSV {
         var rejected: [RejectedRow] = []
         for (index, record) in records.dropFirst().enumerated() {
             do throws(WalkFileError) {
-                raw.append((try parse(record, columns: columns, width: headerRecord.fields.count, rowIndex: index), record.line, record.fields))
+                raw.append(
+                    (try parse(record, columns: columns, width: headerRecord.fields.count, rowIndex: index), record.line, record.fields))
             } catch {
                 if strict { throw error }
                 rejected.append(RejectedRow(line: record.line, reason: error.reason.description, fields: record.fields))

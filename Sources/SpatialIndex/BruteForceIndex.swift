@@ -70,7 +70,8 @@ public struct BruteForceIndex: Sendable {
         var neighbor: Neighbor
 
         func precedes(_ other: Keyed) -> Bool {
-            RankingKey.precedes(key: key, squaredChord: squaredChord, index: neighbor.index, other.key, other.squaredChord, other.neighbor.index)
+            RankingKey.precedes(
+                key: key, squaredChord: squaredChord, index: neighbor.index, other.key, other.squaredChord, other.neighbor.index)
         }
     }
 
@@ -78,8 +79,9 @@ public struct BruteForceIndex: Sendable {
         let squaredChord = vectors[i].squaredChord(to: query)
         switch target {
         case .center:
-            return Keyed(key: squaredChord, squaredChord: squaredChord,
-                         neighbor: Neighbor(index: i, distanceMeters: GreatCircle.arcMeters(squaredChord: squaredChord)))
+            return Keyed(
+                key: squaredChord, squaredChord: squaredChord,
+                neighbor: Neighbor(index: i, distanceMeters: GreatCircle.arcMeters(squaredChord: squaredChord)))
         case .edge:
             let edge = RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: radiiMeters[i])
             return Keyed(key: edge, squaredChord: squaredChord, neighbor: Neighbor(index: i, distanceMeters: edge))

@@ -89,7 +89,9 @@ extension KDTree {
     /// The build's selection on plain values (for tests): `values` reordered so that position
     /// `nth` holds what a sort would put there, nothing greater before it, nothing smaller after.
     package static func _selectForTesting(_ values: [Double], nth: Int) -> [Double] {
-        var points = values.enumerated().map { Builder.Point(vector: UnitVector(x: $0.element, y: 0, z: 0), radius: 0, index: Int32($0.offset)) }
+        var points = values.enumerated().map {
+            Builder.Point(vector: UnitVector(x: $0.element, y: 0, z: 0), radius: 0, index: Int32($0.offset))
+        }
         points.withUnsafeMutableBufferPointer { Builder.select($0, nth: nth, low: 0, high: values.count) { $0.vector.x } }
         return points.map(\.vector.x)
     }
@@ -255,8 +257,10 @@ private struct Builder {
                 offset += 1
             }
         }
-        folded.append(KDTree.Node(minX: .zero, minY: .zero, minZ: .zero, maxX: .zero, maxY: .zero, maxZ: .zero,
-                                  maxRadius: .zero, splits: .zero))
+        folded.append(
+            KDTree.Node(
+                minX: .zero, minY: .zero, minZ: .zero, maxX: .zero, maxY: .zero, maxZ: .zero,
+                maxRadius: .zero, splits: .zero))
         fold(0, at: 0, depth: 0)
         return (folded, height)
     }

@@ -36,9 +36,10 @@ extension KDTree {
             for lane in 0..<4 {
                 let range = Int(starts[lane])..<Int(ends[lane])
                 if range.isEmpty {
-                    precondition(node.minX[lane] == .infinity && node.maxX[lane] == -.infinity && node.minY[lane] == .infinity
-                                 && node.maxY[lane] == -.infinity && node.minZ[lane] == .infinity && node.maxZ[lane] == -.infinity,
-                                 "unused lane \(lane) of node \(index) has a box")
+                    precondition(
+                        node.minX[lane] == .infinity && node.maxX[lane] == -.infinity && node.minY[lane] == .infinity
+                            && node.maxY[lane] == -.infinity && node.minZ[lane] == .infinity && node.maxZ[lane] == -.infinity,
+                        "unused lane \(lane) of node \(index) has a box")
                     continue
                 }
                 precondition(lane == used, "node \(index): an unused lane before lane \(lane)")

@@ -26,8 +26,10 @@ extension KDTree {
     /// The seeds are ranked first, so the search starts with a k-th key close to the final one
     /// and prunes from the root; the answer is exactly that of the cold query. Each seed must be
     /// an indexed place with its exact vector and radius (as given to the index), listed once.
-    public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, seededWith seeds: [NeighborSeed],
-                        into buffer: inout NeighborBuffer) {
+    public func nearest(
+        _ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, seededWith seeds: [NeighborSeed],
+        into buffer: inout NeighborBuffer
+    ) {
         precondition(k >= 0, "k must be >= 0")
         var probe = NoProbe()
         search(k, query, target, seeds, &buffer, &probe)
@@ -40,8 +42,10 @@ extension KDTree {
     /// previous position, meters away) passes it, and the search prunes from the root as if the
     /// k-th were already found; when at least `k` places lie within `maxMeters` the answer is
     /// exactly that of the unbounded query.
-    public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, within maxMeters: Double,
-                        into buffer: inout NeighborBuffer) {
+    public func nearest(
+        _ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, within maxMeters: Double,
+        into buffer: inout NeighborBuffer
+    ) {
         precondition(k >= 0, "k must be >= 0")
         precondition(!maxMeters.isNaN, "reach must not be NaN")
         var probe = NoProbe()
@@ -52,9 +56,12 @@ extension KDTree {
     /// computed from them (by edge, those of the places that pass the reach test; by center, the
     /// squared chord is the key) and the nodes it made (for tests that prove the pruning works
     /// without timing anything).
-    package func nearestCounting(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, seededWith seeds: [NeighborSeed] = [],
-                                 within maxMeters: Double = .infinity, into buffer: inout NeighborBuffer)
-        -> (pointsEvaluated: Int, keysComputed: Int, nodesVisited: Int) {
+    package func nearestCounting(
+        _ k: Int, to query: UnitVector, measuredTo target: DistanceTarget, seededWith seeds: [NeighborSeed] = [],
+        within maxMeters: Double = .infinity, into buffer: inout NeighborBuffer
+    )
+        -> (pointsEvaluated: Int, keysComputed: Int, nodesVisited: Int)
+    {
         precondition(k >= 0, "k must be >= 0")
         var probe = CountingProbe()
         searchWithin(maxMeters, k, query, target, seeds, &buffer, &probe)
@@ -63,8 +70,10 @@ extension KDTree {
 
     /// `search` with the buffer's reach set to `maxMeters` for its duration, then the results
     /// beyond it dropped (a reach's key is padded: see `RankingMetric.keyBound`).
-    func searchWithin<Probe: SearchProbe>(_ maxMeters: Double, _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed],
-                                          _ buffer: inout NeighborBuffer, _ probe: inout Probe) {
+    func searchWithin<Probe: SearchProbe>(
+        _ maxMeters: Double, _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed],
+        _ buffer: inout NeighborBuffer, _ probe: inout Probe
+    ) {
         buffer.reachMeters = maxMeters
         search(k, query, target, seeds, &buffer, &probe)
         buffer.reachMeters = .infinity
@@ -75,7 +84,8 @@ extension KDTree {
 
     @inlinable
     func search<Probe: SearchProbe>(
-        _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed], _ buffer: inout NeighborBuffer, _ probe: inout Probe
+        _ k: Int, _ query: UnitVector, _ target: DistanceTarget, _ seeds: [NeighborSeed], _ buffer: inout NeighborBuffer,
+        _ probe: inout Probe
     ) {
         switch target {
         case .center:
@@ -164,8 +174,10 @@ extension KDTree {
                         buffer.bestChords.withUnsafeMutableBufferPointer { bestChords in
                             buffer.stack.withUnsafeMutableBufferPointer { stack in
                                 withUnsafeTemporaryAllocation(byteCount: scratchBytes, alignment: 16) { scratch in
-                                    body(SearchMemory(scratch: scratch, leafSize: leafSize, usesRadius: usesRadius, leafBlocks: leafBlocks,
-                                                      ids: ids, nodes: nodes, best: best, bestChords: bestChords, stack: stack))
+                                    body(
+                                        SearchMemory(
+                                            scratch: scratch, leafSize: leafSize, usesRadius: usesRadius, leafBlocks: leafBlocks,
+                                            ids: ids, nodes: nodes, best: best, bestChords: bestChords, stack: stack))
                                 }
                             }
                         }
@@ -183,9 +195,11 @@ extension KDTree {
     /// (never reverses it), so when no two rounded keys are equal (the ranks' sum shows it) the
     /// ranks are the exact order; else returns false and the caller ranks the leaf one by one.
     @inlinable @inline(__always)
-    static func fillByRank(count m: Int, keys: UnsafePointer<Double>, squaredChords: UnsafePointer<Double>, candidates: UnsafePointer<Int>?,
-                           ids: UnsafePointer<Int32>, scratch: UnsafeMutablePointer<Float>, best: UnsafeMutablePointer<NeighborBuffer.Best>,
-                           chords: UnsafeMutablePointer<Double>, keepsChords: Bool, k: Int) -> Bool {
+    static func fillByRank(
+        count m: Int, keys: UnsafePointer<Double>, squaredChords: UnsafePointer<Double>, candidates: UnsafePointer<Int>?,
+        ids: UnsafePointer<Int32>, scratch: UnsafeMutablePointer<Float>, best: UnsafeMutablePointer<NeighborBuffer.Best>,
+        chords: UnsafeMutablePointer<Double>, keepsChords: Bool, k: Int
+    ) -> Bool {
         let padded = (m &+ 3) & ~3
         for t in 0..<m { scratch[t] = Float(keys[t]) }
         for t in m..<padded { scratch[t] = .infinity }
@@ -218,8 +232,10 @@ extension KDTree {
     /// Out of line: inlined into the search loop, its lane selects were compiled into per-lane
     /// branches; on its own it is a short run of vector instructions and no branch.
     @inlinable @inline(never)
-    static func stackChildren<Metric: RankingMetric>(of node: UnsafePointer<Node>, entry: NeighborBuffer.StackEntry, query: Node.Query,
-                                                     metric: Metric, leafSize: Int, into slots: UnsafeMutablePointer<NeighborBuffer.StackEntry>) {
+    static func stackChildren<Metric: RankingMetric>(
+        of node: UnsafePointer<Node>, entry: NeighborBuffer.StackEntry, query: Node.Query,
+        metric: Metric, leafSize: Int, into slots: UnsafeMutablePointer<NeighborBuffer.StackEntry>
+    ) {
         let squared = node.pointee.squaredChordBounds(from: query)
         let (low, high, order) = metric.lowerBounds(squaredChords: squared, maxRadii: node.pointee.maxRadius)
         let (starts, ends, children) = node.pointee.children(start: entry.start, end: entry.end, leafSize: leafSize)
@@ -317,16 +333,19 @@ protocol RankingMetric {
     /// `key(squaredChord:radius:)` of the places `candidates[0..<count]` (offsets into
     /// `squaredChords` and `radii`), bit for bit the same keys, written to `keys[0..<count]`.
     /// Only called when `usesRadius`.
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
-              into keys: UnsafeMutablePointer<Double>)
+    func keys(
+        squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
+        into keys: UnsafeMutablePointer<Double>)
     /// Writes the squared chords from `query` to the places `0..<count` of a leaf (coordinates
     /// `x`, `y`, `z`) to `squaredChords` (same operations, same order as
     /// `UnitVector.squaredChord`), and to `candidates` the offsets whose key can be at most
     /// `worstKey` (every place whose key is, and few others), in order; returns how many. Only
     /// called when `usesRadius`.
-    func squaredChordsKeepingReaching(x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
-                                      radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
-                                      squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>) -> Int
+    func squaredChordsKeepingReaching(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
+        radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
+        squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>
+    ) -> Int
     /// A key at least that of every place within `meters` (finite): every operation from a
     /// place's distance to its key is monotone, and chord keys are padded by 1 µm.
     func keyBound(meters: Double) -> Double
@@ -336,20 +355,27 @@ extension RankingMetric {
     /// Keys that are squared chords: the bounds are the squared chords themselves.
     @inlinable @inline(__always)
     func lowerBounds(squaredChords: SIMD4<Float>, maxRadii: SIMD4<Float>) -> (SIMD2<Double>, SIMD2<Double>, order: SIMD4<Float>) {
-        (SIMD2(Double(squaredChords[0]), Double(squaredChords[1])), SIMD2(Double(squaredChords[2]), Double(squaredChords[3])), squaredChords)
+        (
+            SIMD2(Double(squaredChords[0]), Double(squaredChords[1])), SIMD2(Double(squaredChords[2]), Double(squaredChords[3])),
+            squaredChords
+        )
     }
     @inlinable @inline(__always)
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
-              into keys: UnsafeMutablePointer<Double>) {
+    func keys(
+        squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
+        into keys: UnsafeMutablePointer<Double>
+    ) {
         for t in 0..<count {
             let j = candidates[t]
             keys[t] = key(squaredChord: squaredChords[j], radius: radii[j])
         }
     }
     @inlinable @inline(__always)
-    func squaredChordsKeepingReaching(x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
-                                      radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
-                                      squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>) -> Int {
+    func squaredChordsKeepingReaching(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
+        radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
+        squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>
+    ) -> Int {
         for j in 0..<count {
             let dx = x[j] - query.x, dy = y[j] - query.y, dz = z[j] - query.z
             squaredChords[j] = dx * dx + dy * dy + dz * dz
@@ -402,10 +428,12 @@ struct EdgeMetric: RankingMetric {
     /// chain where these take three), ~2 % slower (clustered 100,000: 1,088 against 1,069 ns).
     @inlinable @inline(__always)
     func lowerBounds(squaredChords: SIMD4<Float>, maxRadii: SIMD4<Float>) -> (SIMD2<Double>, SIMD2<Double>, order: SIMD4<Float>) {
-        let low = SIMD2(lowerBound(squaredChord: Double(squaredChords[0]), maxRadius: Double(maxRadii[0])),
-                        lowerBound(squaredChord: Double(squaredChords[1]), maxRadius: Double(maxRadii[1])))
-        let high = SIMD2(lowerBound(squaredChord: Double(squaredChords[2]), maxRadius: Double(maxRadii[2])),
-                         lowerBound(squaredChord: Double(squaredChords[3]), maxRadius: Double(maxRadii[3])))
+        let low = SIMD2(
+            lowerBound(squaredChord: Double(squaredChords[0]), maxRadius: Double(maxRadii[0])),
+            lowerBound(squaredChord: Double(squaredChords[1]), maxRadius: Double(maxRadii[1])))
+        let high = SIMD2(
+            lowerBound(squaredChord: Double(squaredChords[2]), maxRadius: Double(maxRadii[2])),
+            lowerBound(squaredChord: Double(squaredChords[3]), maxRadius: Double(maxRadii[3])))
         return (low, high, Self.chordGuesses(squaredChords) - maxRadii * Float(1 / Earth.meanRadiusMeters))
     }
     /// For each lane, the square root of `squared` (≥ 0, +∞ allowed) within 3.5 % (below 2¹²⁸), by
@@ -424,8 +452,10 @@ struct EdgeMetric: RankingMetric {
     /// Two places at a time through `GreatCircle.arcMeters(squaredChords:)` (bit for bit the
     /// scalar arcs), minus the radii.
     @inlinable @inline(__always)
-    func keys(squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
-              into keys: UnsafeMutablePointer<Double>) {
+    func keys(
+        squaredChords: UnsafePointer<Double>, radii: UnsafePointer<Double>, of candidates: UnsafePointer<Int>, count: Int,
+        into keys: UnsafeMutablePointer<Double>
+    ) {
         var t = 0
         while t &+ 1 < count {
             let a = candidates[t], b = candidates[t &+ 1]
@@ -455,9 +485,11 @@ struct EdgeMetric: RankingMetric {
     /// ~2e7 m, and 1e-15 of the radius), is below the product, and the rounded bound lies above
     /// `worstKey`, strictly: a key equal to the k-th still ranks by its tie-breaks.
     @inlinable @inline(__always)
-    func squaredChordsKeepingReaching(x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
-                                      radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
-                                      squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>) -> Int {
+    func squaredChordsKeepingReaching(
+        x: UnsafePointer<Double>, y: UnsafePointer<Double>, z: UnsafePointer<Double>,
+        radii: UnsafePointer<Double>, count: Int, query: UnitVector, worstKey: Double,
+        squaredChords: UnsafeMutablePointer<Double>, candidates: UnsafeMutablePointer<Int>
+    ) -> Int {
         var kept = 0, j = 0
         let scale = Self.squaredReachScale, slack = worstKey + 1e-6, radiusPad = 1 + 1e-12
         let qx = SIMD2(repeating: query.x), qy = SIMD2(repeating: query.y), qz = SIMD2(repeating: query.z)
@@ -552,8 +584,10 @@ extension KDTree {
             let node = nodes[Int(index)]
             let squared = node.squaredChordBounds(from: nodeQuery)
             let (starts, ends, children) = node.children(start: start, end: end, leafSize: leafSize)
-            for lane in 0..<4 where starts[lane] < ends[lane]
-                && metric.lowerBound(squaredChord: Double(squared[lane]), maxRadius: Double(node.maxRadius[lane])) <= key {
+            for lane in 0..<4
+            where starts[lane] < ends[lane]
+                && metric.lowerBound(squaredChord: Double(squared[lane]), maxRadius: Double(node.maxRadius[lane])) <= key
+            {
                 count += 1
                 if Int(ends[lane] - starts[lane]) > leafSize { pending.append((children[lane], starts[lane], ends[lane])) }
             }

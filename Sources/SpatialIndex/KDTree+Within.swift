@@ -13,7 +13,9 @@ extension KDTree {
     /// - Returns: nothing; `buffer.neighbors` holds every qualifying place, sorted as `nearest`
     ///   sorts (by center: great-circle order; by edge: edge distance), ties by index.
     @inlinable
-    public func within(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer) {
+    public func within(
+        _ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer
+    ) {
         precondition(!meters.isNaN, "reach must not be NaN")
         buffer.entries.removeAll(keepingCapacity: true)
         buffer._neighbors.removeAll(keepingCapacity: true)
@@ -34,8 +36,10 @@ extension KDTree {
     /// How many places lie within `meters` of `query`: the count `within` would return, without
     /// collecting, sorting or converting them (uses only `buffer`'s traversal stack).
     @inlinable
-    public func count(within meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center,
-                      using buffer: inout NeighborBuffer) -> Int {
+    public func count(
+        within meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center,
+        using buffer: inout NeighborBuffer
+    ) -> Int {
         precondition(!meters.isNaN, "reach must not be NaN")
         var count = 0
         forEachWithin(meters, of: query, measuredTo: target, stack: &buffer.stack) { _, _, _ in count += 1 }
@@ -45,8 +49,10 @@ extension KDTree {
     /// Calls `body` with the leaf-order position, key (edge meters, or the squared chord by center)
     /// and squared chord of every place within `meters` of `query`, in no particular order.
     @inlinable
-    func forEachWithin(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget, stack: inout [NeighborBuffer.StackEntry],
-                       _ body: (Int, Double, Double) -> Void) {
+    func forEachWithin(
+        _ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget, stack: inout [NeighborBuffer.StackEntry],
+        _ body: (Int, Double, Double) -> Void
+    ) {
         guard !isEmpty else { return }
         let byEdge = target == .edge
         /// The squared chord beyond which no place of radius at most `maxRadius` is within reach.

@@ -31,9 +31,11 @@ extension KDTree {
         @usableFromInline let rankScratch: UnsafeMutablePointer<Float>
 
         @inlinable
-        init(scratch: UnsafeMutableRawBufferPointer, leafSize: Int, usesRadius: Bool, leafBlocks: UnsafeBufferPointer<Double>,
-             ids: UnsafeBufferPointer<Int32>, nodes: UnsafeBufferPointer<Node>, best: UnsafeMutableBufferPointer<NeighborBuffer.Best>,
-             bestChords: UnsafeMutableBufferPointer<Double>, stack: UnsafeMutableBufferPointer<NeighborBuffer.StackEntry>) {
+        init(
+            scratch: UnsafeMutableRawBufferPointer, leafSize: Int, usesRadius: Bool, leafBlocks: UnsafeBufferPointer<Double>,
+            ids: UnsafeBufferPointer<Int32>, nodes: UnsafeBufferPointer<Node>, best: UnsafeMutableBufferPointer<NeighborBuffer.Best>,
+            bestChords: UnsafeMutableBufferPointer<Double>, stack: UnsafeMutableBufferPointer<NeighborBuffer.StackEntry>
+        ) {
             let base = scratch.baseAddress!
             let perLeaf = usesRadius ? leafSize : 0
             chords = base.bindMemory(to: Double.self, capacity: leafSize)
@@ -73,8 +75,10 @@ extension KDTree {
         @usableFromInline var found = 0
 
         @inlinable
-        init(_ memory: SearchMemory, metric: Metric, query: UnitVector, k: Int, reachKey: Double, leafSize: Int,
-             seeds: UnsafeBufferPointer<NeighborSeed>) {
+        init(
+            _ memory: SearchMemory, metric: Metric, query: UnitVector, k: Int, reachKey: Double, leafSize: Int,
+            seeds: UnsafeBufferPointer<NeighborSeed>
+        ) {
             self.memory = memory
             self.metric = metric
             self.query = query
@@ -83,8 +87,9 @@ extension KDTree {
             self.reachKey = reachKey
             self.leafSize = leafSize
             self.seeds = seeds
-            prefetcher = Prefetcher(leafBlocks: memory.leafBlocks, ids: memory.ids, nodes: memory.nodes, leafSize: leafSize,
-                                    radii: Metric.usesRadius)
+            prefetcher = Prefetcher(
+                leafBlocks: memory.leafBlocks, ids: memory.ids, nodes: memory.nodes, leafSize: leafSize,
+                radii: Metric.usesRadius)
             memory.best[0] = .sentinel
             best = memory.best + 1
             bestChords = memory.bestChords + (Metric.usesRadius ? 1 : 0)
@@ -96,8 +101,9 @@ extension KDTree {
 
         @inlinable @inline(__always)
         mutating func offer(key: Double, squaredChord: Double, index: Int32) {
-            NeighborBuffer.offer(key: key, squaredChord: squaredChord, index: index, to: best, chords: bestChords,
-                                 keepsChords: Metric.usesRadius, found: &found, k: k)
+            NeighborBuffer.offer(
+                key: key, squaredChord: squaredChord, index: index, to: best, chords: bestChords,
+                keepsChords: Metric.usesRadius, found: &found, k: k)
         }
 
         /// Ranks the seeds first, so the walk starts with a k-th key close to the final one.
@@ -105,8 +111,9 @@ extension KDTree {
         mutating func rankSeeds() {
             for seed in seeds {
                 let squaredChord = seed.vector.squaredChord(to: query)
-                offer(key: metric.key(squaredChord: squaredChord, radius: Metric.usesRadius ? seed.radiusMeters : 0),
-                      squaredChord: squaredChord, index: Int32(seed.index))
+                offer(
+                    key: metric.key(squaredChord: squaredChord, radius: Metric.usesRadius ? seed.radiusMeters : 0),
+                    squaredChord: squaredChord, index: Int32(seed.index))
             }
         }
 
@@ -127,8 +134,9 @@ extension KDTree {
                     if end &- start > leafSize {
                         assert(top + 3 < memory.stackCount, "stack deeper than the tree")
                         // One node read bounds all four children; the nearest is visited next.
-                        KDTree.stackChildren(of: nodes + Int(next.node), entry: next, query: nodeQuery, metric: metric,
-                                             leafSize: leafSize, into: stack + top)
+                        KDTree.stackChildren(
+                            of: nodes + Int(next.node), entry: next, query: nodeQuery, metric: metric,
+                            leafSize: leafSize, into: stack + top)
                         top = top &+ 3
                         next = stack[top]
                         // The nearest child and the next: their lines load together.
@@ -164,8 +172,9 @@ extension KDTree {
                 // pass a test without either (listed without a branch, with the chords), then two
                 // at a time. The whole leaf is tested: the reach test drops fences too small to
                 // rank at no more cost than finding where they start.
-                kept = metric.squaredChordsKeepingReaching(x: px, y: py, z: pz, radii: radii, count: kept, query: query, worstKey: worst,
-                                                           squaredChords: chords, candidates: candidates)
+                kept = metric.squaredChordsKeepingReaching(
+                    x: px, y: py, z: pz, radii: radii, count: kept, query: query, worstKey: worst,
+                    squaredChords: chords, candidates: candidates)
                 metric.keys(squaredChords: UnsafePointer(chords), radii: radii, of: UnsafePointer(candidates), count: kept, into: leafKeys)
             } else {
                 let (qx, qy, qz) = (query.x, query.y, query.z)
@@ -180,9 +189,11 @@ extension KDTree {
             // (each insertion ends in a shift loop whose exit no predictor can guess).
             if found == 0 && worst == .infinity {
                 let keys = Metric.usesRadius ? UnsafePointer(leafKeys) : UnsafePointer(chords)
-                if KDTree.fillByRank(count: kept, keys: keys, squaredChords: UnsafePointer(chords),
-                                     candidates: Metric.usesRadius ? UnsafePointer(candidates) : nil, ids: memory.ids + start,
-                                     scratch: memory.rankScratch, best: best, chords: bestChords, keepsChords: Metric.usesRadius, k: k) {
+                if KDTree.fillByRank(
+                    count: kept, keys: keys, squaredChords: UnsafePointer(chords),
+                    candidates: Metric.usesRadius ? UnsafePointer(candidates) : nil, ids: memory.ids + start,
+                    scratch: memory.rankScratch, best: best, chords: bestChords, keepsChords: Metric.usesRadius, k: k)
+                {
                     found = Swift.min(kept, k)
                     return
                 }

@@ -73,8 +73,10 @@ public struct KDTree: Sendable {
         @usableFromInline var maxRadius: SIMD4<Float>
         @usableFromInline var splits: SIMD4<Int32>
 
-        @inlinable init(minX: SIMD4<Float>, minY: SIMD4<Float>, minZ: SIMD4<Float>, maxX: SIMD4<Float>, maxY: SIMD4<Float>,
-                        maxZ: SIMD4<Float>, maxRadius: SIMD4<Float>, splits: SIMD4<Int32>) {
+        @inlinable init(
+            minX: SIMD4<Float>, minY: SIMD4<Float>, minZ: SIMD4<Float>, maxX: SIMD4<Float>, maxY: SIMD4<Float>,
+            maxZ: SIMD4<Float>, maxRadius: SIMD4<Float>, splits: SIMD4<Int32>
+        ) {
             self.minX = minX
             self.minY = minY
             self.minZ = minZ

@@ -47,8 +47,10 @@ public enum RankingKey {
     /// Whether a place ranks before another: by key (edge meters, or the squared chord when ranking
     /// by center), then squared chord, then index — the one order of rotate's rankings.
     @inlinable @inline(__always)
-    public static func precedes(key: Double, squaredChord: Double, index: Int,
-                                _ otherKey: Double, _ otherSquaredChord: Double, _ otherIndex: Int) -> Bool {
+    public static func precedes(
+        key: Double, squaredChord: Double, index: Int,
+        _ otherKey: Double, _ otherSquaredChord: Double, _ otherIndex: Int
+    ) -> Bool {
         if key != otherKey { return key < otherKey }
         if squaredChord != otherSquaredChord { return squaredChord < otherSquaredChord }
         return index < otherIndex

@@ -81,8 +81,10 @@ public struct NeighborBuffer: Sendable {
     /// The shift loop tests the key alone first: keys almost never tie, so a step is one
     /// comparison; only equal keys fall back to the full (key, squared chord, index) order.
     @inlinable @inline(__always)
-    static func offer(key: Double, squaredChord: Double, index: Int32, to best: UnsafeMutablePointer<Best>,
-                      chords: UnsafeMutablePointer<Double>, keepsChords: Bool, found: inout Int, k: Int) {
+    static func offer(
+        key: Double, squaredChord: Double, index: Int32, to best: UnsafeMutablePointer<Best>,
+        chords: UnsafeMutablePointer<Double>, keepsChords: Bool, found: inout Int, k: Int
+    ) {
         /// Whether the candidate ranks before the entry at `position`, keys being equal.
         @inline(__always) func precedesOnTie(_ position: Int) -> Bool {
             if keepsChords && squaredChord != chords[position] { return squaredChord < chords[position] }

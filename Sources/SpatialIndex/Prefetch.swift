@@ -18,7 +18,9 @@ extension KDTree {
         /// read soon after; a prefetch past the array's end never faults.
         @usableFromInline let lines: Int
 
-        @inlinable init(leafBlocks: UnsafePointer<Double>, ids: UnsafePointer<Int32>, nodes: UnsafePointer<Node>, leafSize: Int, radii: Bool) {
+        @inlinable init(
+            leafBlocks: UnsafePointer<Double>, ids: UnsafePointer<Int32>, nodes: UnsafePointer<Node>, leafSize: Int, radii: Bool
+        ) {
             self.leafBlocks = leafBlocks
             self.ids = ids
             self.nodes = nodes

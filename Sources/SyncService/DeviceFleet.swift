@@ -41,8 +41,10 @@ public enum DeviceFleet {
     ///     in order; their accuracies must be nil, or finite and ≥ 0, or the update skips them.
     ///   - tasks: how many tasks share the devices (at least 1; more than devices is capped).
     /// - Throws: `ConfigurationError` when the configuration is invalid.
-    public static func update(catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix], fixesPerDevice: Int,
-                              tasks: Int) async throws(ConfigurationError) -> Summary {
+    public static func update(
+        catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix], fixesPerDevice: Int,
+        tasks: Int
+    ) async throws(ConfigurationError) -> Summary {
         precondition(fixesPerDevice > 0 && fixes.count % fixesPerDevice == 0, "fixes must hold fixesPerDevice fixes per device")
         precondition(tasks >= 1, "at least one task")
         _ = try configuration.validated()
@@ -53,8 +55,11 @@ public enum DeviceFleet {
                 let range = (devices * part / parts)..<(devices * (part + 1) / parts)
                 group.addTask {
                     // Validated above: the rotators cannot fail to start.
-                    guard let summary = try? updateDevices(range, catalog: catalog, configuration: configuration, fixes: fixes,
-                                                           fixesPerDevice: fixesPerDevice) else { return Summary() }
+                    guard
+                        let summary = try? updateDevices(
+                            range, catalog: catalog, configuration: configuration, fixes: fixes,
+                            fixesPerDevice: fixesPerDevice)
+                    else { return Summary() }
                     return summary
                 }
             }
@@ -65,17 +70,22 @@ public enum DeviceFleet {
     }
 
     /// The same work on the calling thread, one device after another (the reference).
-    public static func updateSequentially(catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix],
-                                          fixesPerDevice: Int) throws(ConfigurationError) -> Summary {
+    public static func updateSequentially(
+        catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix],
+        fixesPerDevice: Int
+    ) throws(ConfigurationError) -> Summary {
         precondition(fixesPerDevice > 0 && fixes.count % fixesPerDevice == 0, "fixes must hold fixesPerDevice fixes per device")
-        return try updateDevices(0..<(fixes.count / fixesPerDevice), catalog: catalog, configuration: configuration, fixes: fixes,
-                                 fixesPerDevice: fixesPerDevice)
+        return try updateDevices(
+            0..<(fixes.count / fixesPerDevice), catalog: catalog, configuration: configuration, fixes: fixes,
+            fixesPerDevice: fixesPerDevice)
     }
 
     /// Runs the devices of `range` round by round (every device's first fix, then every second
     /// one, …), as reports from many devices interleave at a service.
-    static func updateDevices(_ range: Range<Int>, catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix],
-                              fixesPerDevice: Int) throws(ConfigurationError) -> Summary {
+    static func updateDevices(
+        _ range: Range<Int>, catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix],
+        fixesPerDevice: Int
+    ) throws(ConfigurationError) -> Summary {
         var rotators: [FenceRotator] = []
         rotators.reserveCapacity(range.count)
         for _ in range { rotators.append(try FenceRotator(catalog: catalog, configuration: configuration)) }

@@ -106,8 +106,10 @@ public struct DeviceStateIndex: Sendable {
 
     /// The same answer by checking every device against every change (the reference for tests
     /// and the baseline of `rotate bench --catalog-update`).
-    public static func affectedDevicesByBruteForce(states: [RotatorState], catalog: PlaceCatalog, changes: [CatalogChange], next: PlaceCatalog,
-                                                   marginMeters: Double) -> [Int] {
+    public static func affectedDevicesByBruteForce(
+        states: [RotatorState], catalog: PlaceCatalog, changes: [CatalogChange], next: PlaceCatalog,
+        marginMeters: Double
+    ) -> [Int] {
         guard !changes.isEmpty else { return [] }
         let ids = Set(changes.map(\.id))
         var result: [Int] = []
@@ -125,8 +127,9 @@ public struct DeviceStateIndex: Sendable {
             let reached = ids.contains { id in
                 guard let position = next.position(of: id) else { return false }
                 if let old = catalog.position(of: id), catalog.fences[old] == next.fences[position] { return false }
-                return RankingKey.edgeMeters(squaredChord: center.squaredChord(to: next.vectors[position]),
-                                             radiusMeters: next.radiiMeters[position]) < reach
+                return RankingKey.edgeMeters(
+                    squaredChord: center.squaredChord(to: next.vectors[position]),
+                    radiusMeters: next.radiiMeters[position]) < reach
             }
             if monitorsChanged || reached { result.append(device) }
         }
@@ -150,8 +153,10 @@ extension DeviceStateIndex {
     /// reselects at its refresh center; the diff stops what changed or went and starts what is
     /// new. Devices are independent: callers may split the list among tasks.
     /// - Throws: `RotatorStateError` when a state does not belong to the configuration.
-    public static func replan(_ devices: [Int], states: [RotatorState], next: PlaceCatalog,
-                              configuration: RotationConfiguration) throws(RotatorStateError) -> [Replanned] {
+    public static func replan(
+        _ devices: [Int], states: [RotatorState], next: PlaceCatalog,
+        configuration: RotationConfiguration
+    ) throws(RotatorStateError) -> [Replanned] {
         var result: [Replanned] = []
         result.reserveCapacity(devices.count)
         for device in devices {

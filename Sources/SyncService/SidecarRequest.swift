@@ -76,7 +76,9 @@ public enum SidecarRequest: Equatable, Sendable {
     }
 
     private static func only(_ fields: [String: JSONValue], _ allowed: Set<String>) throws(SidecarLineError) {
-        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) { throw SidecarLineError("unknown field '\(unknown)'") }
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw SidecarLineError("unknown field '\(unknown)'")
+        }
     }
 
     private static func string(_ fields: [String: JSONValue], _ key: String) throws(SidecarLineError) -> String {
@@ -110,7 +112,12 @@ public enum SidecarRequest: Equatable, Sendable {
 
 /// Any JSON value, decoded strictly (a boolean is not a number, a number is not a string).
 indirect enum JSONValue: Decodable, Equatable {
-    case number(Double), string(String), bool(Bool), null, array([JSONValue]), object([String: JSONValue])
+    case number(Double)
+    case string(String)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

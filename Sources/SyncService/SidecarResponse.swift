@@ -27,15 +27,18 @@ public enum SidecarResponse {
             refresh.add("radius_m", region.radiusMeters, decimals: 2)
             object.add("start_refresh", json: refresh.text)
         }
-        object.add("start", json: "[" + diff.start.map { fence in
-            var item = JSONObject()
-            item.add("id", fence.id)
-            item.add("lat", fence.center.latitude, decimals: 7)
-            item.add("lon", fence.center.longitude, decimals: 7)
-            item.add("radius_m", fence.radiusMeters, decimals: 2)
-            item.add("transitions", fence.transitions.rawValue)
-            return item.text
-        }.joined(separator: ",") + "]")
+        object.add(
+            "start",
+            json: "["
+                + diff.start.map { fence in
+                    var item = JSONObject()
+                    item.add("id", fence.id)
+                    item.add("lat", fence.center.latitude, decimals: 7)
+                    item.add("lon", fence.center.longitude, decimals: 7)
+                    item.add("radius_m", fence.radiusMeters, decimals: 2)
+                    item.add("transitions", fence.transitions.rawValue)
+                    return item.text
+                }.joined(separator: ",") + "]")
         object.add("inside_at_start", json: "[" + diff.insideAtStart.map(JSONObject.quoted).joined(separator: ",") + "]")
         return object.text
     }

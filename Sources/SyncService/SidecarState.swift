@@ -21,14 +21,17 @@ public struct SidecarState: Codable, Equatable, Sendable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case formatVersion = "format_version", changeLines = "change_lines", devices
+        case formatVersion = "format_version"
+        case changeLines = "change_lines"
+        case devices
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         formatVersion = try container.decode(Int.self, forKey: .formatVersion)
         guard formatVersion == Self.currentFormatVersion else {
-            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
+            throw DecodingError.dataCorruptedError(
+                forKey: .formatVersion, in: container,
                 debugDescription: "unsupported state version \(formatVersion) (this build reads \(Self.currentFormatVersion))")
         }
         changeLines = try container.decode([String].self, forKey: .changeLines)
@@ -79,7 +82,9 @@ public struct SidecarState: Codable, Equatable, Sendable {
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         if let failure { throw StateFileError(path: temporary, reason: "cannot be written: \(failure)") }
-        guard rename(temporary, path) == 0 else { throw StateFileError(path: path, reason: "cannot be replaced: \(String(cString: strerror(errno)))") }
+        guard rename(temporary, path) == 0 else {
+            throw StateFileError(path: path, reason: "cannot be replaced: \(String(cString: strerror(errno)))")
+        }
         let directory = (path as NSString).deletingLastPathComponent
         let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY)
         if dfd >= 0 {

@@ -58,7 +58,8 @@ public enum MissedFenceOracle {
                 } else if !rotator.hasSelection {
                     apply(rotator.update(with: fix))
                 } else if guarantee == .exact, platformDelaySeconds > 0, let refresh = rotator.currentRefresh,
-                          !refresh.contains(fix.coordinate) {
+                    !refresh.contains(fix.coordinate)
+                {
                     pendingAt = sample.timeSeconds + platformDelaySeconds
                 } else {
                     apply(rotator.update(with: fix))
@@ -87,9 +88,10 @@ public enum MissedFenceOracle {
                 for place in containing where !monitored.contains(place.id) {
                     defer { openEvents[place.id] = checkedPoint }
                     if openEvents[place.id] == checkedPoint - 1 { continue }
-                    report.misses.append(MissEvent(
-                        placeID: place.id, timeSeconds: sample.timeSeconds, position: point, fencesContaining: containing.count,
-                        withinSlots: containing.count <= placeSlots, guarantee: guarantee))
+                    report.misses.append(
+                        MissEvent(
+                            placeID: place.id, timeSeconds: sample.timeSeconds, position: point, fencesContaining: containing.count,
+                            withinSlots: containing.count <= placeSlots, guarantee: guarantee))
                 }
             }
         }

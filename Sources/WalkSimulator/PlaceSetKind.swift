@@ -38,7 +38,8 @@ public enum PlaceSetKind: String, Hashable, Sendable, CaseIterable, Codable {
                 if i % 4 == 3 {
                     coordinates.append(SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters, using: &rng))
                 } else {
-                    coordinates.append(SyntheticCoordinates.uniformInSquare(around: centers[rng.nextInt(below: malls)], sideMeters: 300, using: &rng))
+                    coordinates.append(
+                        SyntheticCoordinates.uniformInSquare(around: centers[rng.nextInt(below: malls)], sideMeters: 300, using: &rng))
                 }
                 radii.append(rng.nextDouble(in: 10..<40))
             }
@@ -46,7 +47,8 @@ public enum PlaceSetKind: String, Hashable, Sendable, CaseIterable, Codable {
         let width = String(max(1, count - 1)).count
         return coordinates.enumerated().map { i, coordinate in
             let digits = String(i)
-            return Place(id: "p" + String(repeating: "0", count: width - digits.count) + digits, coordinate: coordinate, radiusMeters: radii[i])
+            return Place(
+                id: "p" + String(repeating: "0", count: width - digits.count) + digits, coordinate: coordinate, radiusMeters: radii[i])
         }
     }
 }

@@ -1,10 +1,11 @@
 import FenceRules
+import Geodesy
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Geodesy
 
 /// Fence rules over noisy walks past one fence: how often each rule changes its mind, and how
 /// late it enters and leaves against the true crossing.
@@ -103,7 +104,8 @@ public enum RuleEvaluation {
         let runs = (0..<scenario.runs).map { _ -> [RuleFix] in
             var rng = SplitMix64(seed: seeder.next())
             return truth.enumerated().map { i, position in
-                let noisy = scenario.sigmaMeters > 0
+                let noisy =
+                    scenario.sigmaMeters > 0
                     ? SyntheticCoordinates.gaussian(around: position, sigmaMeters: scenario.sigmaMeters, using: &rng) : position
                 return RuleFix(noisy, accuracyMeters: scenario.sigmaMeters, timestampSeconds: Double(i) * scenario.intervalSeconds)
             }
@@ -137,10 +139,11 @@ public enum RuleEvaluation {
                 }
             }
             let n = Double(max(1, latencyRuns))
-            return Result(rule: kind, runs: scenario.runs, meanTransitions: Double(transitions) / Double(max(1, scenario.runs)),
-                          runsWithExactlyTwo: exactlyTwo, runsEntered: entered,
-                          entryLatencyFixes: latencyRuns > 0 ? entryFixes / n : nil, exitLatencyFixes: latencyRuns > 0 ? exitFixes / n : nil,
-                          entryLatencyMeters: latencyRuns > 0 ? entryMeters / n : nil, exitLatencyMeters: latencyRuns > 0 ? exitMeters / n : nil)
+            return Result(
+                rule: kind, runs: scenario.runs, meanTransitions: Double(transitions) / Double(max(1, scenario.runs)),
+                runsWithExactlyTwo: exactlyTwo, runsEntered: entered,
+                entryLatencyFixes: latencyRuns > 0 ? entryFixes / n : nil, exitLatencyFixes: latencyRuns > 0 ? exitFixes / n : nil,
+                entryLatencyMeters: latencyRuns > 0 ? entryMeters / n : nil, exitLatencyMeters: latencyRuns > 0 ? exitMeters / n : nil)
         }
     }
 }

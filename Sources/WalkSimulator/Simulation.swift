@@ -42,8 +42,10 @@ public struct Simulation: Sendable {
 
         /// The margin used: the override, or speed × (longest fix gap + delay) + noise allowance.
         public var marginMeters: Double {
-            marginOverrideMeters ?? fixes.requiredMarginMeters(maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
-                                                              delaySeconds: platformDelaySeconds)
+            marginOverrideMeters
+                ?? fixes.requiredMarginMeters(
+                    maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
+                    delaySeconds: platformDelaySeconds)
         }
 
         /// The region center actually used for `walkKind`.
@@ -67,8 +69,9 @@ public struct Simulation: Sendable {
             self.catalog = catalog
         } else {
             var rng = SplitMix64(seed: scenario.seed)
-            let places = scenario.placeSet.places(count: scenario.placeCount, around: scenario.effectiveCenter,
-                                                  sideMeters: scenario.regionSideMeters, using: &rng)
+            let places = scenario.placeSet.places(
+                count: scenario.placeCount, around: scenario.effectiveCenter,
+                sideMeters: scenario.regionSideMeters, using: &rng)
             self.catalog = try PlaceCatalog(places: places)
         }
         var configuration = scenario.configuration
@@ -85,16 +88,18 @@ public struct Simulation: Sendable {
         let speed = scenario.speedMetersPerSecond ?? drawnSpeed
         let lengths = scenario.lengthMeters
         let length = lengths.lowerBound + rng.nextUnit() * (lengths.upperBound - lengths.lowerBound)
-        let waypoints = WalkGenerator.waypoints(kind, lengthMeters: length, places: catalog.places,
-                                                center: scenario.effectiveCenter, using: &rng)
+        let waypoints = WalkGenerator.waypoints(
+            kind, lengthMeters: length, places: catalog.places,
+            center: scenario.effectiveCenter, using: &rng)
         return WalkGenerator.along(waypoints, speedMetersPerSecond: speed, fixes: scenario.fixes, kind: kind, using: &rng)
     }
 
     /// Replays one given walk (a recorded track) with the scenario's configuration and delay.
     public func replay(_ walk: Walk) throws -> OracleReport {
         var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
-        return MissedFenceOracle.replay(walk, rotator: &rotator, catalog: catalog, placeSlots: configuration.placeSlots,
-                                        platformDelaySeconds: scenario.platformDelaySeconds)
+        return MissedFenceOracle.replay(
+            walk, rotator: &rotator, catalog: catalog, placeSlots: configuration.placeSlots,
+            platformDelaySeconds: scenario.platformDelaySeconds)
     }
 
     /// Replays every walk; `progress` is called after each walk with (done, total).
@@ -102,9 +107,11 @@ public struct Simulation: Sendable {
         var total = OracleReport()
         for index in 0..<scenario.walks {
             var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
-            total.merge(MissedFenceOracle.replay(walk(index), rotator: &rotator, catalog: catalog,
-                                                 placeSlots: configuration.placeSlots,
-                                                 platformDelaySeconds: scenario.platformDelaySeconds))
+            total.merge(
+                MissedFenceOracle.replay(
+                    walk(index), rotator: &rotator, catalog: catalog,
+                    placeSlots: configuration.placeSlots,
+                    platformDelaySeconds: scenario.platformDelaySeconds))
             progress(index + 1, scenario.walks)
         }
         return total

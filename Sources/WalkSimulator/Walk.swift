@@ -94,7 +94,8 @@ public struct FixModel: Hashable, Sendable, Codable {
     /// At most this many fixes in a row are dropped.
     public var maxConsecutiveDropouts: Int = 3
 
-    public init(intervalSeconds: Double = 1, noiseSigmaMeters: Double = 0, dropoutProbability: Double = 0, maxConsecutiveDropouts: Int = 3) {
+    public init(intervalSeconds: Double = 1, noiseSigmaMeters: Double = 0, dropoutProbability: Double = 0, maxConsecutiveDropouts: Int = 3)
+    {
         self.intervalSeconds = intervalSeconds
         self.noiseSigmaMeters = noiseSigmaMeters
         self.dropoutProbability = dropoutProbability
@@ -114,7 +115,8 @@ public struct FixModel: Hashable, Sendable, Codable {
     /// app hears of a refresh exit up to `delaySeconds` after the next fix: the distance covered
     /// in the longest fix gap plus the delay, plus the noise allowance.
     public func requiredMarginMeters(maxSpeedMetersPerSecond: Double, delaySeconds: Double) -> Double {
-        RotationConfiguration.margin(maxSpeedMetersPerSecond: maxSpeedMetersPerSecond, latencySeconds: delaySeconds,
-                                     fixIntervalSeconds: maxGapSeconds) + noiseAllowanceMeters
+        RotationConfiguration.margin(
+            maxSpeedMetersPerSecond: maxSpeedMetersPerSecond, latencySeconds: delaySeconds,
+            fixIntervalSeconds: maxGapSeconds) + noiseAllowanceMeters
     }
 }

@@ -29,7 +29,8 @@ public enum WalkGenerator {
         var droppedInARow = 0
         for (i, position) in positions.enumerated() {
             let time = Double(i) * model.intervalSeconds
-            let drop = i > 0 && model.dropoutProbability > 0 && droppedInARow < model.maxConsecutiveDropouts
+            let drop =
+                i > 0 && model.dropoutProbability > 0 && droppedInARow < model.maxConsecutiveDropouts
                 && rng.nextUnit() < model.dropoutProbability
             if drop {
                 droppedInARow += 1
@@ -42,8 +43,10 @@ public enum WalkGenerator {
                 reported = SyntheticCoordinates.gaussian(around: position, sigmaMeters: model.noiseSigmaMeters, using: &rng)
             }
             let accuracy: Double? = model.noiseSigmaMeters > 0 ? model.noiseSigmaMeters : nil
-            samples.append(Walk.Sample(timeSeconds: time, truePosition: position,
-                                       fix: Fix(reported, accuracyMeters: accuracy, timestampSeconds: time)))
+            samples.append(
+                Walk.Sample(
+                    timeSeconds: time, truePosition: position,
+                    fix: Fix(reported, accuracyMeters: accuracy, timestampSeconds: time)))
         }
         return Walk(samples: samples, kind: kind)
     }
@@ -58,8 +61,10 @@ public enum WalkGenerator {
         func randomPlace() -> Coordinate { places[rng.nextInt(below: places.count)].coordinate }
         switch kind {
         case .diagonal:
-            return [center.destination(bearingDegrees: 225, distanceMeters: lengthMeters / 2),
-                    center.destination(bearingDegrees: 45, distanceMeters: lengthMeters / 2)]
+            return [
+                center.destination(bearingDegrees: 225, distanceMeters: lengthMeters / 2),
+                center.destination(bearingDegrees: 45, distanceMeters: lengthMeters / 2),
+            ]
         case .straight:
             let start = randomPlace()
             return [start, start.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: lengthMeters)]
@@ -107,7 +112,8 @@ public enum WalkGenerator {
         case .pole:
             // From one side of the pole to the other and back, through a point near the pole.
             let start = randomPlace()
-            let across = Coordinate(validLatitude: start.latitude, longitude: start.longitude > 0 ? start.longitude - 180 : start.longitude + 180)
+            let across = Coordinate(
+                validLatitude: start.latitude, longitude: start.longitude > 0 ? start.longitude - 180 : start.longitude + 180)
             let nearPole = Coordinate(validLatitude: 90, longitude: start.longitude)
             let loops = max(1, Int((lengthMeters / max(1, 2 * start.distance(to: across))).rounded()))
             return (0..<loops).flatMap { _ in [start, nearPole, across, start] }

@@ -1,6 +1,6 @@
 import BenchmarkKit
-import RotateFormats
 import Foundation
+import RotateFormats
 import Testing
 
 @Suite struct MeasurementTests {

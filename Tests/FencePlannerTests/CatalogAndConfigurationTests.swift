@@ -10,8 +10,10 @@ import Testing
     }
 
     @Test func duplicateIDsAreRejectedWithBothPositions() {
-        let places = [Place(id: "a", coordinate: here, radiusMeters: 50), Place(id: "b", coordinate: here, radiusMeters: 50),
-                      Place(id: "a", coordinate: here, radiusMeters: 70)]
+        let places = [
+            Place(id: "a", coordinate: here, radiusMeters: 50), Place(id: "b", coordinate: here, radiusMeters: 50),
+            Place(id: "a", coordinate: here, radiusMeters: 70),
+        ]
         #expect(throws: CatalogError.duplicateID("a", firstPosition: 0, position: 2)) { try PlaceCatalog(places: places) }
     }
 
@@ -28,13 +30,16 @@ import Testing
     }
 
     @Test func radiiOutsideThePlatformRangeAreClampedAndReported() throws {
-        let places = [Place(id: "tiny", coordinate: here, radiusMeters: 0.5), Place(id: "ok", coordinate: here, radiusMeters: 150),
-                      Place(id: "huge", coordinate: here, radiusMeters: 900_000)]
+        let places = [
+            Place(id: "tiny", coordinate: here, radiusMeters: 0.5), Place(id: "ok", coordinate: here, radiusMeters: 150),
+            Place(id: "huge", coordinate: here, radiusMeters: 900_000),
+        ]
         let catalog = try PlaceCatalog(places: places, minFenceRadiusMeters: 1, maxRegionRadiusMeters: 400_000)
-        #expect(catalog.clamps == [
-            RadiusClamp(id: "tiny", position: 0, requestedMeters: 0.5, clampedMeters: 1),
-            RadiusClamp(id: "huge", position: 2, requestedMeters: 900_000, clampedMeters: 400_000),
-        ])
+        #expect(
+            catalog.clamps == [
+                RadiusClamp(id: "tiny", position: 0, requestedMeters: 0.5, clampedMeters: 1),
+                RadiusClamp(id: "huge", position: 2, requestedMeters: 900_000, clampedMeters: 400_000),
+            ])
         #expect(catalog[id: "tiny"]?.radiusMeters == 1)
         #expect(catalog[id: "huge"]?.radiusMeters == 400_000)
         #expect(catalog[id: "ok"]?.radiusMeters == 150)
@@ -63,7 +68,10 @@ import Testing
         (RotationConfiguration(marginMeters: -1), ConfigurationError.negative(field: "marginMeters", value: -1)),
         (RotationConfiguration(marginMeters: .nan), ConfigurationError.notFinite(field: "marginMeters")),
         (RotationConfiguration(stickinessMeters: .infinity), ConfigurationError.notFinite(field: "stickinessMeters")),
-        (RotationConfiguration(minRefreshRadiusMeters: 500, maxRegionRadiusMeters: 400), ConfigurationError.emptyRefreshRange(min: 500, max: 400)),
+        (
+            RotationConfiguration(minRefreshRadiusMeters: 500, maxRegionRadiusMeters: 400),
+            ConfigurationError.emptyRefreshRange(min: 500, max: 400)
+        ),
         (RotationConfiguration(maxTrustedAccuracyMeters: -3), ConfigurationError.negative(field: "maxTrustedAccuracyMeters", value: -3)),
     ])
     func invalidConfigurationsAreRejected(config: RotationConfiguration, expected: ConfigurationError) {
@@ -89,6 +97,9 @@ import Testing
 enum PlannerFixturesForTests {
     static let small: PlaceCatalog = {
         let here = Coordinate(validLatitude: 45.8, longitude: 15.97)
-        return try! PlaceCatalog(places: (0..<5).map { Place(id: "s\($0)", coordinate: here.destination(bearingDegrees: 72 * Double($0), distanceMeters: 300), radiusMeters: 50) })
+        return try! PlaceCatalog(
+            places: (0..<5).map {
+                Place(id: "s\($0)", coordinate: here.destination(bearingDegrees: 72 * Double($0), distanceMeters: 300), radiusMeters: 50)
+            })
     }()
 }

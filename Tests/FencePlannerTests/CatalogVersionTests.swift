@@ -16,7 +16,7 @@ import Testing
             .add(Place(id: "new", coordinate: Self.origin, radiusMeters: 80)),
             .remove(id: ids[0]),
             .move(id: ids[1], to: target),
-            .setRadius(id: ids[2], meters: 0.25),            // clamped to the catalog's minimum
+            .setRadius(id: ids[2], meters: 0.25),  // clamped to the catalog's minimum
             .setTransitions(id: ids[3], .exit),
             .remove(id: "new"), .add(Place(id: "new", coordinate: target, radiusMeters: 90)),
         ])
@@ -31,8 +31,12 @@ import Testing
     @Test func badChangeSetsAreErrorsNamingTheChange() {
         let catalog = PlannerFixtures.catalog(count: 10, sideMeters: 1_000, seed: 6)
         let id = catalog.places[0].id
-        #expect(throws: CatalogChangeError.unknownID("nope", index: 1)) { try catalog.applying([.remove(id: id), .move(id: "nope", to: Self.origin)]) }
-        #expect(throws: CatalogChangeError.duplicateID(id, index: 0)) { try catalog.applying([.add(Place(id: id, coordinate: Self.origin, radiusMeters: 5))]) }
+        #expect(throws: CatalogChangeError.unknownID("nope", index: 1)) {
+            try catalog.applying([.remove(id: id), .move(id: "nope", to: Self.origin)])
+        }
+        #expect(throws: CatalogChangeError.duplicateID(id, index: 0)) {
+            try catalog.applying([.add(Place(id: id, coordinate: Self.origin, radiusMeters: 5))])
+        }
         #expect(throws: CatalogChangeError.unknownID(id, index: 1)) { try catalog.applying([.remove(id: id), .remove(id: id)]) }
         #expect(throws: CatalogChangeError.self) { try catalog.applying([.setRadius(id: id, meters: -.infinity)]) }
     }
@@ -61,7 +65,8 @@ import Testing
                 guard touched.insert(place.id).inserted else { continue }
                 let near = start.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<3_000))
                 switch rng.nextInt(below: 5) {
-                case 0: changes.append(.add(Place(id: "added-\(changes.count)", coordinate: near, radiusMeters: rng.nextDouble(in: 20..<300))))
+                case 0:
+                    changes.append(.add(Place(id: "added-\(changes.count)", coordinate: near, radiusMeters: rng.nextDouble(in: 20..<300))))
                 case 1: changes.append(.remove(id: place.id))
                 case 2: changes.append(.move(id: place.id, to: near))
                 case 3: changes.append(.setRadius(id: place.id, meters: rng.nextDouble(in: 20..<600)))
@@ -74,7 +79,9 @@ import Testing
             let reach = region.radiusMeters + configuration.marginMeters
             let monitored = Set(state.monitored.map(\.id))
             let unchanged = state.monitored.allSatisfy { fence in next.position(of: fence.id).map { next.fences[$0] == fence } ?? false }
-            let edges = next.places.filter { !monitored.contains($0.id) }.map { region.center.distance(to: $0.coordinate) - $0.radiusMeters }
+            let edges = next.places.filter { !monitored.contains($0.id) }.map {
+                region.center.distance(to: $0.coordinate) - $0.radiusMeters
+            }
             // The first place left out sits exactly at the reach (the radius is sized from it): an
             // edge within a micrometer of the reach counts as beyond it; closer calls are skipped.
             guard !edges.contains(where: { $0 < reach - 1e-6 && $0 > reach - 1e-3 }) else { continue }

@@ -14,8 +14,9 @@ import Testing
         let catalog = PlannerFixtures.catalog(count: scenario.count, sideMeters: scenario.sideMeters, radii: scenario.radii, seed: seed)
         var warm = try RotationPlanner(catalog: catalog, configuration: scenario.config)
         var cold = try RotationPlanner(catalog: catalog, configuration: scenario.config)
-        let walk = PlannerFixtures.walk(count: 250, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
-                                        maxStepMeters: scenario.maxStepMeters / 4, inaccurateShare: scenario.inaccurateShare, seed: seed ^ 5)
+        let walk = PlannerFixtures.walk(
+            count: 250, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
+            maxStepMeters: scenario.maxStepMeters / 4, inaccurateShare: scenario.inaccurateShare, seed: seed ^ 5)
         var decision = PlanDecision(), coldDecision = PlanDecision()
         var incumbents: [Fence] = []
         for (i, fix) in walk.enumerated() {
@@ -53,8 +54,10 @@ import Testing
         let walk = PlannerFixtures.walk(count: 60, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 40, seed: 9)
         var previous = PlanDecision(), next = PlanDecision()
         func addresses(_ decision: PlanDecision) -> [UInt] {
-            [decision.positions.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
-             decision.edgesMeters.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }]
+            [
+                decision.positions.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
+                decision.edgesMeters.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) },
+            ]
         }
         planner.decide(at: walk[0], into: &previous)
         planner.decide(at: walk[1], incumbentPositions: previous.positions, into: &next)

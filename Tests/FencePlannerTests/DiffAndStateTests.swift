@@ -8,8 +8,10 @@ import Testing
     let here = Coordinate(validLatitude: 52.52, longitude: 13.405)
 
     func selection(_ fences: [Fence], refresh: RefreshRegion?) -> Selection {
-        Selection(fix: Fix(here), monitored: fences.enumerated().map { MonitoredPlace(position: $0, fence: $1, edgeDistanceMeters: 10 * Double($0) - 5) },
-                  refresh: refresh, guarantee: .exact, nextUnmonitoredEdgeMeters: 100, trustedFix: true)
+        Selection(
+            fix: Fix(here),
+            monitored: fences.enumerated().map { MonitoredPlace(position: $0, fence: $1, edgeDistanceMeters: 10 * Double($0) - 5) },
+            refresh: refresh, guarantee: .exact, nextUnmonitoredEdgeMeters: 100, trustedFix: true)
     }
 
     @Test func radiusCenterAndTransitionEditsAreStoppedAndStartedAgain() {
@@ -104,7 +106,9 @@ import Testing
         let tight = RotationConfiguration(limit: 5, headroom: 0)
         #expect(throws: RotatorStateError.self) { try FenceRotator(catalog: rotator.catalog, configuration: tight, state: rotator.state) }
         let otherPrefix = try PlaceCatalog(places: rotator.catalog.places, refreshIdentifierPrefix: "ring#")
-        #expect(throws: RotatorStateError.self) { try FenceRotator(catalog: otherPrefix, configuration: rotator.configuration, state: rotator.state) }
+        #expect(throws: RotatorStateError.self) {
+            try FenceRotator(catalog: otherPrefix, configuration: rotator.configuration, state: rotator.state)
+        }
     }
 
     /// Valid states of real rotators, as stored: before the first fix, and along walks through a
@@ -123,19 +127,38 @@ import Testing
         var stored: [StoredState] = []
         let start = Coordinate(validLatitude: 45.8, longitude: 15.97)
         let walks: [(String, PlaceCatalog, RotationConfiguration, [Fix], [Int])] = [
-            ("sparse", PlannerFixtures.catalog(count: 500, sideMeters: 10_000, radii: 50...200, seed: 31), RotationConfiguration(marginMeters: 20),
-             PlannerFixtures.walk(count: 400, from: start, maxStepMeters: 150, seed: 32), [0, 300]),
-            ("dense", PlannerFixtures.catalog(count: 400, sideMeters: 1_200, radii: 30...120, seed: 33), RotationConfiguration(marginMeters: 20),
-             PlannerFixtures.walk(count: 80, from: start, maxStepMeters: 40, seed: 34), Array(0..<80)),
-            ("mall", try PlaceCatalog(places: (0..<40).map { Place(id: "mall\($0)", coordinate: start.destination(bearingDegrees: 9 * Double($0), distanceMeters: 30), radiusMeters: 20) }),
-             RotationConfiguration(marginMeters: 50), PlannerFixtures.walk(count: 20, from: start, maxStepMeters: 5, seed: 36), [0]),
-            ("whole", PlannerFixturesForTests.small, RotationConfiguration(), PlannerFixtures.walk(count: 20, from: start, maxStepMeters: 100, seed: 35), [10]),
+            (
+                "sparse", PlannerFixtures.catalog(count: 500, sideMeters: 10_000, radii: 50...200, seed: 31),
+                RotationConfiguration(marginMeters: 20),
+                PlannerFixtures.walk(count: 400, from: start, maxStepMeters: 150, seed: 32), [0, 300]
+            ),
+            (
+                "dense", PlannerFixtures.catalog(count: 400, sideMeters: 1_200, radii: 30...120, seed: 33),
+                RotationConfiguration(marginMeters: 20),
+                PlannerFixtures.walk(count: 80, from: start, maxStepMeters: 40, seed: 34), Array(0..<80)
+            ),
+            (
+                "mall",
+                try PlaceCatalog(
+                    places: (0..<40).map {
+                        Place(
+                            id: "mall\($0)", coordinate: start.destination(bearingDegrees: 9 * Double($0), distanceMeters: 30),
+                            radiusMeters: 20)
+                    }),
+                RotationConfiguration(marginMeters: 50), PlannerFixtures.walk(count: 20, from: start, maxStepMeters: 5, seed: 36), [0]
+            ),
+            (
+                "whole", PlannerFixturesForTests.small, RotationConfiguration(),
+                PlannerFixtures.walk(count: 20, from: start, maxStepMeters: 100, seed: 35), [10]
+            ),
         ]
         for (name, catalog, configuration, walk, keep) in walks {
             var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
             if name == "sparse" {
-                stored.append(StoredState(label: "\(name) before the first fix", catalog: catalog, configuration: configuration,
-                                          state: rotator.state, following: walk[...]))
+                stored.append(
+                    StoredState(
+                        label: "\(name) before the first fix", catalog: catalog, configuration: configuration,
+                        state: rotator.state, following: walk[...]))
             }
             var kinds: Set<String> = []
             for (i, fix) in walk.enumerated() {
@@ -143,8 +166,10 @@ import Testing
                 // Dense walk: the first state of each guarantee kind.
                 let kind = rotator.state.guarantee?.name ?? "none"
                 guard keep.contains(i), name != "dense" || kinds.insert(kind).inserted else { continue }
-                stored.append(StoredState(label: "\(name) after fix \(i) (\(kind))", catalog: catalog, configuration: configuration,
-                                          state: rotator.state, following: walk[(i + 1)...]))
+                stored.append(
+                    StoredState(
+                        label: "\(name) after fix \(i) (\(kind))", catalog: catalog, configuration: configuration,
+                        state: rotator.state, following: walk[(i + 1)...]))
             }
         }
         return stored
@@ -152,7 +177,8 @@ import Testing
 
     /// A step into a JSON value: an object's member or an array's element.
     enum Step: CustomStringConvertible {
-        case key(String), index(Int)
+        case key(String)
+        case index(Int)
         var description: String {
             switch self {
             case .key(let key): ".\(key)"
@@ -279,7 +305,8 @@ import Testing
                 // The optional members, removed, null, or (the catalog version) another integer.
                 let member = mutation.path.count == 1 ? mutation.path.first?.description : nil
                 let absent = mutation.value == nil || mutation.value is NSNull
-                let otherVersion = member == ".catalog_version" && (absent || (mutation.value as? Int).map { $0 != sample.catalog.version } == true)
+                let otherVersion =
+                    member == ".catalog_version" && (absent || (mutation.value as? Int).map { $0 != sample.catalog.version } == true)
                 let optional = (member == ".guarantee" && absent) || otherVersion
                 guard var resumed = verdict(mutated, mutation.what) else {
                     #expect(!optional, "an optional member's mutation was rejected: \(context)")
@@ -297,7 +324,9 @@ import Testing
                     let expected = i == 0 && saturatedWithoutVersion ? reference.reselect(at: fix) : reference.update(with: fix)
                     #expect(resumed.update(with: fix) == expected, "fix \(i) after: \(context)")
                 }
-                let far = Fix(sample.following.last?.coordinate.destination(bearingDegrees: 90, distanceMeters: 50_000) ?? Coordinate(validLatitude: 0, longitude: 0))
+                let far = Fix(
+                    sample.following.last?.coordinate.destination(bearingDegrees: 90, distanceMeters: 50_000)
+                        ?? Coordinate(validLatitude: 0, longitude: 0))
                 #expect(resumed.reselect(at: far) == reference.reselect(at: far) && resumed.state == reference.state, "\(context)")
             }
             // Cut anywhere, the text is no longer JSON.

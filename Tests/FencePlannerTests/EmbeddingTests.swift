@@ -11,7 +11,8 @@ import Testing
         let catalog = PlannerFixtures.catalog(count: 1_000, sideMeters: 12_000, radii: 60...250, seed: 51)
         let configuration = RotationConfiguration.preset(.iOS, maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5)
         let walks = (0..<5).map { device in
-            PlannerFixtures.walk(count: 150, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 120, seed: 60 + UInt64(device))
+            PlannerFixtures.walk(
+                count: 150, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 120, seed: 60 + UInt64(device))
         }
         var stored: [Int: Data] = [:]
         var live = try walks.indices.map { _ in try FenceRotator(catalog: catalog, configuration: configuration) }
@@ -19,9 +20,11 @@ import Testing
         for step in 0..<150 {
             for device in walks.indices {
                 let fix = walks[device][step]
-                var rotator = try stored[device].map {
-                    try FenceRotator(catalog: catalog, configuration: configuration, state: JSONDecoder().decode(RotatorState.self, from: $0))
-                } ?? FenceRotator(catalog: catalog, configuration: configuration)
+                var rotator =
+                    try stored[device].map {
+                        try FenceRotator(
+                            catalog: catalog, configuration: configuration, state: JSONDecoder().decode(RotatorState.self, from: $0))
+                    } ?? FenceRotator(catalog: catalog, configuration: configuration)
                 let update = rotator.update(with: fix)
                 stored[device] = try JSONEncoder().encode(rotator.state)
                 #expect(update == live[device].update(with: fix), "device \(device) step \(step)")

@@ -28,7 +28,8 @@ import Testing
         let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 6_000, radii: 50...300, seed: seed)
         let configuration = RotationConfiguration(marginMeters: 15)
         var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
-        let walk = PlannerFixtures.walk(count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 120, seed: seed ^ 1)
+        let walk = PlannerFixtures.walk(
+            count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 120, seed: seed ^ 1)
         var rng = SplitMix64(seed: seed ^ 2)
         var platform = Platform()
         var fullReconciliations = 0
@@ -36,14 +37,14 @@ import Testing
             let context = Comment(rawValue: "fix \(i); \(TestSeed.replay(seed))")
             if let update = rotator.update(with: fix) {
                 switch rng.nextInt(below: 4) {
-                case 0: break                                                  // the response was lost
+                case 0: break  // the response was lost
                 case 1: for operation in update.diff.operations where rng.nextInt(below: 3) != 0 { platform.apply(operation) }
                 case 2: for _ in 0..<2 { update.diff.operations.forEach { platform.apply($0) } }  // applied twice
                 default: update.diff.operations.forEach { platform.apply($0) }
                 }
             }
             if rng.nextInt(below: 10) == 0 { platform.registered.insert("ghost-\(rng.nextInt(below: 5))") }
-            guard rng.nextInt(below: 3) == 0 else { continue }                 // the device reports now and then
+            guard rng.nextInt(below: 3) == 0 else { continue }  // the device reports now and then
 
             var planned = Set(rotator.state.monitored.map(\.id))
             if let refresh = rotator.state.refresh { planned.insert(refresh.id) }

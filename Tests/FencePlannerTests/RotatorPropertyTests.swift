@@ -18,18 +18,24 @@ import Testing
     }
 
     static let scenarios: [Scenario] = [
-        Scenario(name: "shops, defaults", count: 500, sideMeters: 10_000, radii: 100...100, config: RotationConfiguration(), maxStepMeters: 150),
-        Scenario(name: "mixed radii, margin", count: 800, sideMeters: 8_000, radii: 20...1_000,
-                 config: RotationConfiguration(marginMeters: 60), maxStepMeters: 200),
-        Scenario(name: "dense mall, saturating", count: 400, sideMeters: 400, radii: 10...40,
-                 config: RotationConfiguration(limit: 10, headroom: 1, marginMeters: 25), maxStepMeters: 30),
-        Scenario(name: "sticky", count: 600, sideMeters: 6_000, radii: 50...300,
-                 config: RotationConfiguration(marginMeters: 20, stickinessMeters: 150), maxStepMeters: 120),
-        Scenario(name: "untrusted fixes", count: 600, sideMeters: 6_000, radii: 50...300,
-                 config: RotationConfiguration(headroom: 0, marginMeters: 10, stickinessMeters: 50, maxTrustedAccuracyMeters: 100),
-                 maxStepMeters: 150, inaccurateShare: 0.3),
-        Scenario(name: "android slots", count: 1_500, sideMeters: 12_000, radii: 100...150,
-                 config: RotationConfiguration(limit: 100, headroom: 5, marginMeters: 150), maxStepMeters: 300),
+        Scenario(
+            name: "shops, defaults", count: 500, sideMeters: 10_000, radii: 100...100, config: RotationConfiguration(), maxStepMeters: 150),
+        Scenario(
+            name: "mixed radii, margin", count: 800, sideMeters: 8_000, radii: 20...1_000,
+            config: RotationConfiguration(marginMeters: 60), maxStepMeters: 200),
+        Scenario(
+            name: "dense mall, saturating", count: 400, sideMeters: 400, radii: 10...40,
+            config: RotationConfiguration(limit: 10, headroom: 1, marginMeters: 25), maxStepMeters: 30),
+        Scenario(
+            name: "sticky", count: 600, sideMeters: 6_000, radii: 50...300,
+            config: RotationConfiguration(marginMeters: 20, stickinessMeters: 150), maxStepMeters: 120),
+        Scenario(
+            name: "untrusted fixes", count: 600, sideMeters: 6_000, radii: 50...300,
+            config: RotationConfiguration(headroom: 0, marginMeters: 10, stickinessMeters: 50, maxTrustedAccuracyMeters: 100),
+            maxStepMeters: 150, inaccurateShare: 0.3),
+        Scenario(
+            name: "android slots", count: 1_500, sideMeters: 12_000, radii: 100...150,
+            config: RotationConfiguration(limit: 100, headroom: 5, marginMeters: 150), maxStepMeters: 300),
     ]
 
     @Test(arguments: scenarios)
@@ -38,8 +44,9 @@ import Testing
         let catalog = PlannerFixtures.catalog(count: scenario.count, sideMeters: scenario.sideMeters, radii: scenario.radii, seed: seed)
         var rotator = try FenceRotator(catalog: catalog, configuration: scenario.config)
         let config = rotator.configuration
-        let walk = PlannerFixtures.walk(count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
-                                        maxStepMeters: scenario.maxStepMeters, inaccurateShare: scenario.inaccurateShare, seed: seed ^ 7)
+        let walk = PlannerFixtures.walk(
+            count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
+            maxStepMeters: scenario.maxStepMeters, inaccurateShare: scenario.inaccurateShare, seed: seed ^ 7)
         var registered: [String: Fence] = [:]
         var refresh: RefreshRegion?
         var refreshIDs: Set<String> = []
@@ -115,9 +122,11 @@ import Testing
         let seed = TestSeed.value(salt: 702 &+ UInt64(maxStepMeters))
         let catalog = PlannerFixtures.catalog(count: 1_200, sideMeters: 9_000, radii: radii, seed: seed)
         let config = RotationConfiguration(marginMeters: 30)
-        let walk = PlannerFixtures.walk(count: 600, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
-                                        maxStepMeters: maxStepMeters, seed: seed ^ 11)
-        try expectWarmEqualsColdAndReference(catalog, config, walk, "radii \(radii), steps up to \(maxStepMeters) m; \(TestSeed.replay(seed))")
+        let walk = PlannerFixtures.walk(
+            count: 600, from: Coordinate(validLatitude: 45.8, longitude: 15.97),
+            maxStepMeters: maxStepMeters, seed: seed ^ 11)
+        try expectWarmEqualsColdAndReference(
+            catalog, config, walk, "radii \(radii), steps up to \(maxStepMeters) m; \(TestSeed.replay(seed))")
     }
 
     /// Places listed twice (two shops in one building: the same center and radius, other ids)
@@ -131,14 +140,17 @@ import Testing
         let twins = singles.reversed().map { Place(id: $0.id + "-twin", coordinate: $0.coordinate, radiusMeters: $0.radiusMeters) }
         let catalog = try PlaceCatalog(places: singles + twins)
         let config = RotationConfiguration(marginMeters: 10)
-        let walk = PlannerFixtures.walk(count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 40, seed: seed ^ 3)
+        let walk = PlannerFixtures.walk(
+            count: 400, from: Coordinate(validLatitude: 45.8, longitude: 15.97), maxStepMeters: 40, seed: seed ^ 3)
         try expectWarmEqualsColdAndReference(catalog, config, walk, "radii \(radii); \(TestSeed.replay(seed))")
     }
 
     /// Selects at every fix of `walk` warm-started, cold and with the reference planner (each
     /// fix's incumbents: the warm selection before it), expecting the same selection from all three.
-    private func expectWarmEqualsColdAndReference(_ catalog: PlaceCatalog, _ config: RotationConfiguration, _ walk: [Fix],
-                                                  _ context: String) throws {
+    private func expectWarmEqualsColdAndReference(
+        _ catalog: PlaceCatalog, _ config: RotationConfiguration, _ walk: [Fix],
+        _ context: String
+    ) throws {
         var warm = try RotationPlanner(catalog: catalog, configuration: config)
         var cold = try RotationPlanner(catalog: catalog, configuration: config)
         var incumbents: [Fence] = []
@@ -177,7 +189,8 @@ import Testing
             }
         }
         func churn(stickiness: Double) throws -> Int {
-            var rotator = try FenceRotator(catalog: catalog, configuration: RotationConfiguration(marginMeters: 5, stickinessMeters: stickiness))
+            var rotator = try FenceRotator(
+                catalog: catalog, configuration: RotationConfiguration(marginMeters: 5, stickinessMeters: stickiness))
             return walk.compactMap { rotator.update(with: $0) }.reduce(0) { $0 + $1.diff.start.count + $1.diff.stop.count }
         }
         let loose = try churn(stickiness: 0)

@@ -118,7 +118,8 @@ import Testing
 
     @Test func anUntrustedFixAddsItsAccuracyToTheReach() throws {
         let places = (0..<25).map { place("p\($0)", bearing: 0, meters: 2_000 + 100 * Double($0), radius: 50) }
-        var planner = try RotationPlanner(catalog: catalog(places), configuration: RotationConfiguration(marginMeters: 30, maxTrustedAccuracyMeters: 50))
+        var planner = try RotationPlanner(
+            catalog: catalog(places), configuration: RotationConfiguration(marginMeters: 30, maxTrustedAccuracyMeters: 50))
         let trusted = planner.select(at: Fix(here, accuracyMeters: 40), refreshID: "refresh-0")
         let untrusted = planner.select(at: Fix(here, accuracyMeters: 400), refreshID: "refresh-1")
         #expect(abs((trusted.refresh?.radiusMeters ?? 0) - (untrusted.refresh?.radiusMeters ?? 0) - 400) < 1e-6)

@@ -103,8 +103,10 @@ import Testing
         (RuleFix(latitude: 46, longitude: 14, accuracyMeters: 5, timestampSeconds: 4), .stale(lastSeconds: 5, seconds: 4)),
     ])
     func badFixesAreRejectedByEveryRuleWithoutChangingState(bad: RuleFix, reason: FixRejection) {
-        var rules: [any FenceRule] = [NaiveRule(fence: fence), ConfidentRule(fence: fence, dwellFixes: 1), HysteresisRule(fence: fence),
-                                      ConfidentRule.adaptive(fence: fence)]
+        var rules: [any FenceRule] = [
+            NaiveRule(fence: fence), ConfidentRule(fence: fence, dwellFixes: 1), HysteresisRule(fence: fence),
+            ConfidentRule.adaptive(fence: fence),
+        ]
         for i in rules.indices {
             _ = rules[i].update(with: fix(10, accuracy: 5, t: 5))
             let before = rules[i].state

@@ -42,7 +42,8 @@ import Testing
         var rng = SplitMix64(seed: TestSeed.value(salt: 7))
         let center = try Coordinate(latitude: -33.9, longitude: 151.2)
         for _ in 0..<1_000 {
-            #expect(SyntheticCoordinates.uniformInCap(around: center, radiusMeters: 5_000, using: &rng).distance(to: center) <= 5_000 + 1e-6)
+            #expect(
+                SyntheticCoordinates.uniformInCap(around: center, radiusMeters: 5_000, using: &rng).distance(to: center) <= 5_000 + 1e-6)
             #expect(SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 1_000, using: &rng).distance(to: center) <= 710)
         }
         let clustered = SyntheticCoordinates.clustered(count: 500, clusters: 3, using: &rng)

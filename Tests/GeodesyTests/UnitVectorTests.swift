@@ -43,7 +43,9 @@ import Testing
     func chordAndArcConvertBothWays(meters: Double) {
         let chord = GreatCircle.chord(arcMeters: meters)
         #expect(isApproximatelyEqual(GreatCircle.arcMeters(chord: chord), meters, absolute: meters > 1.9e7 ? 1e-3 : 1e-8, relative: 1e-12))
-        #expect(isApproximatelyEqual(GreatCircle.arcMeters(squaredChord: chord * chord), meters, absolute: meters > 1.9e7 ? 1e-3 : 1e-8, relative: 1e-12))
+        #expect(
+            isApproximatelyEqual(
+                GreatCircle.arcMeters(squaredChord: chord * chord), meters, absolute: meters > 1.9e7 ? 1e-3 : 1e-8, relative: 1e-12))
         #expect(isApproximatelyEqual(GreatCircle.squaredChord(arcMeters: meters), chord * chord, relative: 1e-15))
     }
 
@@ -98,15 +100,19 @@ import Testing
     @Test func twoLanesConvertExactlyAsOne() {
         let seed = TestSeed.value(salt: 91)
         var rng = SplitMix64(seed: seed)
-        var squaredChords: [Double] = [0, -1e-18, 4, 4.5, 0.01, 0.02 * 0.02, 0.02 * 0.02 * (1 - 1e-16), 0.02 * 0.02 * (1 + 1e-16), 0.1 * 0.1, 0.1 * 0.1 * (1 - 1e-16), 0.1 * 0.1 * (1 + 1e-16),
-                                       0.6 * 0.6, 0.6 * 0.6 * (1 - 1e-16), 0.6 * 0.6 * (1 + 1e-16)]
+        var squaredChords: [Double] = [
+            0, -1e-18, 4, 4.5, 0.01, 0.02 * 0.02, 0.02 * 0.02 * (1 - 1e-16), 0.02 * 0.02 * (1 + 1e-16), 0.1 * 0.1, 0.1 * 0.1 * (1 - 1e-16),
+            0.1 * 0.1 * (1 + 1e-16),
+            0.6 * 0.6, 0.6 * 0.6 * (1 - 1e-16), 0.6 * 0.6 * (1 + 1e-16),
+        ]
         for _ in 0..<5_000 {
-            let chord = switch rng.nextInt(below: 4) {
-            case 0: rng.nextDouble(in: 0..<2)
-            case 1: rng.nextDouble(in: 0.08..<0.7)
-            case 2: rng.nextDouble(in: 0.015..<0.025)
-            default: rng.nextDouble(in: 0..<0.12)
-            }
+            let chord =
+                switch rng.nextInt(below: 4) {
+                case 0: rng.nextDouble(in: 0..<2)
+                case 1: rng.nextDouble(in: 0.08..<0.7)
+                case 2: rng.nextDouble(in: 0.015..<0.025)
+                default: rng.nextDouble(in: 0..<0.12)
+                }
             squaredChords.append(chord * chord)
         }
         for a in squaredChords.indices {

@@ -14,9 +14,10 @@ final class CapturingConsole: Sendable {
     }
 
     var console: Console {
-        Console(out: { line in self.lines.withLock { $0.out.append(line) } },
-                err: { line in self.lines.withLock { $0.err.append(line) } },
-                outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
+        Console(
+            out: { line in self.lines.withLock { $0.out.append(line) } },
+            err: { line in self.lines.withLock { $0.err.append(line) } },
+            outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
     }
 
     var out: String { lines.withLock { $0.out.joined(separator: "\n") } }
@@ -24,7 +25,9 @@ final class CapturingConsole: Sendable {
 
     /// Runs `rotate` in-process and returns its exit code; the console stands for a terminal on
     /// stdout or stderr as asked.
-    static func run(_ arguments: [String], outIsTerminal: Bool = false, errIsTerminal: Bool = false) -> (code: Int32, out: String, err: String) {
+    static func run(_ arguments: [String], outIsTerminal: Bool = false, errIsTerminal: Bool = false) -> (
+        code: Int32, out: String, err: String
+    ) {
         let capture = CapturingConsole(outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
         let code = RotateCommandLine.run(arguments, console: capture.console)
         return (code, capture.out, capture.err)

@@ -62,11 +62,14 @@ import Testing
         #expect(rows.count == trace.reselections.count + 1)
     }
 
-    @Test(arguments: ["walk-korita-zbevnica.csv", "walk-cerknicko-jezero.csv", "walk-around-visnjan-with-car.csv",
-                      "korita-zbevnica.gpx", "cerknicko-jezero.gpx", "around-visnjan-with-car.gpx"])
+    @Test(arguments: [
+        "walk-korita-zbevnica.csv", "walk-cerknicko-jezero.csv", "walk-around-visnjan-with-car.csv",
+        "korita-zbevnica.gpx", "cerknicko-jezero.gpx", "around-visnjan-with-car.gpx",
+    ])
     func realTracksAgainstGeoNamesMissNothing(track: String) throws {
         for extra in [[], ["--limit", "4", "--headroom", "0", "--min-refresh", "50"]] {
-            let result = try run(["plan", "--places", Self.data("cities-si-hr.csv"), "--walk", Self.data(track), "--format", "ndjson"] + extra)
+            let result = try run(
+                ["plan", "--places", Self.data("cities-si-hr.csv"), "--walk", Self.data(track), "--format", "ndjson"] + extra)
             #expect(result.code == 0, "\(track): \(result.err)")
             let trace = try PlanTrace.parse(result.out)
             #expect(trace.summary.missed == 0, "\(track)")
@@ -75,14 +78,17 @@ import Testing
     }
 
     @Test func gpxWithAndWithoutTimestamps() throws {
-        let timed = try write("""
+        let timed = try write(
+            """
             <gpx version="1.1"><trk><trkseg>
             <trkpt lat="46.0320" lon="14.4776"><time>2024-05-01T10:00:00Z</time></trkpt>
             <trkpt lat="46.0330" lon="14.4790"><time>2024-05-01T10:01:40Z</time></trkpt>
             <trkpt lat="46.0340" lon="14.4800"><time>2024-05-01T10:03:20Z</time></trkpt>
             </trkseg></trk></gpx>
             """, "timed.gpx")
-        let untimed = try write("<gpx><wpt lat=\"46.0320\" lon=\"14.4776\"/><wpt lat=\"46.0330\" lon=\"14.4790\"/><wpt lat=\"46.034\" lon=\"14.48\"/></gpx>", "untimed.gpx")
+        let untimed = try write(
+            "<gpx><wpt lat=\"46.0320\" lon=\"14.4776\"/><wpt lat=\"46.0330\" lon=\"14.4790\"/><wpt lat=\"46.034\" lon=\"14.48\"/></gpx>",
+            "untimed.gpx")
         for path in [timed, untimed] {
             let result = try run(["plan", "--places", shops, "--walk", path, "--format", "ndjson"])
             #expect(result.code == 0, "\(result.err)")
@@ -98,7 +104,8 @@ import Testing
         let coordinates = (0..<400).map { i in
             SyntheticCoordinates.uniformInSquare(around: towns[i % 2], sideMeters: i % 2 == 0 ? 3_000 : 8_000, using: &rng)
         }
-        let csv = "id,lat,lon,radius_m\n" + coordinates.enumerated().map { "p\($0),\($1.latitude),\($1.longitude),50" }.joined(separator: "\n")
+        let csv =
+            "id,lat,lon,radius_m\n" + coordinates.enumerated().map { "p\($0),\($1.latitude),\($1.longitude),50" }.joined(separator: "\n")
         let places = try write(csv + "\n", "density.csv")
         let result = CapturingConsole.run(["validate", "--places", places])
         #expect(result.code == 0, "\(result.err)")
@@ -107,7 +114,8 @@ import Testing
     }
 
     @Test func badRowsAreReportedWithFileAndLineAndNothingIsLost() throws {
-        let places = try write("id,lat,lon,radius_m\na,46.03,14.47,100\nb,north,14.47,100\nc,46.04,14.48,-1\nd,46.05,14.49,\na,46.0,14.0,50\n", "bad.csv")
+        let places = try write(
+            "id,lat,lon,radius_m\na,46.03,14.47,100\nb,north,14.47,100\nc,46.04,14.48,-1\nd,46.05,14.49,\na,46.0,14.0,50\n", "bad.csv")
         let rejects = temporary("rejects.csv")
         let result = try run(["validate", "--places", places, "--rejects", rejects])
         #expect(result.code == 0, "\(result.err)")
@@ -173,7 +181,8 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(one.out.utf8)) as? [String: Any])
         #expect((object["monitored"] as? [Any])?.count == 17)
         #expect(object["guarantee"] as? String == "exact")
-        let positions = try write("id,lat,lon,accuracy_m\nu1,46.05,14.5,5\nu2,x,14.5,\nu3,46.04,14.49,\nu4,46.06,14.51,-2\n", "positions.csv")
+        let positions = try write(
+            "id,lat,lon,accuracy_m\nu1,46.05,14.5,5\nu2,x,14.5,\nu3,46.04,14.49,\nu4,46.06,14.51,-2\n", "positions.csv")
         let batch = try run(["select", "--places", shops, "--positions", positions])
         #expect(batch.code == 0, "\(batch.err)")
         let rows = batch.out.split(separator: "\n")
@@ -201,8 +210,10 @@ import Testing
             let expected = try String(contentsOfFile: snapshot, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
             let common = min(lines.count, expected.count)
             let line = (0..<common).first { lines[$0] != expected[$0] } ?? common
-            #expect(try Data(contentsOf: URL(fileURLWithPath: generated)) == Data(contentsOf: URL(fileURLWithPath: snapshot)),
-                    "generated line \(line + 1) differs from the snapshot \(snapshot): \(line < lines.count ? String(lines[line]) : "(end of file)")")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: generated)) == Data(contentsOf: URL(fileURLWithPath: snapshot)),
+                "generated line \(line + 1) differs from the snapshot \(snapshot): \(line < lines.count ? String(lines[line]) : "(end of file)")"
+            )
         }
     }
 

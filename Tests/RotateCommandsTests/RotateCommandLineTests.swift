@@ -30,8 +30,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [["frobnicate"], ["bench", "--bogus"], ["bench", "--count", "many"], ["bench", "--by", "north"],
-                      ["bench", "--radius", "5", "--mixed-radii"], ["bench", "--repetitions", "0"], ["bench", "extra"]])
+    @Test(arguments: [
+        ["frobnicate"], ["bench", "--bogus"], ["bench", "--count", "many"], ["bench", "--by", "north"],
+        ["bench", "--radius", "5", "--mixed-radii"], ["bench", "--repetitions", "0"], ["bench", "extra"],
+    ])
     func usageErrorsExitWith2AndExplain(arguments: [String]) {
         let result = CapturingConsole.run(arguments)
         #expect(result.code == 2)
@@ -58,7 +60,9 @@ import Testing
     }
 
     @Test func benchIsDeterministicForASeed() {
-        let arguments = ["bench", "--count", "2000", "--queries", "200", "--repetitions", "1", "--json", "--quiet", "--mixed-radii", "--seed", "9"]
+        let arguments = [
+            "bench", "--count", "2000", "--queries", "200", "--repetitions", "1", "--json", "--quiet", "--mixed-radii", "--seed", "9",
+        ]
         let checksum = { (text: String) in text.split(separator: ",").first { $0.hasPrefix("\"checksum\"") } }
         let first = CapturingConsole.run(arguments)
         let second = CapturingConsole.run(arguments)
@@ -71,8 +75,9 @@ import Testing
     /// Progress goes to stderr, and only when stderr is a terminal; results go to stdout either way.
     @Test(arguments: [false, true])
     func benchTableKeepsProgressOffStdout(errIsTerminal: Bool) {
-        let result = CapturingConsole.run(["bench", "--count", "1000", "--queries", "100", "--repetitions", "1", "--baseline-queries", "10"],
-                                          errIsTerminal: errIsTerminal)
+        let result = CapturingConsole.run(
+            ["bench", "--count", "1000", "--queries", "100", "--repetitions", "1", "--baseline-queries", "10"],
+            errIsTerminal: errIsTerminal)
         #expect(result.code == 0)
         #expect(result.out.contains("speedup"))
         #expect(result.out.contains("brute force ran 10 queries"))
@@ -112,8 +117,10 @@ import Testing
 
 @Suite struct SimulateCommandTests {
     @Test func smallRunReportsAndPasses() throws {
-        let result = CapturingConsole.run(["simulate", "--walks", "3", "--places-count", "400", "--region-km", "6",
-                                           "--length-km", "2-3", "--kind", "mixed", "--json", "--quiet"])
+        let result = CapturingConsole.run([
+            "simulate", "--walks", "3", "--places-count", "400", "--region-km", "6",
+            "--length-km", "2-3", "--kind", "mixed", "--json", "--quiet",
+        ])
         #expect(result.code == 0, "\(result.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         #expect(object["walks"] as? Int == 3)
@@ -125,14 +132,18 @@ import Testing
 
     @Test func anAvoidableMissExitsOne() {
         // Driving with no margin: the oracle finds misses and the command fails.
-        let result = CapturingConsole.run(["simulate", "--walks", "2", "--places-count", "3000", "--region-km", "5",
-                                           "--length-km", "4", "--kind", "drive", "--margin", "0", "--noise", "0", "--quiet"])
+        let result = CapturingConsole.run([
+            "simulate", "--walks", "2", "--places-count", "3000", "--region-km", "5",
+            "--length-km", "4", "--kind", "drive", "--margin", "0", "--noise", "0", "--quiet",
+        ])
         #expect(result.code == 1, "\(result.out)")
         #expect(result.err.contains("avoidable misses"))
     }
 
-    @Test(arguments: [["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
-                      ["--limit", "2", "--headroom", "1"], ["--dropout", "1"]])
+    @Test(arguments: [
+        ["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
+        ["--limit", "2", "--headroom", "1"], ["--dropout", "1"],
+    ])
     func badOptionsAreUsageErrors(extra: [String]) {
         #expect(CapturingConsole.run(["simulate", "--walks", "1"] + extra).code == 2)
     }

@@ -1,6 +1,6 @@
 import FencePlanner
-import Geodesy
 import Foundation
+import Geodesy
 import RotateFormats
 import RotateTestSupport
 import SyncService
@@ -64,7 +64,9 @@ import Glibc
         let text = String(decoding: sidecar.output.readDataToEndOfFile(), as: UTF8.self)
         sidecar.process.waitUntilExit()
         #expect(sidecar.process.terminationStatus == 0)
-        let answers = try text.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let answers = try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(answers.count == lines.count)
         #expect(answers.map { $0["line"] as? Int } == Array(1...lines.count))
         #expect(answers[0]["action"] as? String == "update" && answers[2]["action"] as? String == "none")

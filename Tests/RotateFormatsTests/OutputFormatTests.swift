@@ -18,12 +18,17 @@ import WalkSimulator
         let simulation = try Simulation(scenario)
         var rotator = try FenceRotator(catalog: simulation.catalog, configuration: simulation.configuration)
         let walk = simulation.walk(0)
-        let report = MissedFenceOracle.replay(walk, rotator: &rotator, catalog: simulation.catalog,
-                                              placeSlots: simulation.configuration.placeSlots, recordUpdates: true)
-        let trace = PlanTrace(configuration: simulation.configuration, places: simulation.catalog.count, defaultRadiusMeters: 100,
-                              fixes: report.fixes, updates: report.updates, missed: report.misses.count)
+        let report = MissedFenceOracle.replay(
+            walk, rotator: &rotator, catalog: simulation.catalog,
+            placeSlots: simulation.configuration.placeSlots, recordUpdates: true)
+        let trace = PlanTrace(
+            configuration: simulation.configuration, places: simulation.catalog.count, defaultRadiusMeters: 100,
+            fixes: report.fixes, updates: report.updates, missed: report.misses.count)
         let misses = report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) }
-        return (trace, report, PlanRecord(catalog: simulation.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates, misses: misses))
+        return (
+            trace, report,
+            PlanRecord(catalog: simulation.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates, misses: misses)
+        )
     }
 
     @Test func traceRoundTripsThroughNDJSON() throws {
@@ -40,7 +45,10 @@ import WalkSimulator
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.first?["type"] as? String == "config")
         #expect(objects.last?["type"] as? String == "summary")
-        #expect(Set(objects.first!.keys) == ["type", "version", "limit", "headroom", "place_slots", "places", "radius_m", "margin_m", "min_refresh_radius_m"])
+        #expect(
+            Set(objects.first!.keys) == [
+                "type", "version", "limit", "headroom", "place_slots", "places", "radius_m", "margin_m", "min_refresh_radius_m",
+            ])
         #expect(objects.first?["place_slots"] as? Int == 10)
         var monitored: Set<String> = []
         var lastFix = -1
@@ -126,8 +134,10 @@ import WalkSimulator
     }
 
     @Test func walksAcrossTheDateLineBecomeMultiLineStrings() {
-        let parts = GeoJSONWriter.splitForTesting([Coordinate(validLatitude: 0, longitude: 179.9), Coordinate(validLatitude: 0.2, longitude: -179.9),
-                                                  Coordinate(validLatitude: 0.4, longitude: -179.8)])
+        let parts = GeoJSONWriter.splitForTesting([
+            Coordinate(validLatitude: 0, longitude: 179.9), Coordinate(validLatitude: 0.2, longitude: -179.9),
+            Coordinate(validLatitude: 0.4, longitude: -179.8),
+        ])
         #expect(parts.count == 2)
         #expect(parts[0].last! == (180, 0.1))
         #expect(parts[1].first! == (-180, 0.1))

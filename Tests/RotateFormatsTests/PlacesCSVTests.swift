@@ -1,6 +1,6 @@
 import FencePlanner
-import Geodesy
 import Foundation
+import Geodesy
 import RotateFormats
 import RotateTestSupport
 import Testing
@@ -11,7 +11,8 @@ import Testing
     }
 
     @Test func readsQuotesEscapesNewlinesBOMAndCRLF() throws {
-        let text = "\u{FEFF}ID,Latitude,LNG,radius,name,extra\r\n"
+        let text =
+            "\u{FEFF}ID,Latitude,LNG,radius,name,extra\r\n"
             + "a,45.5,15.25,150,\"Shop, \"\"the best\"\"\",x\r\n"
             + "b,-33.9,151.2,,\"two\nlines\",y\r\n"
             + "\r\n"
@@ -150,16 +151,20 @@ import Testing
         for round in 0..<3_000 {
             var bytes: [UInt8]
             if round % 3 == 0 {
-                bytes = Array("id,lat,lon\n".utf8) + (0..<rng.nextInt(below: 80)).map { _ in
-                    rng.nextUnit() < 0.9 ? byteAlphabet[rng.nextInt(below: byteAlphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
-                }
+                bytes =
+                    Array("id,lat,lon\n".utf8)
+                    + (0..<rng.nextInt(below: 80)).map { _ in
+                        rng.nextUnit() < 0.9 ? byteAlphabet[rng.nextInt(below: byteAlphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
+                    }
             } else {
                 let prefix = [[], [0xEF, 0xBB, 0xBF], Array("\n\r\n".utf8)][rng.nextInt(below: 3)]
                 let header = rng.nextUnit() < 0.5 ? "id,lat,lon\n" : "id,lat,lon\r\n"
                 bytes = prefix + Array(header.utf8)
                 for _ in 0..<rng.nextInt(below: 8) {
                     if round % 3 == 2 && rng.nextUnit() < 0.6 {
-                        let row = "a\(rng.nextInt(below: 8)),\(rng.nextInt(below: 90)).5,-\(rng.nextInt(below: 180))" + lineEnds[rng.nextInt(below: lineEnds.count)]
+                        let row =
+                            "a\(rng.nextInt(below: 8)),\(rng.nextInt(below: 90)).5,-\(rng.nextInt(below: 180))"
+                            + lineEnds[rng.nextInt(below: lineEnds.count)]
                         bytes += Array(row.utf8)
                     } else {
                         bytes += (0..<rng.nextInt(below: 20)).map { _ in csvAlphabet[rng.nextInt(below: csvAlphabet.count)] }
@@ -167,7 +172,9 @@ import Testing
                 }
             }
             let rows = CSVRecordCount.dataRows(in: bytes)
-            let context = Comment(rawValue: "round \(round), \(TestSeed.replay(seed)), \(rows) rows: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            let context = Comment(
+                rawValue:
+                    "round \(round), \(TestSeed.replay(seed)), \(rows) rows: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
             let lenient: PlacesCSV.Result
             do {
                 lenient = try PlacesCSV.read(bytes: bytes)
@@ -193,18 +200,23 @@ import Testing
     /// of every size from 2 to 17.
     @Test func scannerFastPathsMatchTheByteStateMachine() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 701))
-        let pieces: [[UInt8]] = [",", "\"", "\"\"", "\r", "\n", "\r\n", " ", "a", "é", "0123456789", "Shop 1, somewhere",
-                                 "-47.0023344", "abcdefghijklmnopqrstuvw"].map { Array($0.utf8) } + [[0xFF], [0xEF, 0xBB, 0xBF], [0xC3]]
+        let pieces: [[UInt8]] =
+            [
+                ",", "\"", "\"\"", "\r", "\n", "\r\n", " ", "a", "é", "0123456789", "Shop 1, somewhere",
+                "-47.0023344", "abcdefghijklmnopqrstuvw",
+            ].map { Array($0.utf8) } + [[0xFF], [0xEF, 0xBB, 0xBF], [0xC3]]
         for round in 0..<1_500 {
             var bytes: [UInt8] = round % 5 == 0 ? [0xEF, 0xBB, 0xBF] : []
             for _ in 0..<rng.nextInt(below: 40) { bytes += pieces[rng.nextInt(below: pieces.count)] }
             let whole = CSVFile.records(of: bytes, chunkSize: max(1, bytes.count))
             let reference = CSVFile.records(of: bytes, chunkSize: 1)
-            #expect(whole.map(\.fields) == reference.map(\.fields) && whole.map(\.line) == reference.map(\.line)
+            #expect(
+                whole.map(\.fields) == reference.map(\.fields) && whole.map(\.line) == reference.map(\.line)
                     && whole.map(\.problem) == reference.map(\.problem), "round \(round): \(bytes)")
             let size = 2 + round % 16
             let chunked = CSVFile.records(of: bytes, chunkSize: size)
-            #expect(chunked.map(\.fields) == reference.map(\.fields) && chunked.map(\.line) == reference.map(\.line)
+            #expect(
+                chunked.map(\.fields) == reference.map(\.fields) && chunked.map(\.line) == reference.map(\.line)
                     && chunked.map(\.problem) == reference.map(\.problem), "round \(round), chunks of \(size): \(bytes)")
         }
     }
@@ -249,8 +261,9 @@ import Testing
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             defer { try? FileManager.default.removeItem(atPath: path) }
             let fromFile = try PlacesCSV.read(path: path, options: .init(defaultRadiusMeters: 100))
-            #expect(fromFile.places == result.places && fromFile.lines == result.lines && fromFile.rejected == result.rejected,
-                    Comment(rawValue: context))
+            #expect(
+                fromFile.places == result.places && fromFile.lines == result.lines && fromFile.rejected == result.rejected,
+                Comment(rawValue: context))
             #expect(result.places.map(\.id) == expectedPlaces.map(\.id), Comment(rawValue: context))
             #expect(result.lines == expectedPlaces.map(\.line), Comment(rawValue: context))
             #expect(result.rejected.map(\.line) == expectedRejected.map(\.line), Comment(rawValue: context))
@@ -293,12 +306,14 @@ import Testing
     /// The byte-level number reader must give exactly `Double(String)`'s value for every spelling.
     @Test func fastPathEqualsDoubleInit() throws {
         var rng = SplitMix64(seed: TestSeed.value(salt: 1_500))
-        var texts: [String] = ["0", "-0", "+5", "1.", ".5", "-.25", "00.50", "90", "-90", "89.999999999999999", "45.123456789012345",
-                               "1e1", "4.5E1", " 7 ", "12.3456789012345678", "0.0000000000000000000001", "-1.0000000000000002",
-                               // Digits whose mantissa wraps a UInt64 (2⁶⁴ and 2⁶⁵ would read as 0), leading
-                               // zeros, 15 and 16 significant digits.
-                               "18.446744073709551616", "-36.893488147419103232", "0000000000000000000012.5", "12.3456789012345",
-                               "12.34567890123456"]
+        var texts: [String] = [
+            "0", "-0", "+5", "1.", ".5", "-.25", "00.50", "90", "-90", "89.999999999999999", "45.123456789012345",
+            "1e1", "4.5E1", " 7 ", "12.3456789012345678", "0.0000000000000000000001", "-1.0000000000000002",
+            // Digits whose mantissa wraps a UInt64 (2⁶⁴ and 2⁶⁵ would read as 0), leading
+            // zeros, 15 and 16 significant digits.
+            "18.446744073709551616", "-36.893488147419103232", "0000000000000000000012.5", "12.3456789012345",
+            "12.34567890123456",
+        ]
         for _ in 0..<3_000 {
             let digits = rng.nextInt(below: 18) + 1
             let whole = rng.nextInt(below: 90)
@@ -311,7 +326,8 @@ import Testing
         #expect(result.rejected.isEmpty)
         for (place, text) in zip(result.places, texts) {
             let expected = try #require(Double(text.trimmingCharacters(in: .whitespaces)))
-            #expect(place.coordinate.latitude.bitPattern == expected.bitPattern || (expected == 0 && place.coordinate.latitude == 0), "\(text)")
+            #expect(
+                place.coordinate.latitude.bitPattern == expected.bitPattern || (expected == 0 && place.coordinate.latitude == 0), "\(text)")
         }
     }
 }

@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func csvWithSecondsISOTimesAndAccuracy() throws {
-        let walk = try csv("time,latitude,longitude,horizontal_accuracy\n2020-12-18T06:15:50Z,45.1,13.7,5\n2020-12-18T06:15:52.5+00:00,45.2,13.8,\n")
+        let walk = try csv(
+            "time,latitude,longitude,horizontal_accuracy\n2020-12-18T06:15:50Z,45.1,13.7,5\n2020-12-18T06:15:52.5+00:00,45.2,13.8,\n")
         #expect(walk.fixes.map(\.timestampSeconds) == [0, 2.5])
         #expect(walk.fixes[0].accuracyMeters == 5 && walk.fixes[1].accuracyMeters == nil)
         let plain = try csv("lat,lon\n1,2\n3,4\n5,6\n")
@@ -59,7 +60,8 @@ import Testing
     }
 
     @Test func gpx11TrackWithTimes() throws {
-        let walk = try gpx("""
+        let walk = try gpx(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
               <metadata><time>2001-01-01T00:00:00Z</time></metadata>
@@ -82,7 +84,8 @@ import Testing
     }
 
     @Test func gpxWaypointsWithoutTimesAsInXcode() throws {
-        let walk = try gpx("""
+        let walk = try gpx(
+            """
             <?xml version="1.0"?>
             <gpx version="1.1" creator="Xcode">
                 <wpt lat="37.331705" lon="-122.030237"><name>Cupertino</name></wpt>
@@ -95,13 +98,16 @@ import Testing
     }
 
     @Test func gpxRoutePointsAndBadPoints() throws {
-        let walk = try gpx("<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"x\" lon=\"2\"/><rtept lon=\"2\"/><rtept lat=\"100\" lon=\"2\"/></rte></gpx>")
+        let walk = try gpx(
+            "<gpx><rte><rtept lat=\"1\" lon=\"2\"/><rtept lat=\"x\" lon=\"2\"/><rtept lon=\"2\"/><rtept lat=\"100\" lon=\"2\"/></rte></gpx>"
+        )
         #expect(walk.fixes.count == 1)
-        #expect(walk.rejected.map(\.reason) == [
-            WalkFileError.Reason.notANumber("lat", "x").description,
-            WalkFileError.Reason.missingAttribute("lat").description,
-            WalkFileError.Reason.outOfRange("latitude 100.0 is outside -90...90").description,
-        ])
+        #expect(
+            walk.rejected.map(\.reason) == [
+                WalkFileError.Reason.notANumber("lat", "x").description,
+                WalkFileError.Reason.missingAttribute("lat").description,
+                WalkFileError.Reason.outOfRange("latitude 100.0 is outside -90...90").description,
+            ])
     }
 
     @Test func malformedGPXIsAnErrorWithALine() throws {
@@ -111,9 +117,11 @@ import Testing
     }
 
     @Test func bundledTracksReadAsTheirCSVConversions() throws {
-        for (gpxName, csvName) in [("korita-zbevnica.gpx", "walk-korita-zbevnica.csv"),
-                                   ("cerknicko-jezero.gpx", "walk-cerknicko-jezero.csv"),
-                                   ("around-visnjan-with-car.gpx", "walk-around-visnjan-with-car.csv")] {
+        for (gpxName, csvName) in [
+            ("korita-zbevnica.gpx", "walk-korita-zbevnica.csv"),
+            ("cerknicko-jezero.gpx", "walk-cerknicko-jezero.csv"),
+            ("around-visnjan-with-car.gpx", "walk-around-visnjan-with-car.csv"),
+        ] {
             let fromGPX = try WalkFile.read(path: DatasetPaths.path(gpxName))
             let fromCSV = try WalkFile.read(path: DatasetPaths.path(csvName))
             #expect(fromGPX.fixes.count == fromCSV.fixes.count, "\(gpxName)")
@@ -165,8 +173,12 @@ import Testing
             for _ in 0..<rng.nextInt(below: 8) {
                 if rng.nextUnit() < 0.5 {
                     // A valid row for the header (a time column first when it has one).
-                    let columns = [String(rng.nextInt(below: 10)), "4\(rng.nextInt(below: 10)).5", "-1\(rng.nextInt(below: 10))", "\(rng.nextInt(below: 9))"]
-                    let row = (headerKind % 3 == 0 ? columns[1...2] : headerKind == 1 ? columns[0...2] : columns[0...3]).joined(separator: ",")
+                    let columns = [
+                        String(rng.nextInt(below: 10)), "4\(rng.nextInt(below: 10)).5", "-1\(rng.nextInt(below: 10))",
+                        "\(rng.nextInt(below: 9))",
+                    ]
+                    let row = (headerKind % 3 == 0 ? columns[1...2] : headerKind == 1 ? columns[0...2] : columns[0...3]).joined(
+                        separator: ",")
                     bytes += Array((row + lineEnds[rng.nextInt(below: lineEnds.count)]).utf8)
                 } else if round % 4 == 3 {
                     bytes += (0..<rng.nextInt(below: 20)).map { _ in
@@ -177,7 +189,9 @@ import Testing
                 }
             }
             let rows = CSVRecordCount.dataRows(in: bytes)
-            let context = Comment(rawValue: "round \(round), \(TestSeed.replay(seed)), \(rows) rows: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            let context = Comment(
+                rawValue:
+                    "round \(round), \(TestSeed.replay(seed)), \(rows) rows: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
             let walk: WalkFile
             do {
                 if round % 50 == 0 {
@@ -191,7 +205,8 @@ import Testing
                 continue
             }
             #expect(walk.fixes.count + walk.rejected.count == rows, context)
-            #expect(zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) }, context)
+            #expect(
+                zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) }, context)
         }
     }
 
@@ -204,12 +219,17 @@ import Testing
         let seed = TestSeed.value(salt: 903)
         var rng = SplitMix64(seed: seed)
         let valueAlphabet = Array("0123456789.-+eaxZ: ".utf8)
-        let times = ["2020-01-01T00:00:00Z", "2020-01-01T00:00:05Z", "2020-01-01T00:00:03.5Z", "2020-01-01T00:01:00+01:00", "yesterday", ""]
-        let noise = ["<ele>3</ele>", "<!-- <trkpt lat=\"1\" lon=\"2\"/> -->", "<![CDATA[<trkpt lat=\"1\" lon=\"2\">]]>",
-                     "<wpt lat=\"1\" lon=\"2\"/>", "<trkseg>", "</trkseg>", "\n", " ", "<?xml version=\"1.0\"?>"]
+        let times = [
+            "2020-01-01T00:00:00Z", "2020-01-01T00:00:05Z", "2020-01-01T00:00:03.5Z", "2020-01-01T00:01:00+01:00", "yesterday", "",
+        ]
+        let noise = [
+            "<ele>3</ele>", "<!-- <trkpt lat=\"1\" lon=\"2\"/> -->", "<![CDATA[<trkpt lat=\"1\" lon=\"2\">]]>",
+            "<wpt lat=\"1\" lon=\"2\"/>", "<trkseg>", "</trkseg>", "\n", " ", "<?xml version=\"1.0\"?>",
+        ]
         func value() -> String {
             if rng.nextUnit() < 0.6 { return String(rng.nextDouble(in: -100..<100)) }
-            return String(decoding: (0..<rng.nextInt(below: 6)).map { _ in valueAlphabet[rng.nextInt(below: valueAlphabet.count)] }, as: UTF8.self)
+            return String(
+                decoding: (0..<rng.nextInt(below: 6)).map { _ in valueAlphabet[rng.nextInt(below: valueAlphabet.count)] }, as: UTF8.self)
         }
         for round in 0..<400 {
             let points = rng.nextInt(below: 12)
@@ -236,7 +256,8 @@ import Testing
                 continue
             }
             #expect(walk.fixes.count + walk.rejected.count == points, context)
-            #expect(zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) }, context)
+            #expect(
+                zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) }, context)
         }
     }
 
@@ -244,11 +265,14 @@ import Testing
     /// a crash or a hang, and accepted times never go backwards.
     @Test func randomBytesNeverCrashTheGPXReader() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 901))
-        let gpxAlphabet = Array("<gpx trkpt wpt rtept lat=\"1.5\" lon='2' <time>2020-01-01T00:00:00Z</time> /> <!-- --> <![CDATA[ ]]>\n".utf8)
+        let gpxAlphabet = Array(
+            "<gpx trkpt wpt rtept lat=\"1.5\" lon='2' <time>2020-01-01T00:00:00Z</time> /> <!-- --> <![CDATA[ ]]>\n".utf8)
         for _ in 0..<500 {
-            let bytes = Array("<gpx>".utf8) + (0..<rng.nextInt(below: 120)).map { _ in
-                rng.nextUnit() < 0.9 ? gpxAlphabet[rng.nextInt(below: gpxAlphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
-            }
+            let bytes =
+                Array("<gpx>".utf8)
+                + (0..<rng.nextInt(below: 120)).map { _ in
+                    rng.nextUnit() < 0.9 ? gpxAlphabet[rng.nextInt(below: gpxAlphabet.count)] : UInt8(truncatingIfNeeded: rng.next())
+                }
             if let walk = try? WalkFile.read(gpx: bytes) {
                 #expect(zip(walk.fixes, walk.fixes.dropFirst()).allSatisfy { ($0.timestampSeconds ?? 0) <= ($1.timestampSeconds ?? 0) })
             }

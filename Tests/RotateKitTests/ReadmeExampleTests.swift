@@ -46,9 +46,13 @@ import Testing
             let configuration = RotationConfiguration.preset(.iOS, maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5)
 
             // Per location report of `device`: its rotator, resumed from the stored state if any.
-            var rotator = try storedRows[device].map {
-                try FenceRotator(catalog: catalog, configuration: configuration, state: JSONDecoder().decode(RotatorState.self, from: $0))
-            } ?? FenceRotator(catalog: catalog, configuration: configuration)
+            var rotator: FenceRotator
+            if let row = storedRows[device] {
+                let state = try JSONDecoder().decode(RotatorState.self, from: row)
+                rotator = try FenceRotator(catalog: catalog, configuration: configuration, state: state)
+            } else {
+                rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+            }
             let fix = Fix(try Coordinate(latitude: lat, longitude: lon), accuracyMeters: 8)
             if let update = rotator.update(with: fix) {
                 for operation in update.diff.operations { apply(operation) }  // stop refresh, stops, start refresh, starts
@@ -65,8 +69,9 @@ import Testing
             last = rotator
         }
         let rotator = try #require(last)
-        let resumed = try FenceRotator(catalog: rotator.catalog, configuration: rotator.configuration,
-                                       state: JSONDecoder().decode(RotatorState.self, from: try #require(storedRows["d1"])))
+        let resumed = try FenceRotator(
+            catalog: rotator.catalog, configuration: rotator.configuration,
+            state: JSONDecoder().decode(RotatorState.self, from: try #require(storedRows["d1"])))
         return (host, rotator, resumed, rejected)
     }
 

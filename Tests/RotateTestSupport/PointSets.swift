@@ -28,26 +28,31 @@ public struct PointSet: Sendable, CustomStringConvertible {
     public static func denseSquareKilometer(_ count: Int, seed: UInt64) -> PointSet {
         var rng = SplitMix64(seed: seed)
         let center = Coordinate(validLatitude: 45.8150, longitude: 15.9819)
-        return PointSet(name: "1 km square", coordinates: (0..<count).map { _ in
-            SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 1_000, using: &rng)
-        })
+        return PointSet(
+            name: "1 km square",
+            coordinates: (0..<count).map { _ in
+                SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 1_000, using: &rng)
+            })
     }
 
     /// A strip 20 km wide and 2,000 km long straddling the ±180° meridian (Fiji to Kamchatka-ish).
     public static func dateLineStrip(_ count: Int, seed: UInt64) -> PointSet {
         var rng = SplitMix64(seed: seed)
-        return PointSet(name: "date-line strip", coordinates: (0..<count).map { _ in
-            let lat = rng.nextDouble(in: -10..<10)
-            let lon = rng.nextDouble(in: -0.1..<0.1)
-            return Coordinate(validLatitude: lat, longitude: lon >= 0 ? 180 - lon : -180 - lon)
-        })
+        return PointSet(
+            name: "date-line strip",
+            coordinates: (0..<count).map { _ in
+                let lat = rng.nextDouble(in: -10..<10)
+                let lon = rng.nextDouble(in: -0.1..<0.1)
+                return Coordinate(validLatitude: lat, longitude: lon >= 0 ? 180 - lon : -180 - lon)
+            })
     }
 
     /// A cap of 300 km around a pole (north unless `south`), with a point exactly at the pole.
     public static func polarCap(_ count: Int, south: Bool = false, seed: UInt64) -> PointSet {
         var rng = SplitMix64(seed: seed)
         let pole = Coordinate(validLatitude: south ? -90 : 90, longitude: 0)
-        var points = (0..<max(0, count - 1)).map { _ in SyntheticCoordinates.uniformInCap(around: pole, radiusMeters: 300_000, using: &rng) }
+        var points = (0..<max(0, count - 1)).map { _ in SyntheticCoordinates.uniformInCap(around: pole, radiusMeters: 300_000, using: &rng)
+        }
         if count > 0 { points.insert(pole, at: points.count / 2) }
         return PointSet(name: south ? "south polar cap" : "north polar cap", coordinates: points)
     }

@@ -16,8 +16,9 @@ public enum ReferencePlanner {
         let query = UnitVector(fix.coordinate)
         return catalog.places.enumerated().map { position, place in
             let squaredChord = UnitVector(place.coordinate).squaredChord(to: query)
-            return Ranked(position: position, edge: RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: place.radiusMeters),
-                          squaredChord: squaredChord)
+            return Ranked(
+                position: position, edge: RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: place.radiusMeters),
+                squaredChord: squaredChord)
         }.sorted { a, b in
             if a.edge != b.edge { return a.edge < b.edge }
             if a.squaredChord != b.squaredChord { return a.squaredChord < b.squaredChord }
@@ -40,8 +41,9 @@ public enum ReferencePlanner {
             }
         }
         if catalog.count <= slots {
-            return Selection(fix: fix, monitored: monitored(ranking.map(\.position)), refresh: nil, guarantee: .exact,
-                             nextUnmonitoredEdgeMeters: nil, trustedFix: trusted)
+            return Selection(
+                fix: fix, monitored: monitored(ranking.map(\.position)), refresh: nil, guarantee: .exact,
+                nextUnmonitoredEdgeMeters: nil, trustedFix: trusted)
         }
         let incumbentPositions = incumbents.compactMap { fence -> Int? in
             guard let p = catalog.position(of: fence.id), catalog.places[p].fence == fence else { return nil }
@@ -70,11 +72,14 @@ public enum ReferencePlanner {
             (next, r) = radius(pure)
         }
         let overlapping = ranking.filter { $0.edge <= config.marginMeters + reach }.count
-        let guarantee: Guarantee = overlapping > slots ? .saturated(overlapping: overlapping)
+        let guarantee: Guarantee =
+            overlapping > slots
+            ? .saturated(overlapping: overlapping)
             : (r >= config.minRefreshRadiusMeters ? .exact : .degraded(fallbackDistanceMeters: max(0, r)))
-        return Selection(fix: fix, monitored: monitored(chosen),
-                         refresh: RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: max(0, r)),
-                         guarantee: guarantee, nextUnmonitoredEdgeMeters: next, trustedFix: trusted)
+        return Selection(
+            fix: fix, monitored: monitored(chosen),
+            refresh: RefreshRegion(id: refreshID, center: fix.coordinate, radiusMeters: max(0, r)),
+            guarantee: guarantee, nextUnmonitoredEdgeMeters: next, trustedFix: trusted)
     }
 }
 
@@ -88,9 +93,11 @@ public enum PlannerFixtures {
     ) -> PlaceCatalog {
         var rng = SplitMix64(seed: seed)
         var places = (0..<count).map { i in
-            Place(id: "p" + String(repeating: "0", count: max(0, 4 - String(i).count)) + String(i),
-                  coordinate: SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters, using: &rng),
-                  radiusMeters: radii.lowerBound == radii.upperBound ? radii.lowerBound : rng.nextDouble(in: radii.lowerBound..<radii.upperBound))
+            Place(
+                id: "p" + String(repeating: "0", count: max(0, 4 - String(i).count)) + String(i),
+                coordinate: SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters, using: &rng),
+                radiusMeters: radii.lowerBound == radii.upperBound
+                    ? radii.lowerBound : rng.nextDouble(in: radii.lowerBound..<radii.upperBound))
         }
         places.shuffle(using: &rng)
         do {

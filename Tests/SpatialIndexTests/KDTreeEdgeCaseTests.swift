@@ -20,15 +20,17 @@ import Testing
                 for k in [0, 1, 2, 17, 18, 100, points.count, points.count + 5] {
                     for target in [DistanceTarget.center, .edge] {
                         tree.nearest(k, to: v, measuredTo: target, into: &buffer)
-                        #expect(buffer.neighbors == brute.nearest(k, to: v, measuredTo: target),
-                                "k \(k) \(target) leaf \(leafSize) at \(q)", sourceLocation: sourceLocation)
+                        #expect(
+                            buffer.neighbors == brute.nearest(k, to: v, measuredTo: target),
+                            "k \(k) \(target) leaf \(leafSize) at \(q)", sourceLocation: sourceLocation)
                     }
                 }
                 for reach in [-50.0, 0, 1, 150, 10_000, 1e7, 3e7] {
                     for target in [DistanceTarget.center, .edge] {
                         tree.within(reach, of: v, measuredTo: target, into: &buffer)
-                        #expect(buffer.neighbors == brute.within(reach, of: v, measuredTo: target),
-                                "within \(reach) \(target) leaf \(leafSize) at \(q)", sourceLocation: sourceLocation)
+                        #expect(
+                            buffer.neighbors == brute.within(reach, of: v, measuredTo: target),
+                            "within \(reach) \(target) leaf \(leafSize) at \(q)", sourceLocation: sourceLocation)
                     }
                 }
             }
@@ -134,8 +136,10 @@ import Testing
     }
 
     @Test func pointsAtBothPoles() {
-        var points = [Coordinate(validLatitude: 90, longitude: 0), Coordinate(validLatitude: -90, longitude: 0),
-                      Coordinate(validLatitude: 90, longitude: 120), Coordinate(validLatitude: -90, longitude: -45)]
+        var points = [
+            Coordinate(validLatitude: 90, longitude: 0), Coordinate(validLatitude: -90, longitude: 0),
+            Coordinate(validLatitude: 90, longitude: 120), Coordinate(validLatitude: -90, longitude: -45),
+        ]
         points += PointSet.polarCap(50, seed: 3).coordinates + PointSet.polarCap(50, south: true, seed: 4).coordinates
         let tree = KDTree(coordinates: points, leafSize: 4)
         // Both north-pole spellings are the same point, 0 m away.
@@ -144,10 +148,11 @@ import Testing
     }
 
     @Test func pointsOnBothSidesOfTheDateLine() {
-        let points = [
-            Coordinate(validLatitude: 0, longitude: 179.9999), Coordinate(validLatitude: 0, longitude: -179.9999),
-            Coordinate(validLatitude: 0, longitude: 170), Coordinate(validLatitude: 0, longitude: -170),
-        ] + PointSet.dateLineStrip(100, seed: 5).coordinates
+        let points =
+            [
+                Coordinate(validLatitude: 0, longitude: 179.9999), Coordinate(validLatitude: 0, longitude: -179.9999),
+                Coordinate(validLatitude: 0, longitude: 170), Coordinate(validLatitude: 0, longitude: -170),
+            ] + PointSet.dateLineStrip(100, seed: 5).coordinates
         let tree = KDTree(coordinates: points, leafSize: 4)
         // From just west of the line, the nearest two are the points either side of it.
         let result = tree.nearest(2, to: Coordinate(validLatitude: 0, longitude: 180), measuredTo: .center)
@@ -160,7 +165,9 @@ import Testing
         // 50 small fences 1 to 2 km away, one 50 km fence whose center is 40 km away: we are inside it.
         var rng = SplitMix64(seed: 6)
         let here = Coordinate(validLatitude: 48.85, longitude: 2.35)
-        var points = (0..<50).map { _ in here.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 1_000..<2_000)) }
+        var points = (0..<50).map { _ in
+            here.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 1_000..<2_000))
+        }
         var radii = Array(repeating: 30.0, count: 50)
         points.append(here.destination(bearingDegrees: 10, distanceMeters: 40_000))
         radii.append(50_000)
@@ -202,8 +209,9 @@ import Testing
                 let arranged = KDTree._selectForTesting(values, nth: nth)
                 #expect(arranged.sorted() == sorted, "selection lost or duplicated a value")
                 #expect(arranged[nth] == sorted[nth], "position \(nth) of \(values.count)")
-                #expect(arranged[..<nth].allSatisfy { $0 <= arranged[nth] } && arranged[(nth + 1)...].allSatisfy { $0 >= arranged[nth] },
-                        "position \(nth) of \(values.count): a value on the wrong side")
+                #expect(
+                    arranged[..<nth].allSatisfy { $0 <= arranged[nth] } && arranged[(nth + 1)...].allSatisfy { $0 >= arranged[nth] },
+                    "position \(nth) of \(values.count): a value on the wrong side")
             }
         }
     }

@@ -35,7 +35,9 @@ import Testing
                     if buffer.neighbors != Array(expected.prefix(k)) {
                         failures += 1
                         if failures <= 3 {
-                            Issue.record("\(set) \(mix) radii, query \(i) at \(q), k \(k) by \(target): tree \(buffer.neighbors.prefix(5)) brute \(expected.prefix(5)); \(TestSeed.replay(seed))")
+                            Issue.record(
+                                "\(set) \(mix) radii, query \(i) at \(q), k \(k) by \(target): tree \(buffer.neighbors.prefix(5)) brute \(expected.prefix(5)); \(TestSeed.replay(seed))"
+                            )
                         }
                     }
                 }
@@ -61,8 +63,9 @@ import Testing
                     tree.within(reach, of: v, measuredTo: target, into: &buffer)
                     let expected = brute.within(reach, of: v, measuredTo: target)
                     #expect(buffer.neighbors == expected, "\(set) query \(i), within \(reach) by \(target); \(TestSeed.replay(seed))")
-                    #expect(tree.count(within: reach, of: v, measuredTo: target, using: &buffer) == expected.count,
-                            "\(set) query \(i), count within \(reach) by \(target); \(TestSeed.replay(seed))")
+                    #expect(
+                        tree.count(within: reach, of: v, measuredTo: target, using: &buffer) == expected.count,
+                        "\(set) query \(i), count within \(reach) by \(target); \(TestSeed.replay(seed))")
                 }
             }
         }
@@ -88,7 +91,9 @@ import Testing
                     for reach in [kth, kth.nextDown, kth - 50, kth + 2_000, -Double.infinity, .infinity] {
                         tree.nearest(k, to: v, measuredTo: target, within: reach, into: &buffer)
                         let expected = Array(ranking.filter { $0.distanceMeters <= reach }.prefix(k))
-                        #expect(buffer.neighbors == expected, "\(set) \(mix) query \(i), k \(k) within \(reach) by \(target); \(TestSeed.replay(seed))")
+                        #expect(
+                            buffer.neighbors == expected,
+                            "\(set) \(mix) query \(i), k \(k) within \(reach) by \(target); \(TestSeed.replay(seed))")
                     }
                 }
             }
@@ -107,7 +112,9 @@ import Testing
             for q in set.queries(150, sigmaMeters: 3_000, seed: seed ^ UInt64(leafSize)) {
                 for target in [DistanceTarget.center, .edge] {
                     tree.nearest(18, to: UnitVector(q), measuredTo: target, into: &buffer)
-                    #expect(buffer.neighbors == brute.nearest(18, to: UnitVector(q), measuredTo: target), "leaf \(leafSize); \(TestSeed.replay(seed))")
+                    #expect(
+                        buffer.neighbors == brute.nearest(18, to: UnitVector(q), measuredTo: target),
+                        "leaf \(leafSize); \(TestSeed.replay(seed))")
                 }
             }
         }

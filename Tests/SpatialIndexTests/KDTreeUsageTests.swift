@@ -1,7 +1,7 @@
+import Foundation
 import Geodesy
 import RotateTestSupport
 import SpatialIndex
-import Foundation
 import Testing
 
 @Suite struct KDTreeUsageTests {
@@ -104,8 +104,10 @@ import Testing
     static func clusteredTree(count: Int, seed: UInt64) -> (KDTree, PointSet) {
         var rng = SplitMix64(seed: seed)
         let points = SyntheticCoordinates.clustered(count: count, using: &rng)
-        return (KDTree(coordinates: points, radiiMeters: Array(repeating: 100, count: count)),
-                PointSet(name: "clustered \(count)", coordinates: points))
+        return (
+            KDTree(coordinates: points, radiiMeters: Array(repeating: 100, count: count)),
+            PointSet(name: "clustered \(count)", coordinates: points)
+        )
     }
 
     /// A million clustered places: an 18-nearest query evaluates a few hundred distances, not
@@ -138,7 +140,8 @@ import Testing
             let v = UnitVector(q)
             let plain = tree.nearestCounting(37, to: v, measuredTo: .edge, into: &buffer).nodesVisited
             let expected = buffer.neighbors
-            let bounded = tree.nearestCounting(37, to: v, measuredTo: .edge, within: expected[36].distanceMeters, into: &buffer).nodesVisited
+            let bounded = tree.nearestCounting(37, to: v, measuredTo: .edge, within: expected[36].distanceMeters, into: &buffer)
+                .nodesVisited
             #expect(buffer.neighbors == expected)
             #expect(bounded <= plain)
             plainNodes += plain
@@ -227,7 +230,8 @@ import Testing
             for target in [DistanceTarget.edge, .center] {
                 let seeds = previous.map { NeighborSeed(index: $0.index, vector: vectors[$0.index], radiusMeters: radii[$0.index]) }
                 coldKeys += tree.nearestCounting(18, to: UnitVector(position), measuredTo: target, into: &cold).keysComputed
-                warmKeys += tree.nearestCounting(18, to: UnitVector(position), measuredTo: target, seededWith: seeds, into: &warm).keysComputed
+                warmKeys +=
+                    tree.nearestCounting(18, to: UnitVector(position), measuredTo: target, seededWith: seeds, into: &warm).keysComputed
                 #expect(warm.neighbors == cold.neighbors, "step \(step) \(target); \(TestSeed.replay(seed))")
                 if target == .edge { previous = cold.neighbors }
             }
@@ -255,7 +259,9 @@ import Testing
                 visited += tree.nearestCounting(18, to: v, measuredTo: target, into: &buffer).nodesVisited
                 bestFirst += tree.nodesBounded(by: buffer.neighbors[17].distanceMeters, from: v, measuredTo: target)
             }
-            #expect(Double(visited) <= 1.15 * Double(bestFirst), "\(mix) \(target): \(visited) nodes, best first \(bestFirst); \(TestSeed.replay(seed))")
+            #expect(
+                Double(visited) <= 1.15 * Double(bestFirst),
+                "\(mix) \(target): \(visited) nodes, best first \(bestFirst); \(TestSeed.replay(seed))")
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Geodesy
 import RotateTestSupport
-@testable import SpatialIndex
 import Testing
+
+@testable import SpatialIndex
 
 /// A four-child node bounds its children's boxes in Float, and by edge takes each bound's square
 /// root in Double: no bound may ever exceed what a place's own Double arithmetic gives (the search
@@ -23,8 +24,9 @@ import Testing
             let center = Self.unit(rng.nextDouble(in: -1..<1), rng.nextDouble(in: -1..<1), rng.nextDouble(in: -1..<1))
             let size = pow(10, rng.nextDouble(in: -6.8 ..< -0.5))
             let points = (0..<12).map { _ in
-                Self.unit(center.x + size * rng.nextDouble(in: -1..<1), center.y + size * rng.nextDouble(in: -1..<1),
-                          center.z + size * rng.nextDouble(in: -1..<1))
+                Self.unit(
+                    center.x + size * rng.nextDouble(in: -1..<1), center.y + size * rng.nextDouble(in: -1..<1),
+                    center.z + size * rng.nextDouble(in: -1..<1))
             }
             let lo = SIMD3(points.map(\.x).min()!, points.map(\.y).min()!, points.map(\.z).min()!)
             let hi = SIMD3(points.map(\.x).max()!, points.map(\.y).max()!, points.map(\.z).max()!)
@@ -38,8 +40,12 @@ import Testing
             // and one anywhere near.
             let gap = pow(10, rng.nextDouble(in: -9 ..< -3))
             let point = points[Int(rng.next() % 12)]
-            var queries = [point, Self.unit(center.x + 3 * size * rng.nextDouble(in: -1..<1), center.y + 3 * size * rng.nextDouble(in: -1..<1),
-                                            center.z + 3 * size * rng.nextDouble(in: -1..<1))]
+            var queries = [
+                point,
+                Self.unit(
+                    center.x + 3 * size * rng.nextDouble(in: -1..<1), center.y + 3 * size * rng.nextDouble(in: -1..<1),
+                    center.z + 3 * size * rng.nextDouble(in: -1..<1)),
+            ]
             switch rng.next() % 3 {
             case 0: queries.append(UnitVector(x: hi.x + gap, y: point.y, z: point.z))
             case 1: queries.append(UnitVector(x: point.x, y: lo.y - gap, z: point.z))
@@ -75,12 +81,14 @@ import Testing
             let lanes = (0..<4).map { start + $0 < samples.count ? samples[start + $0] : .infinity }
             let maxRadii = (0..<4).map { _ in radii[Int(rng.next() % UInt64(radii.count))] }
             let squared = SIMD4(lanes[0], lanes[1], lanes[2], lanes[3])
-            let (low, high, _) = metric.lowerBounds(squaredChords: squared, maxRadii: SIMD4(maxRadii[0], maxRadii[1], maxRadii[2], maxRadii[3]))
+            let (low, high, _) = metric.lowerBounds(
+                squaredChords: squared, maxRadii: SIMD4(maxRadii[0], maxRadii[1], maxRadii[2], maxRadii[3]))
             let bounds = [low.x, low.y, high.x, high.y]
             let guesses = EdgeMetric.chordGuesses(squared)
             for lane in 0..<4 {
                 let scalar = metric.lowerBound(squaredChord: Double(lanes[lane]), maxRadius: Double(maxRadii[lane]))
-                #expect(bounds[lane].bitPattern == scalar.bitPattern, "\(lanes[lane]), radius \(maxRadii[lane]): \(bounds[lane]) vs \(scalar)")
+                #expect(
+                    bounds[lane].bitPattern == scalar.bitPattern, "\(lanes[lane]), radius \(maxRadii[lane]): \(bounds[lane]) vs \(scalar)")
                 let squared = lanes[lane], guess = Double(guesses[lane])
                 if squared == 0 {
                     #expect(guess >= 0 && guess < 1e-19, "0: guess \(guess)")

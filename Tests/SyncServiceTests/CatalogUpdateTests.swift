@@ -23,21 +23,24 @@ import Testing
             }
             states.append(rotator.state)
         }
-        states.append(RotatorState())                          // a device that never selected
+        states.append(RotatorState())  // a device that never selected
         let index = DeviceStateIndex(states: states, catalog: catalog, marginMeters: configuration.marginMeters)
         var sizes: [Int] = []
         for round in 0..<12 {
             var changes: [CatalogChange] = []
             for _ in 0..<(1 + rng.nextInt(below: 25)) {
                 let place = catalog.places[rng.nextInt(below: catalog.count)]
-                let somewhere = origin.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<5_000))
+                let somewhere = origin.destination(
+                    bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<5_000))
                 switch rng.nextInt(below: 6) {
-                case 0: changes.append(.add(Place(id: "new-\(round)-\(changes.count)", coordinate: somewhere, radiusMeters: rng.nextDouble(in: 20..<300))))
+                case 0:
+                    changes.append(
+                        .add(Place(id: "new-\(round)-\(changes.count)", coordinate: somewhere, radiusMeters: rng.nextDouble(in: 20..<300))))
                 case 1: changes.append(.remove(id: place.id))
                 case 2: changes.append(.move(id: place.id, to: somewhere))
                 case 3: changes.append(.setRadius(id: place.id, meters: rng.nextDouble(in: 20..<500)))
                 case 4: changes.append(.setTransitions(id: place.id, place.transitions == .both ? .exit : .both))
-                default: changes.append(.move(id: place.id, to: place.coordinate))    // no change at all
+                default: changes.append(.move(id: place.id, to: place.coordinate))  // no change at all
                 }
             }
             // A set may name a place twice; keep the first (a removed place cannot be moved).
@@ -46,16 +49,18 @@ import Testing
             let next = try catalog.applying(changes)
             let context = Comment(rawValue: "round \(round), \(changes.count) changes; \(TestSeed.replay(seed))")
             let affected = index.affectedDevices(by: changes, next: next)
-            let reference = DeviceStateIndex.affectedDevicesByBruteForce(states: states, catalog: catalog, changes: changes, next: next,
-                                                                          marginMeters: configuration.marginMeters)
+            let reference = DeviceStateIndex.affectedDevicesByBruteForce(
+                states: states, catalog: catalog, changes: changes, next: next,
+                marginMeters: configuration.marginMeters)
             #expect(affected == reference, context)
             sizes.append(affected.count)
             // An exact state is affected exactly when it no longer holds in the new catalog; one
             // not affected still keeps every place of the new catalog within its reach monitored
             // (checked over every place, by distance).
             for (device, state) in states.enumerated() where state.guarantee == .exact {
-                #expect(affected.contains(device) == !FenceRotator.stillHolds(state, in: next, marginMeters: configuration.marginMeters),
-                        Comment(rawValue: "device \(device), \(context)"))
+                #expect(
+                    affected.contains(device) == !FenceRotator.stillHolds(state, in: next, marginMeters: configuration.marginMeters),
+                    Comment(rawValue: "device \(device), \(context)"))
                 guard !affected.contains(device), let region = state.refresh else { continue }
                 let reach = region.radiusMeters + configuration.marginMeters
                 for place in next.places where region.center.distance(to: place.coordinate) - place.radiusMeters < reach - 1e-6 {
@@ -70,8 +75,9 @@ import Testing
                     continue
                 }
                 let incumbents = state.monitored.filter { fence in next.position(of: fence.id).map { next.fences[$0] == fence } ?? false }
-                let expected = ReferencePlanner.select(next, configuration, at: Fix(refresh.center), incumbents: incumbents,
-                                                       refreshID: next.refreshIdentifierPrefix + String(state.reselections))
+                let expected = ReferencePlanner.select(
+                    next, configuration, at: Fix(refresh.center), incumbents: incumbents,
+                    refreshID: next.refreshIdentifierPrefix + String(state.reselections))
                 #expect(update.selection == expected, context)
                 #expect(replanned.state.catalogVersion == 1 && replanned.state.monitored == expected.fences, context)
                 // The diff stops every monitored place that changed or went.

@@ -14,7 +14,8 @@ import WalkSimulator
     /// The reference: one rotator per device, each fed all of its fixes, one device after another,
     /// digesting exactly what `DeviceFleet` digests.
     static func reference(_ catalog: PlaceCatalog, _ configuration: RotationConfiguration, _ fixes: [Fix], _ perDevice: Int) throws
-        -> DeviceFleet.Summary {
+        -> DeviceFleet.Summary
+    {
         var summary = DeviceFleet.Summary()
         for device in 0..<(fixes.count / perDevice) {
             var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
@@ -36,15 +37,18 @@ import WalkSimulator
     @Test(arguments: [1, 2, 3, 8, 500])
     func concurrentUpdatesEqualOneRotatorPerDeviceInALoop(tasks: Int) async throws {
         let configuration = RotationConfiguration(marginMeters: 20, stickinessMeters: 30)
-        let fixes = WanderingDevices.fixes(catalog: Self.catalog, devices: 240, fixesPerDevice: 25, stepMeters: 60,
-                                               seed: TestSeed.value(salt: 17))
+        let fixes = WanderingDevices.fixes(
+            catalog: Self.catalog, devices: 240, fixesPerDevice: 25, stepMeters: 60,
+            seed: TestSeed.value(salt: 17))
         let expected = try Self.reference(Self.catalog, configuration, fixes, 25)
-        let summary = try await DeviceFleet.update(catalog: Self.catalog, configuration: configuration, fixes: fixes,
-                                                   fixesPerDevice: 25, tasks: tasks)
+        let summary = try await DeviceFleet.update(
+            catalog: Self.catalog, configuration: configuration, fixes: fixes,
+            fixesPerDevice: 25, tasks: tasks)
         #expect(summary == expected)
         #expect(summary.devices == 240 && summary.updates == 240 * 25)
         #expect(summary.reselections > 240, "the walks should reselect after their first fix")
-        #expect(try DeviceFleet.updateSequentially(catalog: Self.catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 25)
+        #expect(
+            try DeviceFleet.updateSequentially(catalog: Self.catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 25)
                 == expected)
     }
 
@@ -53,12 +57,18 @@ import WalkSimulator
     @Test func readersOfAVersionAreUndisturbedWhileTheNextIsBuilt() async throws {
         let configuration = RotationConfiguration(marginMeters: 20)
         let fixes = WanderingDevices.fixes(catalog: Self.catalog, devices: 120, fixesPerDevice: 20, stepMeters: 60, seed: 23)
-        let alone = try DeviceFleet.updateSequentially(catalog: Self.catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 20)
+        let alone = try DeviceFleet.updateSequentially(
+            catalog: Self.catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 20)
         let catalog = Self.catalog
         let ids = catalog.places.prefix(40).map(\.id)
         let (summaries, versions) = try await withThrowingTaskGroup(of: (DeviceFleet.Summary?, Int?).self) { group in
             for _ in 0..<3 {
-                group.addTask { (try DeviceFleet.updateSequentially(catalog: catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 20), nil) }
+                group.addTask {
+                    (
+                        try DeviceFleet.updateSequentially(
+                            catalog: catalog, configuration: configuration, fixes: fixes, fixesPerDevice: 20), nil
+                    )
+                }
             }
             group.addTask {
                 var next = catalog
@@ -89,8 +99,9 @@ import WalkSimulator
     @Test func anInvalidConfigurationIsAnError() async {
         let fixes = WanderingDevices.fixes(catalog: Self.catalog, devices: 2, fixesPerDevice: 2, stepMeters: 30, seed: 5)
         await #expect(throws: ConfigurationError.self) {
-            try await DeviceFleet.update(catalog: Self.catalog, configuration: RotationConfiguration(limit: 2, headroom: 2), fixes: fixes,
-                                         fixesPerDevice: 2, tasks: 2)
+            try await DeviceFleet.update(
+                catalog: Self.catalog, configuration: RotationConfiguration(limit: 2, headroom: 2), fixes: fixes,
+                fixesPerDevice: 2, tasks: 2)
         }
     }
 }

@@ -9,13 +9,18 @@ import Testing
 /// The `rotate serve` line protocol and its state file.
 @Suite struct SidecarTests {
     @Test func reportsAndChangeSetsParse() throws {
-        guard case .success(.report(let device, let fix, let time)) = SidecarRequest.parse(
-            #"{"device":"d1","lat":45.5,"lon":-15.25,"t":17,"accuracy_m":8.5}"#) else { Issue.record("not a report"); return }
+        guard
+            case .success(.report(let device, let fix, let time)) = SidecarRequest.parse(
+                #"{"device":"d1","lat":45.5,"lon":-15.25,"t":17,"accuracy_m":8.5}"#)
+        else { Issue.record("not a report"); return }
         let expectedFix = Fix(try Coordinate(latitude: 45.5, longitude: -15.25), accuracyMeters: 8.5)
         #expect(device == "d1" && time == 17 && fix == expectedFix)
         let plain = Fix(try Coordinate(latitude: 0, longitude: 1))
-        #expect(SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"accuracy_m":null}"#) == .success(.report(device: "d1", fix: plain, time: 0)))
-        let changes = #"{"changes":[{"op":"add","id":"x","lat":1,"lon":2,"radius_m":30,"name":"X","transitions":"exit"},"#
+        #expect(
+            SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"accuracy_m":null}"#)
+                == .success(.report(device: "d1", fix: plain, time: 0)))
+        let changes =
+            #"{"changes":[{"op":"add","id":"x","lat":1,"lon":2,"radius_m":30,"name":"X","transitions":"exit"},"#
             + #"{"op":"remove","id":"y"},{"op":"move","id":"z","lat":3,"lon":4},{"op":"radius","id":"z","radius_m":9},"#
             + #"{"op":"transitions","id":"z","transitions":"entry"}]}"#
         let expected: [CatalogChange] = [
@@ -51,7 +56,10 @@ import Testing
 
     @Test func randomBytesNeverCrashTheLineParser() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 606))
-        let pieces = ["{", "}", "[", "]", "\"device\"", "\"lat\"", ":", ",", "1e999", "-0", "null", "true", "\"changes\"", "\"op\"", "\"add\"", "\\u0000", "\""]
+        let pieces = [
+            "{", "}", "[", "]", "\"device\"", "\"lat\"", ":", ",", "1e999", "-0", "null", "true", "\"changes\"", "\"op\"", "\"add\"",
+            "\\u0000", "\"",
+        ]
         for _ in 0..<3_000 {
             let line = (0..<rng.nextInt(below: 12)).map { _ in pieces[rng.nextInt(below: pieces.count)] }.joined()
             _ = SidecarRequest.parse(line)
@@ -63,8 +71,10 @@ import Testing
         let catalog = PlannerFixtures.catalog(count: 60, sideMeters: 2_000, seed: 8)
         var rotator = try FenceRotator(catalog: catalog, configuration: RotationConfiguration())
         let update = rotator.update(with: Fix(Coordinate(validLatitude: 45.8, longitude: 15.97)))
-        for line in [SidecarResponse.report(line: 1, device: "a\"b", update: update), SidecarResponse.report(line: 2, device: "a", update: nil),
-                     SidecarResponse.catalog(line: 3, version: 2, places: 61), SidecarResponse.error(line: 4, "bad \n thing")] {
+        for line in [
+            SidecarResponse.report(line: 1, device: "a\"b", update: update), SidecarResponse.report(line: 2, device: "a", update: nil),
+            SidecarResponse.catalog(line: 3, version: 2, places: 61), SidecarResponse.error(line: 4, "bad \n thing"),
+        ] {
             #expect(!line.contains("\n"))
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(object["line"] != nil)
@@ -86,8 +96,10 @@ import Testing
         try state.write(path: path)
         #expect(try SidecarState.read(path: path) == state)
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
-        for corrupt in ["", "{", #"{"format_version":2,"change_lines":[],"devices":{}}"#, #"{"format_version":1,"devices":{}}"#,
-                        #"{"format_version":1,"change_lines":[],"devices":{"a":{"format_version":1,"monitored":[],"reselections":-1}}}"#] {
+        for corrupt in [
+            "", "{", #"{"format_version":2,"change_lines":[],"devices":{}}"#, #"{"format_version":1,"devices":{}}"#,
+            #"{"format_version":1,"change_lines":[],"devices":{"a":{"format_version":1,"monitored":[],"reselections":-1}}}"#,
+        ] {
             try Data(corrupt.utf8).write(to: URL(fileURLWithPath: path))
             #expect(throws: StateFileError.self, "\(corrupt)") { try SidecarState.read(path: path) }
         }

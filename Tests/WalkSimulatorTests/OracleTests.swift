@@ -11,7 +11,8 @@ struct MonitorsNothing: FenceRotating {
     mutating func update(with fix: Fix) -> RotationUpdate? { hasSelection ? nil : reselect(at: fix) }
     mutating func reselect(at fix: Fix) -> RotationUpdate {
         hasSelection = true
-        let selection = Selection(fix: fix, monitored: [], refresh: nil, guarantee: .exact, nextUnmonitoredEdgeMeters: nil, trustedFix: true)
+        let selection = Selection(
+            fix: fix, monitored: [], refresh: nil, guarantee: .exact, nextUnmonitoredEdgeMeters: nil, trustedFix: true)
         return RotationUpdate(selection: selection, diff: RegistrationDiff(from: [], previousRefresh: nil, to: selection))
     }
 }
@@ -34,11 +35,16 @@ struct NaivePlanner: FenceRotating {
 
     mutating func reselect(at fix: Fix) -> RotationUpdate {
         let ranked = catalog.index.nearest(slots + 1, to: fix.coordinate, measuredTo: .center)
-        let chosen = ranked.prefix(slots).map { MonitoredPlace(position: $0.index, fence: catalog.places[$0.index].fence, edgeDistanceMeters: $0.distanceMeters - catalog.places[$0.index].radiusMeters) }
+        let chosen = ranked.prefix(slots).map {
+            MonitoredPlace(
+                position: $0.index, fence: catalog.places[$0.index].fence,
+                edgeDistanceMeters: $0.distanceMeters - catalog.places[$0.index].radiusMeters)
+        }
         let next = ranked.count > slots ? ranked[slots].distanceMeters - catalog.places[ranked[slots].index].radiusMeters : 1e9
         let refresh = RefreshRegion(id: "refresh-\(count)", center: fix.coordinate, radiusMeters: max(50, next))
         count += 1
-        let selection = Selection(fix: fix, monitored: chosen, refresh: refresh, guarantee: .exact, nextUnmonitoredEdgeMeters: next, trustedFix: true)
+        let selection = Selection(
+            fix: fix, monitored: chosen, refresh: refresh, guarantee: .exact, nextUnmonitoredEdgeMeters: next, trustedFix: true)
         let diff = RegistrationDiff(from: monitored, previousRefresh: currentRefresh, to: selection)
         monitored = selection.fences
         currentRefresh = refresh
@@ -59,8 +65,9 @@ struct NaivePlanner: FenceRotating {
         ]
         let catalog = try PlaceCatalog(places: places)
         var rng = SplitMix64(seed: 1)
-        let walk = WalkGenerator.along([origin, origin.destination(bearingDegrees: 90, distanceMeters: 1_000)],
-                                       speedMetersPerSecond: 7, fixes: FixModel(), kind: .straight, using: &rng)
+        let walk = WalkGenerator.along(
+            [origin, origin.destination(bearingDegrees: 90, distanceMeters: 1_000)],
+            speedMetersPerSecond: 7, fixes: FixModel(), kind: .straight, using: &rng)
         var rotator = MonitorsNothing()
         let report = MissedFenceOracle.replay(walk, rotator: &rotator, catalog: catalog, placeSlots: 17)
         #expect(report.misses.map(\.placeID) == ["a", "b"])
@@ -74,14 +81,19 @@ struct NaivePlanner: FenceRotating {
     /// Places in a row ahead of a walker, 2 slots: each refresh edge sits exactly on the next
     /// fence when the margin is 0.
     func rowScenario(margin: Double, speed: Double, delay: Double) throws -> OracleReport {
-        let places = (0..<40).map { Place(id: "row\($0)", coordinate: origin.destination(bearingDegrees: 90, distanceMeters: 137 * Double($0 + 1)), radiusMeters: 40) }
+        let places = (0..<40).map {
+            Place(
+                id: "row\($0)", coordinate: origin.destination(bearingDegrees: 90, distanceMeters: 137 * Double($0 + 1)), radiusMeters: 40)
+        }
         let catalog = try PlaceCatalog(places: places)
         let config = RotationConfiguration(limit: 3, headroom: 0, marginMeters: margin, minRefreshRadiusMeters: 1)
         var rotator = try FenceRotator(catalog: catalog, configuration: config)
         var rng = SplitMix64(seed: 2)
-        let walk = WalkGenerator.along([origin, origin.destination(bearingDegrees: 90, distanceMeters: 5_500)],
-                                       speedMetersPerSecond: speed, fixes: FixModel(intervalSeconds: 1), kind: .straight, using: &rng)
-        return MissedFenceOracle.replay(walk, rotator: &rotator, catalog: catalog, placeSlots: config.placeSlots, platformDelaySeconds: delay)
+        let walk = WalkGenerator.along(
+            [origin, origin.destination(bearingDegrees: 90, distanceMeters: 5_500)],
+            speedMetersPerSecond: speed, fixes: FixModel(intervalSeconds: 1), kind: .straight, using: &rng)
+        return MissedFenceOracle.replay(
+            walk, rotator: &rotator, catalog: catalog, placeSlots: config.placeSlots, platformDelaySeconds: delay)
     }
 
     @Test func withMarginZeroAWalkerClipsFencesAndTheRightMarginFixesIt() throws {
@@ -117,9 +129,13 @@ struct NaivePlanner: FenceRotating {
         for i in 0..<4 {
             let walk = simulation.walk(i)
             var flawed = NaivePlanner(catalog: simulation.catalog, slots: simulation.configuration.placeSlots)
-            naive.merge(MissedFenceOracle.replay(walk, rotator: &flawed, catalog: simulation.catalog, placeSlots: simulation.configuration.placeSlots))
+            naive.merge(
+                MissedFenceOracle.replay(
+                    walk, rotator: &flawed, catalog: simulation.catalog, placeSlots: simulation.configuration.placeSlots))
             var rotator = try FenceRotator(catalog: simulation.catalog, configuration: simulation.configuration)
-            real.merge(MissedFenceOracle.replay(walk, rotator: &rotator, catalog: simulation.catalog, placeSlots: simulation.configuration.placeSlots))
+            real.merge(
+                MissedFenceOracle.replay(
+                    walk, rotator: &rotator, catalog: simulation.catalog, placeSlots: simulation.configuration.placeSlots))
         }
         #expect(naive.misses.count > 5, "the naive design should miss fences: \(naive.misses.count)")
         #expect(real.avoidableMisses == 0)

@@ -13,8 +13,9 @@ import WalkSimulator
     /// flips are p₀ + Σ pᵢ(1 − pᵢ₊₁) + (1 − pᵢ)pᵢ₊₁.
     func expectedNaiveTransitions(_ scenario: RuleEvaluation.Scenario) -> Double {
         let p = scenario.truePositions().map {
-            InsideProbability.value(distanceMeters: $0.distance(to: scenario.fence.center), radiusMeters: scenario.fence.radiusMeters,
-                                    sigmaMeters: scenario.sigmaMeters)
+            InsideProbability.value(
+                distanceMeters: $0.distance(to: scenario.fence.center), radiusMeters: scenario.fence.radiusMeters,
+                sigmaMeters: scenario.sigmaMeters)
         }
         return p[0] + zip(p, p.dropFirst()).reduce(0) { $0 + $1.0 * (1 - $1.1) + (1 - $1.0) * $1.1 }
     }
@@ -35,7 +36,9 @@ import WalkSimulator
         #expect(abs(expected - 35.0) < 0.2, "the article's 35.1 is this expectation: \(expected)")
         let results = RuleEvaluation.run(s, rules: [.naive, .confident])
         // Per-run standard deviation of the naive count is about 5, so 300 runs: SE ≈ 0.3.
-        #expect(abs(results[0].meanTransitions - expected) < 1.5, "naive \(results[0].meanTransitions) vs \(expected); \(TestSeed.replay(seed))")
+        #expect(
+            abs(results[0].meanTransitions - expected) < 1.5, "naive \(results[0].meanTransitions) vs \(expected); \(TestSeed.replay(seed))"
+        )
         // Published: 0.46. Confident rarely enters when the walk never is clearly inside.
         #expect(results[1].meanTransitions < 1.2, "confident \(results[1].meanTransitions); \(TestSeed.replay(seed))")
         #expect(results[1].meanTransitions > 0.05)

@@ -9,7 +9,9 @@ import WalkSimulator
 
     @Test func samplesAreOneStepApartAlongThePath() {
         var rng = SplitMix64(seed: 1)
-        let waypoints = [start, start.destination(bearingDegrees: 30, distanceMeters: 700), start.destination(bearingDegrees: 100, distanceMeters: 900)]
+        let waypoints = [
+            start, start.destination(bearingDegrees: 30, distanceMeters: 700), start.destination(bearingDegrees: 100, distanceMeters: 900),
+        ]
         let walk = WalkGenerator.along(waypoints, speedMetersPerSecond: 1.4, fixes: FixModel(intervalSeconds: 2), kind: .walk, using: &rng)
         let pathLength = zip(waypoints, waypoints.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
         for (a, b) in zip(walk.samples, walk.samples.dropFirst()) {
@@ -26,8 +28,9 @@ import WalkSimulator
     @Test func noiseHasTheRequestedSpreadAndDropoutsAreBounded() {
         var rng = SplitMix64(seed: TestSeed.value(salt: 500))
         let model = FixModel(intervalSeconds: 1, noiseSigmaMeters: 8, dropoutProbability: 0.3, maxConsecutiveDropouts: 2)
-        let walk = WalkGenerator.along([start, start.destination(bearingDegrees: 0, distanceMeters: 20_000)],
-                                       speedMetersPerSecond: 1.5, fixes: model, kind: .straight, using: &rng)
+        let walk = WalkGenerator.along(
+            [start, start.destination(bearingDegrees: 0, distanceMeters: 20_000)],
+            speedMetersPerSecond: 1.5, fixes: model, kind: .straight, using: &rng)
         var errors: [Double] = []
         var run = 0, longestRun = 0
         for sample in walk.samples {
@@ -70,7 +73,9 @@ import WalkSimulator
             (a.truePosition.longitude > 0) != (b.truePosition.longitude > 0) && abs(a.truePosition.longitude) > 90
         }.count
         #expect(crossings >= 2)
-        #expect(simulation.catalog.places.contains { $0.coordinate.longitude > 0 } && simulation.catalog.places.contains { $0.coordinate.longitude < 0 })
+        #expect(
+            simulation.catalog.places.contains { $0.coordinate.longitude > 0 }
+                && simulation.catalog.places.contains { $0.coordinate.longitude < 0 })
     }
 
     @Test func poleWalksPassOverThePole() throws {
