@@ -7,7 +7,8 @@ import WalkSimulator
 
 /// Devices updated from many tasks at once over one shared catalog: the outcome must not depend
 /// on the number of tasks, and must equal one rotator per device fed in a plain loop. These are
-/// the suites `.ci/run` also runs under the thread sanitizer (`--filter Concurrent`).
+/// the suites `.ci/run` also runs under the thread sanitizer
+/// (`--filter "ConcurrentDeviceTests|oneSharedIndexServesManyTasksAtOnce"`).
 @Suite struct ConcurrentDeviceTests {
     static let catalog = PlannerFixtures.catalog(count: 1_500, sideMeters: 12_000, radii: 40...400, seed: 31)
 
