@@ -1,3 +1,5 @@
+import RotateFormats
+
 /// One option a subcommand accepts, for parsing and for `--help`.
 public struct OptionSpec: Sendable {
     /// The option with its dashes, e.g. `--count`.
@@ -103,7 +105,7 @@ public struct Arguments: Sendable {
     /// A finite number option in `range`, or `defaultValue` when absent.
     public func double(_ name: String, default defaultValue: Double, in range: ClosedRange<Double>) throws(CommandError) -> Double {
         guard let text = values[name] else { return defaultValue }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = DecimalText.double(text), value.isFinite else {
             throw .usage("option '\(name)' needs a finite number, got '\(text)'")
         }
         guard range.contains(value) else {

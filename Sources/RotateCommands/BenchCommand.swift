@@ -69,8 +69,8 @@ public enum BenchCommand: Subcommand {
                 }
                 guard let latColumn = found["lat"], let lonColumn = found["lon"], latColumn < record.fields.count,
                     lonColumn < record.fields.count,
-                    let lat = Double(CSVFile.trimmed(record.fields[latColumn])),
-                    let lon = Double(CSVFile.trimmed(record.fields[lonColumn])),
+                    let lat = DecimalText.double(CSVFile.trimmed(record.fields[latColumn])),
+                    let lon = DecimalText.double(CSVFile.trimmed(record.fields[lonColumn])),
                     let c = try? Coordinate(latitude: lat, longitude: lon)
                 else {
                     throw CommandError.failure("\(path):\(record.line): not a valid position")

@@ -182,13 +182,15 @@ public enum SelectCommand: Subcommand {
                 guard record.fields.count == width else {
                     return reject("wrong field count: \(record.fields.count) fields, the header has \(width)")
                 }
-                guard let lat = Double(latText), let lon = Double(lonText) else { return reject("lat and lon must be numbers") }
+                guard let lat = DecimalText.double(latText), let lon = DecimalText.double(lonText) else {
+                    return reject("lat and lon must be numbers")
+                }
                 guard let coordinate = try? Coordinate(latitude: lat, longitude: lon) else {
                     return reject("coordinate out of range or not finite")
                 }
                 var accuracy: Double?
                 if !field("accuracy_m").isEmpty {
-                    guard let value = Double(field("accuracy_m")), value.isFinite, value >= 0 else {
+                    guard let value = DecimalText.double(field("accuracy_m")), value.isFinite, value >= 0 else {
                         return reject("accuracy_m must be a number >= 0")
                     }
                     accuracy = value

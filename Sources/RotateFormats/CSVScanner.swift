@@ -81,7 +81,7 @@ struct CSVScanner {
                 let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
                 return negative ? -value : value
             }
-            return Double(String(decoding: bytes[r], as: UTF8.self))
+            return DecimalText.double(bytes[r])
         }
     }
 

@@ -3,8 +3,11 @@ import Foundation
 /// Writes RFC 4180 CSV fields and rows.
 public enum CSVWriter {
     /// A field, quoted when it holds a comma, a quote or a line break (quotes doubled).
+    ///
+    /// Checked by bytes, not `Character`s: CR LF is one `Character`, equal to neither `"\r"` nor
+    /// `"\n"`.
     public static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -140,7 +140,7 @@ enum GPXReader {
     static func fix(_ point: Point, index: Int, timed: Bool) throws(WalkFileError) -> Fix {
         func number(_ name: String, _ text: String?) throws(WalkFileError) -> Double {
             guard let text = text?.trimmingASCIIWhitespace() else { throw WalkFileError(line: point.line, reason: .missingAttribute(name)) }
-            guard let value = Double(text) else { throw WalkFileError(line: point.line, reason: .notANumber(name, text)) }
+            guard let value = DecimalText.double(text) else { throw WalkFileError(line: point.line, reason: .notANumber(name, text)) }
             guard value.isFinite else { throw WalkFileError(line: point.line, reason: .notFinite(name, text)) }
             return value
         }

@@ -105,7 +105,7 @@ public enum WalkCSV {
         func field(_ name: String) -> String? { columns[name].map { record.fields[$0].trimmingASCIIWhitespace() } }
         func number(_ name: String) throws(WalkFileError) -> Double {
             guard let text = field(name), !text.isEmpty else { throw WalkFileError(line: line, reason: .missingField(name)) }
-            guard let value = Double(text) else { throw WalkFileError(line: line, reason: .notANumber(name, text)) }
+            guard let value = DecimalText.double(text) else { throw WalkFileError(line: line, reason: .notANumber(name, text)) }
             guard value.isFinite else { throw WalkFileError(line: line, reason: .notFinite(name, text)) }
             return value
         }
@@ -121,7 +121,7 @@ public enum WalkCSV {
         }
         var time = Double(rowIndex)
         if let text = field("t"), !text.isEmpty {
-            if let seconds = Double(text) {
+            if let seconds = DecimalText.double(text) {
                 guard seconds.isFinite else { throw WalkFileError(line: line, reason: .notFinite("t", text)) }
                 time = seconds
             } else if let seconds = ISO8601.seconds(text) {
