@@ -32,9 +32,11 @@ enum Inputs {
         }
         let radius = try arguments.double("--radius", default: 100, in: 0.001...400_000)
         let strict = arguments.flag("--strict")
+        // Ids that would collide with refresh-region identifiers are rejected rows too.
+        let prefix = "refresh-"
         var result: PlacesCSV.Result
         do {
-            result = try PlacesCSV.read(path: path, options: .init(defaultRadiusMeters: radius, strict: strict))
+            result = try PlacesCSV.read(path: path, options: .init(defaultRadiusMeters: radius, strict: strict, reservedIDPrefix: prefix))
         } catch {
             if case .noValidRows(let header, let rejected) = error.reason {
                 // Every row was bad: each is still reported (and written to --rejects) before the failure.
@@ -44,26 +46,10 @@ enum Inputs {
             }
             throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
         }
-        // Ids that would collide with refresh-region identifiers are rejected rows too.
-        let prefix = "refresh-"
-        var kept: [Place] = [], keptLines: [Int] = []
-        for (place, line) in zip(result.places, result.lines) {
-            if place.id.hasPrefix(prefix) {
-                let reason = "id '\(place.id)' starts with the reserved refresh prefix '\(prefix)'"
-                if strict { throw .failure("\(path):\(line): \(reason)") }
-                result.rejected.append(RejectedRow(line: line, reason: reason, fields: [place.id]))
-            } else {
-                kept.append(place)
-                keptLines.append(line)
-            }
-        }
-        result.places = kept
-        result.lines = keptLines
         result.rejected.sort { $0.line < $1.line }
         try report(
             result.rejected, rowsRead: result.rowsRead, accepted: result.places.count, header: result.header, path: path,
             arguments: arguments, console: console)
-        guard !result.places.isEmpty else { throw .failure("\(path): no valid rows") }
         let catalog: PlaceCatalog
         do {
             catalog = try PlaceCatalog(places: result.places, refreshIdentifierPrefix: prefix)

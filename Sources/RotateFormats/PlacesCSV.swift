@@ -21,9 +21,12 @@ public enum PlacesCSV {
         public var defaultRadiusMeters: Double = 100
         /// Throw at the first bad row instead of rejecting it.
         public var strict = false
-        public init(defaultRadiusMeters: Double = 100, strict: Bool = false) {
+        /// Ids starting with this are rejected rows (the planner's refresh regions use it).
+        public var reservedIDPrefix: String?
+        public init(defaultRadiusMeters: Double = 100, strict: Bool = false, reservedIDPrefix: String? = nil) {
             self.defaultRadiusMeters = defaultRadiusMeters
             self.strict = strict
+            self.reservedIDPrefix = reservedIDPrefix
         }
     }
 
@@ -215,6 +218,9 @@ public enum PlacesCSV {
             }
             func field(_ column: Int?) -> String? { column.map { record.trimmedField($0) } }
             guard let id = field(idColumn), !id.isEmpty else { throw PlacesCSVError(line: line, reason: .missingField("id")) }
+            if let prefix = options.reservedIDPrefix, id.hasPrefix(prefix) {
+                throw PlacesCSVError(line: line, reason: .reservedID(id, prefix: prefix))
+            }
             let latitude = try number("lat", latColumn, record)
             let longitude = try number("lon", lonColumn, record)
             let coordinate: Coordinate
@@ -293,6 +299,8 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
         case outOfRange(String)
         case radiusNotPositive(Double)
         case duplicateID(String, firstLine: Int)
+        /// The id starts with `Options.reservedIDPrefix`.
+        case reservedID(String, prefix: String)
 
         public var description: String {
             switch self {
@@ -308,6 +316,7 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
             case .outOfRange(let why): why
             case .radiusNotPositive(let radius): "radius must be > 0, got \(radius)"
             case .duplicateID(let id, let first): "duplicate id '\(id)' (first on line \(first))"
+            case .reservedID(let id, let prefix): "id '\(id)' starts with the reserved refresh prefix '\(prefix)'"
             }
         }
     }

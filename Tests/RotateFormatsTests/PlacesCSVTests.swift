@@ -101,6 +101,25 @@ import Testing
         #expect(throws: expected) { try read(text) }
     }
 
+    /// Reserved ids are rejected in line order with the rest: strict mode stops at the first bad
+    /// row whichever kind it is, and a rejected row keeps all its fields.
+    @Test func reservedIDsAreRejectedInLineOrder() throws {
+        let text = "id,lat,lon,name\na,1,2,x\nrefresh-3,1,2,y\nb,north,2,z\nc,1,2,w\n"
+        let options = PlacesCSV.Options(reservedIDPrefix: "refresh-")
+        let lenient = try PlacesCSV.read(bytes: Array(text.utf8), options: options)
+        #expect(lenient.places.map(\.id) == ["a", "c"])
+        #expect(lenient.rejected.map(\.line) == [3, 4])
+        #expect(lenient.rejected.first?.fields == ["refresh-3", "1", "2", "y"])
+        #expect(lenient.rejected.first?.reason == "id 'refresh-3' starts with the reserved refresh prefix 'refresh-'")
+        var strict = options
+        strict.strict = true
+        #expect(throws: PlacesCSVError(line: 3, reason: .reservedID("refresh-3", prefix: "refresh-"))) {
+            try PlacesCSV.read(bytes: Array(text.utf8), options: strict)
+        }
+        // Without a reserved prefix such an id is an ordinary one.
+        #expect(try PlacesCSV.read(bytes: Array(text.utf8)).places.count == 3)
+    }
+
     /// A file whose every row is bad is an error that still carries each row, so none goes unreported.
     @Test func noValidRowsKeepsEveryRejectedRow() throws {
         do {
