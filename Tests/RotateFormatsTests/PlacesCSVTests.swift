@@ -101,6 +101,21 @@ import Testing
         #expect(throws: expected) { try read(text) }
     }
 
+    /// Ids are compared by canonical equivalence, as the catalog compares them: a repeat written
+    /// with other scalars is a rejected row with its line, never a failed catalog.
+    @Test(arguments: [("\u{E9}", "e\u{301}"), ("\u{212B}", "\u{C5}"), ("A\u{30A}", "\u{C5}"), ("caf\u{E9}", "cafe\u{301}")])
+    func canonicallyEquivalentIDsAreOneID(first: String, second: String) throws {
+        let text = "id,lat,lon\n\(first),1,2\nplain,1,2\n\(second),3,4\n"
+        let result = try PlacesCSV.read(bytes: Array(text.utf8))
+        #expect(result.places.count == 2)
+        #expect(result.rejected.map(\.line) == [4])
+        #expect(result.rejected.first?.reason.hasPrefix("duplicate id") == true)
+        #expect(throws: Never.self) { try PlaceCatalog(places: result.places) }
+        // Different ids that merely look alike stay two (no compatibility folding: "ﬁ" is not "fi").
+        let ligature = try PlacesCSV.read(bytes: Array("id,lat,lon\n\u{FB01},1,2\nfi,1,2\n".utf8))
+        #expect(ligature.places.count == 2)
+    }
+
     /// Reserved ids are rejected in line order with the rest: strict mode stops at the first bad
     /// row whichever kind it is, and a rejected row keeps all its fields.
     @Test func reservedIDsAreRejectedInLineOrder() throws {
