@@ -48,8 +48,9 @@ let usage = """
       --read-places FILE
                      Time reading this places CSV (median of 5 reads after a warm-up) and exit
                      (Benchmarks/compare.sh puts it beside pandas' read_csv of the same file).
-    (Also formats.readPlacesCSV/cities1000 and /1M: reading a places CSV, in MB/s; run from the
-    package root, the 1M file is written to /tmp.)
+    (Also formats.readPlacesCSV/cities1000 and /1M: reading a places CSV, and formats.readGPX/1M:
+    reading a 1,000,000-point GPX track, in MB/s; run from the package root, the generated files
+    are written to /tmp.)
       -h, --help     Show this help.
     """
 
@@ -129,21 +130,32 @@ if let path = scalingSVG {
 }
 // Reading places CSV files: the bundled GeoNames file and a generated 1,000,000-row file (or the
 // one file given with --read-places).
-let csvEntries: [(name: String, path: () throws -> String)] =
-    readPlaces.map { path in [("formats.readPlacesCSV/file", { path })] } ?? [
-        ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }),
+// Reading GPX: a generated 1,000,000-point track.
+let readEntries: [(name: String, path: () throws -> String, run: (String) throws -> FileReadReport)] =
+    readPlaces.map { path in [("formats.readPlacesCSV/file", { path }, { try CSVReadBenchmark.run(path: $0) })] } ?? [
+        ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }, { try CSVReadBenchmark.run(path: $0) }),
         (
             "formats.readPlacesCSV/1M",
             {
                 let path = "/tmp/rotate-bench-places-1M.csv"
                 try CSVReadBenchmark.writeSyntheticFile(path: path, count: 1_000_000)
                 return path
-            }
+            },
+            { try CSVReadBenchmark.run(path: $0) }
+        ),
+        (
+            "formats.readGPX/1M",
+            {
+                let path = "/tmp/rotate-bench-track-1M.gpx"
+                try GPXReadBenchmark.writeSyntheticFile(path: path, count: 1_000_000)
+                return path
+            },
+            { try GPXReadBenchmark.run(path: $0) }
         ),
     ]
-for entry in csvEntries where filter == nil || entry.name.contains(filter!) {
+for entry in readEntries where filter == nil || entry.name.contains(filter!) {
     do {
-        let report = try CSVReadBenchmark.run(path: try entry.path())
+        let report = try entry.run(try entry.path())
         if json {
             var object = JSONObject()
             object.add("name", entry.name)

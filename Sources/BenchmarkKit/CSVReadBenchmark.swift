@@ -10,34 +10,14 @@ import Darwin
 
 /// Reading a places CSV: time and throughput of `PlacesCSV.read` on a file.
 public enum CSVReadBenchmark {
-    public struct Report: Sendable {
-        public var path: String
-        public var bytes: Int
-        public var rows: Int
-        public var milliseconds: Measurement
-        public var megabytesPerSecond: Double { Double(bytes) / 1e6 / (milliseconds.median / 1e3) }
-    }
-
     /// Times `repetitions` reads of the file (after a warm-up read).
-    public static func run(path: String, repetitions: Int = 5) throws -> Report {
-        var rows = 0
-        var failure: (any Error)?
-        let time = Stopwatch.measure(repetitions: repetitions, operations: 1) {
-            do {
-                rows = try PlacesCSV.read(path: path).rowsRead
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
-        var info = stat()
-        let bytes = stat(path, &info) == 0 ? Int(info.st_size) : 0
-        return Report(path: path, bytes: bytes, rows: rows, milliseconds: Measurement(samples: time.samples.map { $0 / 1e6 }))
+    public static func run(path: String, repetitions: Int = 5) throws -> FileReadReport {
+        try FileReadReport.measure(path: path, repetitions: repetitions) { path in try PlacesCSV.read(path: path).rowsRead }
     }
 
     /// Writes `count` seeded places (id, name with a comma, lat, lon, radius) to `path`.
     public static func writeSyntheticFile(path: String, count: Int, seed: UInt64 = 1) throws {
-        guard let file = fopen(path, "w") else { throw CSVBenchmarkError(reason: "cannot write \(path)") }
+        guard let file = fopen(path, "w") else { throw FileBenchmarkError(reason: "cannot write \(path)") }
         defer { fclose(file) }
         var rng = SplitMix64(seed: seed)
         fputs("id,name,lat,lon,radius_m,country,population\n", file)
@@ -50,9 +30,4 @@ public enum CSVReadBenchmark {
             fputs(line + "\n", file)
         }
     }
-}
-
-struct CSVBenchmarkError: Error, CustomStringConvertible {
-    var reason: String
-    var description: String { reason }
 }

@@ -1,126 +1,46 @@
 import FencePlanner
+import Foundation
 import Geodesy
 
-/// Reads walks from GPX 1.0 and 1.1 files: track points (`trkpt`), else route points (`rtept`),
-/// else waypoints (`wpt`, as in Xcode's simulated-location files), each with `lat`/`lon`
-/// attributes and an optional `<time>`.
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads walks from GPX 1.0 and 1.1 files with the toolchain's XML parser (`XMLParser`: libxml2
+/// on Linux), namespaces processed.
 ///
-/// A small tolerant scanner, not a validating XML parser: namespaces and prefixes are ignored,
-/// comments, CDATA, processing instructions and a DOCTYPE are skipped, and elements other than
-/// points and their `<time>` are passed over. When some points have a time and others do not, the
-/// untimed ones are rejected; when none has one, point i is at i seconds.
+/// The document must be well-formed XML (any encoding XML allows: UTF-8, UTF-16 with its byte
+/// order mark, or one named in the declaration; character references and internal DTD entities
+/// are expanded; external entities are never loaded), and its root must be `gpx` in the GPX 1.0
+/// or 1.1 namespace, or in no namespace (Xcode writes its simulated-location files so). Only
+/// elements in the root's namespace, at their place in the GPX schema, are read: track points
+/// (`gpx/trk/trkseg/trkpt`, every track and segment in file order), else route points
+/// (`gpx/rte/rtept`), else waypoints (`gpx/wpt`), each with `lat`/`lon` attributes and an optional
+/// `<time>` child; everything else (another namespace's elements, `<extensions>`, metadata) is
+/// passed over. When some points have a time and others do not, the untimed ones are rejected;
+/// when none has one, point i is at i seconds.
 enum GPXReader {
+    /// The namespaces of GPX 1.0 and 1.1 (topografix.com), and no namespace.
+    static let namespaces: Set<String> = ["http://www.topografix.com/GPX/1/0", "http://www.topografix.com/GPX/1/1", ""]
+
     struct Point {
-        var kind: String
+        var kind: Kind
         var line: Int
         var latitude: String?
         var longitude: String?
         var time: String?
     }
 
+    enum Kind: Int, CaseIterable {
+        case trackPoint, routePoint, waypoint
+    }
+
     static func read(bytes: [UInt8], strict: Bool) throws(WalkFileError) -> WalkFile {
-        var points: [Point] = []
-        var current: Point?
-        var inTime = false
-        var timeText: [UInt8] = []
-        var sawGPX = false
-        var line = 1
-        var i = 0
-        let n = bytes.count
-
-        func find(_ pattern: [UInt8], from start: Int) -> Int? {
-            guard !pattern.isEmpty, start <= n - pattern.count else { return nil }
-            var j = start
-            while j <= n - pattern.count {
-                if bytes[j] == pattern[0] && Array(bytes[j..<(j + pattern.count)]) == pattern { return j }
-                j += 1
-            }
-            return nil
+        guard bytes.contains(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+            throw WalkFileError(line: 1, reason: .emptyFile)
         }
-        func countLines(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
-
-        while i < n {
-            let byte = bytes[i]
-            if byte != 0x3C {  // text
-                if byte == 0x0A { line += 1 }
-                if inTime { timeText.append(byte) }
-                i += 1
-                continue
-            }
-            let tagLine = line
-            if bytes[i...].starts(with: Array("<!--".utf8)) {
-                guard let end = find(Array("-->".utf8), from: i + 4) else {
-                    throw WalkFileError(line: tagLine, reason: .notGPX("unterminated comment"))
-                }
-                line += countLines(i..<end)
-                i = end + 3
-                continue
-            }
-            if bytes[i...].starts(with: Array("<![CDATA[".utf8)) {
-                guard let end = find(Array("]]>".utf8), from: i + 9) else {
-                    throw WalkFileError(line: tagLine, reason: .notGPX("unterminated CDATA"))
-                }
-                if inTime { timeText += bytes[(i + 9)..<end] }
-                line += countLines(i..<end)
-                i = end + 3
-                continue
-            }
-            // A tag: find its end, honoring quoted attribute values.
-            var j = i + 1
-            var quote: UInt8 = 0
-            while j < n {
-                let b = bytes[j]
-                if quote != 0 {
-                    if b == quote { quote = 0 }
-                } else if b == 0x22 || b == 0x27 {
-                    quote = b
-                } else if b == 0x3E {
-                    break
-                }
-                j += 1
-            }
-            guard j < n else { throw WalkFileError(line: tagLine, reason: .notGPX("unterminated tag")) }
-            line += countLines(i..<j)
-            let inner = Array(bytes[(i + 1)..<j])
-            i = j + 1
-            guard let first = inner.first, first != 0x3F, first != 0x21 else { continue }  // <? ?> and <!DOCTYPE>
-            let closing = first == 0x2F
-            let selfClosing = inner.last == 0x2F
-            let body = closing ? Array(inner.dropFirst()) : (selfClosing ? Array(inner.dropLast()) : inner)
-            let nameEnd = body.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } ?? body.count
-            var name = String(decoding: body[0..<nameEnd], as: UTF8.self)
-            if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
-            name = name.lowercased()
-
-            if closing {
-                if name == "time", inTime {
-                    inTime = false
-                    current?.time = String(decoding: timeText, as: UTF8.self).trimmingASCIIWhitespace()
-                } else if let point = current, name == point.kind {
-                    points.append(point)
-                    current = nil
-                }
-                continue
-            }
-            if name == "gpx" { sawGPX = true }
-            if ["trkpt", "rtept", "wpt"].contains(name) {
-                if let point = current { points.append(point) }  // an unclosed point ends at the next
-                let attributes = parseAttributes(Array(body[nameEnd...]))
-                let point = Point(kind: name, line: tagLine, latitude: attributes["lat"], longitude: attributes["lon"], time: nil)
-                if selfClosing {
-                    points.append(point)
-                } else {
-                    current = point
-                }
-            } else if name == "time", current != nil, !selfClosing {
-                inTime = true
-                timeText.removeAll()
-            }
-        }
-        if let point = current { points.append(point) }
-        guard sawGPX else { throw WalkFileError(line: 1, reason: bytes.isEmpty ? .emptyFile : .notGPX("no <gpx> element")) }
-
-        let kind = ["trkpt", "rtept", "wpt"].first { k in points.contains { $0.kind == k } }
+        let points = try collectPoints(bytes)
+        let kind = Kind.allCases.first { k in points.contains { $0.kind == k } }
         let chosen = points.filter { $0.kind == kind }
         let anyTimed = chosen.contains { $0.time != nil }
         var raw: [(fix: Fix, line: Int, fields: [String])] = []
@@ -135,6 +55,26 @@ enum GPXReader {
             }
         }
         return try WalkFile.assemble(raw, rejected: rejected, strict: strict)
+    }
+
+    /// Every point of every kind, in document order, or the first error of the document.
+    static func collectPoints(_ bytes: [UInt8]) throws(WalkFileError) -> [Point] {
+        let parser = XMLParser(data: Data(bytes))
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = false
+        parser.shouldResolveExternalEntities = false
+        let collector = PointCollector()
+        parser.delegate = collector
+        let finished = parser.parse()
+        if let error = collector.error { throw error }
+        if let (error, line, column) = collector.firstError { throw collector.wellFormednessError(error, line: line, column: column) }
+        // libxml2 can end a push parse with success while it has recorded an error (a document
+        // cut short, or content after the root): the parser's error decides, not the result.
+        if let error = parser.parserError ?? (finished ? nil : PointCollector.unknownFailure) {
+            throw collector.wellFormednessError(error, line: parser.lineNumber, column: parser.columnNumber)
+        }
+        guard collector.sawRoot else { throw WalkFileError(line: 1, reason: .notGPX("no root element")) }
+        return collector.points
     }
 
     static func fix(_ point: Point, index: Int, timed: Bool) throws(WalkFileError) -> Fix {
@@ -160,29 +100,141 @@ enum GPXReader {
         }
         return Fix(coordinate, timestampSeconds: time)
     }
+}
 
-    /// `name="value"` pairs (single or double quotes; names lower-cased, prefixes dropped).
-    static func parseAttributes(_ bytes: [UInt8]) -> [String: String] {
-        var result: [String: String] = [:]
-        var i = 0
-        while i < bytes.count {
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
-            let nameStart = i
-            while i < bytes.count, bytes[i] != 0x3D, bytes[i] != 0x20, bytes[i] != 0x09, bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
-            var name = String(decoding: bytes[nameStart..<i], as: UTF8.self).lowercased()
-            if let colon = name.lastIndex(of: ":") { name = String(name[name.index(after: colon)...]) }
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-            guard i < bytes.count, bytes[i] == 0x3D else { i += 1; continue }
-            i += 1
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-            guard i < bytes.count, bytes[i] == 0x22 || bytes[i] == 0x27 else { continue }
-            let quote = bytes[i]
-            i += 1
-            let valueStart = i
-            while i < bytes.count, bytes[i] != quote { i += 1 }
-            if !name.isEmpty { result[name] = String(decoding: bytes[valueStart..<min(i, bytes.count)], as: UTF8.self) }
-            i += 1
+/// The parser's delegate: follows the element path and keeps the points.
+///
+/// Lines are the parser's: the line on which a point's start tag ends (its only line, for the
+/// one-line tags GPS loggers and editors write).
+private final class PointCollector: NSObject, XMLParserDelegate {
+    /// Where an open element sits in the GPX schema; `other` covers everything not read (and all
+    /// that is inside it).
+    enum Frame {
+        case gpx, track, segment, route, point, time, other
+    }
+
+    static let unknownFailure = NSError(domain: XMLParser.errorDomain, code: XMLParser.ErrorCode.internalError.rawValue)
+
+    var points: [GPXReader.Point] = []
+    var error: WalkFileError?
+    var sawRoot = false
+    /// The parser's first error and where it stopped.
+    var firstError: (error: any Error, line: Int, column: Int)?
+    private var namespace = ""
+    private var frames: [Frame] = []
+    /// The open elements' qualified names and lines (for messages about unclosed elements).
+    private var open: [(name: String, line: Int)] = []
+    private var current: GPXReader.Point?
+    private var timeText = ""
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        let uri = namespaceURI ?? ""
+        let line = parser.lineNumber
+        open.append((qualifiedName ?? elementName, line))
+        guard sawRoot else {
+            sawRoot = true
+            guard elementName == "gpx", GPXReader.namespaces.contains(uri) else {
+                let inNamespace = uri.isEmpty ? "" : " in namespace \(uri)"
+                fail(
+                    WalkFileError(
+                        line: line, reason: .notGPX("the root element is <\(qualifiedName ?? elementName)>\(inNamespace), not <gpx>")),
+                    parser)
+                return
+            }
+            namespace = uri
+            frames.append(.gpx)
+            return
         }
-        return result
+        let frame: Frame
+        if uri != namespace {
+            frame = .other
+        } else {
+            switch (frames.last ?? .other, elementName) {
+            case (.gpx, "trk"): frame = .track
+            case (.gpx, "rte"): frame = .route
+            case (.track, "trkseg"): frame = .segment
+            case (.gpx, "wpt"), (.segment, "trkpt"), (.route, "rtept"):
+                frame = .point
+                let kind: GPXReader.Kind = elementName == "trkpt" ? .trackPoint : elementName == "rtept" ? .routePoint : .waypoint
+                current = GPXReader.Point(kind: kind, line: line, latitude: attributes["lat"], longitude: attributes["lon"], time: nil)
+            case (.point, "time") where current?.time == nil:
+                frame = .time
+                timeText = ""
+            default: frame = .other
+            }
+        }
+        frames.append(frame)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
+        switch frames.popLast() {
+        case .time: current?.time = timeText.trimmingASCIIWhitespace()
+        case .point:
+            if let point = current { points.append(point) }
+            current = nil
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if frames.last == .time { timeText += string }
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        if frames.last == .time { timeText += String(decoding: block, as: UTF8.self) }
+    }
+
+    /// The first error stops the parse: libxml2 would go on recovering and report elements with
+    /// names it could not decode, which `XMLParser` is not safe to receive.
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if firstError == nil { firstError = (parseError, parser.lineNumber, parser.columnNumber) }
+        parser.abortParsing()
+    }
+
+    /// External entities are never loaded (no file or network access from a document).
+    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? { nil }
+
+    private func fail(_ error: WalkFileError, _ parser: XMLParser) {
+        if self.error == nil { self.error = error }
+        parser.abortParsing()
+    }
+
+    /// The parser's error as a file error: the line and column where the parser stopped and what
+    /// it found, in words. The error's code is libxml2's (`xmlParserErrors` in `xmlerror.h`),
+    /// which `XMLParser` passes on as it is.
+    func wellFormednessError(_ error: any Error, line: Int, column: Int) -> WalkFileError {
+        let code = (error as NSError).code
+        let what: String
+        switch code {
+        case 4, 5, 77, 85, 86:  // document empty, document end, tag not finished, not well balanced, extra content
+            if let innermost = open.last {
+                what = "the file ends before <\(innermost.name)> (line \(innermost.line)) is closed"
+            } else if sawRoot {
+                what = "content after the root element"
+            } else {
+                what = "no root element"
+            }
+        case 76: what = open.last.map { "an end tag that does not match <\($0.name)> (line \($0.line))" } ?? "a mismatched end tag"
+        case 42, 203: what = "an attribute given twice in one tag"
+        case 39, 40, 41, 84: what = "an attribute without a quoted value"
+        case 38: what = "'<' in an attribute value"
+        case 22, 23: what = "a raw '&' (write &amp;) or an entity reference without ';'"
+        case 26, 27, 28: what = "an undefined entity"
+        case 29: what = "an external entity (never loaded)"
+        case 89: what = "an entity that refers to itself"
+        case 6, 7, 8: what = "an invalid character reference"
+        case 9, 31, 32, 79, 81: what = "a character or encoding that XML does not allow"
+        case 45: what = "a comment that is not closed"
+        case 63: what = "a CDATA section that is not closed"
+        case 73: what = "a tag without its '>'"
+        case 64: what = "an XML declaration or a name starting with 'xml' out of place"
+        case 201: what = "an undeclared namespace prefix"
+        default: what = "markup that is not well-formed (libxml2 error \(code))"
+        }
+        return WalkFileError(line: max(1, line), reason: .notWellFormedXML(column: max(1, column), what))
     }
 }

@@ -4,8 +4,8 @@
 /// Accepts `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, and `Z`, `±HH:MM`, `±HHMM` or no
 /// zone (read as UTC); a space may replace the `T`. Returns nil for anything else, including
 /// out-of-range fields.
-enum ISO8601 {
-    static func seconds(_ text: String) -> Double? {
+package enum ISO8601 {
+    package static func seconds(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         var i = 0
         func digits(_ count: Int) -> Int? {
@@ -74,5 +74,29 @@ enum ISO8601 {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` for whole seconds since 1970-01-01T00:00:00Z (years 0...9999).
+    package static func text(utcSeconds seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - "\(year)".count)) + "\(year)"
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`, the inverse of `daysFromCivil`).
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

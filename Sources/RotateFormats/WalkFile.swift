@@ -166,6 +166,9 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
         case negativeAccuracy(Double)
         case stale(previousSeconds: Double, seconds: Double)
         case notGPX(String)
+        /// The XML parser stopped: the column where (as libxml2 counts: characters, CDATA in
+        /// bytes) and what it found.
+        case notWellFormedXML(column: Int, String)
         case missingAttribute(String)
         case untimedPoint
 
@@ -185,6 +188,7 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
             case .negativeAccuracy(let value): "accuracy must be >= 0, got \(value)"
             case .stale(let previous, let seconds): "time goes backwards (\(seconds) s after \(previous) s): stale fix dropped"
             case .notGPX(let why): "not GPX: \(why)"
+            case .notWellFormedXML(let column, let why): "not well-formed XML (column \(column)): \(why)"
             case .missingAttribute(let name): "point without a '\(name)' attribute"
             case .untimedPoint: "point without <time> in a track whose other points have one"
             }
