@@ -59,7 +59,9 @@ enum GPXReader {
 
     /// Every point of every kind, in document order, or the first error of the document.
     static func collectPoints(_ bytes: [UInt8]) throws(WalkFileError) -> [Point] {
-        let parser = XMLParser(data: Data(bytes))
+        // Fed as a stream, in chunks: given the whole document at once, libxml2 stops with an
+        // internal error past its 10,000,000-byte lookahead limit (XML_MAX_LOOKUP_LIMIT).
+        let parser = XMLParser(stream: InputStream(data: Data(try XMLGuard.prepare(bytes))))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
@@ -67,11 +69,13 @@ enum GPXReader {
         parser.delegate = collector
         let finished = parser.parse()
         if let error = collector.error { throw error }
-        if let (error, line, column) = collector.firstError { throw collector.wellFormednessError(error, line: line, column: column) }
+        if let (error, line, column) = collector.firstError {
+            throw collector.wellFormednessError(error, line: line, column: column, in: bytes)
+        }
         // libxml2 can end a push parse with success while it has recorded an error (a document
         // cut short, or content after the root): the parser's error decides, not the result.
         if let error = parser.parserError ?? (finished ? nil : PointCollector.unknownFailure) {
-            throw collector.wellFormednessError(error, line: parser.lineNumber, column: parser.columnNumber)
+            throw collector.wellFormednessError(error, line: parser.lineNumber, column: parser.columnNumber, in: bytes)
         }
         guard collector.sawRoot else { throw WalkFileError(line: 1, reason: .notGPX("no root element")) }
         return collector.points
@@ -206,10 +210,17 @@ private final class PointCollector: NSObject, XMLParserDelegate {
     /// The parser's error as a file error: the line and column where the parser stopped and what
     /// it found, in words. The error's code is libxml2's (`xmlParserErrors` in `xmlerror.h`),
     /// which `XMLParser` passes on as it is.
-    func wellFormednessError(_ error: any Error, line: Int, column: Int) -> WalkFileError {
+    func wellFormednessError(_ error: any Error, line: Int, column: Int, in bytes: [UInt8]) -> WalkFileError {
         let code = (error as NSError).code
+        // A file cut inside a tag draws whatever error the tag's grammar expected next; it shows
+        // as a last byte other than '>' (trailing whitespace aside) on the line the parser stopped.
+        let lastContent = bytes.lastIndex { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
+        let cutInsideATag =
+            lastContent.map { last in bytes[last] != 0x3E && 1 + bytes[...last].count(where: { $0 == 0x0A }) == line } ?? false
         let what: String
         switch code {
+        case _ where cutInsideATag && ![5, 45, 63, 86].contains(code):
+            what = "the file ends inside a tag" + (open.last.map { " within <\($0.name)> (line \($0.line))" } ?? "")
         case 4, 5, 77, 85, 86:  // document empty, document end, tag not finished, not well balanced, extra content
             if let innermost = open.last {
                 what = "the file ends before <\(innermost.name)> (line \(innermost.line)) is closed"
@@ -232,7 +243,9 @@ private final class PointCollector: NSObject, XMLParserDelegate {
         case 63: what = "a CDATA section that is not closed"
         case 73: what = "a tag without its '>'"
         case 64: what = "an XML declaration or a name starting with 'xml' out of place"
+        case 65: what = "a space missing (between attributes, or after a name)"
         case 201: what = "an undeclared namespace prefix"
+        case 200...299: what = "a namespace declaration or prefix that XML namespaces do not allow (libxml2 error \(code))"
         default: what = "markup that is not well-formed (libxml2 error \(code))"
         }
         return WalkFileError(line: max(1, line), reason: .notWellFormedXML(column: max(1, column), what))

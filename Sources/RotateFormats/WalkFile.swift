@@ -169,6 +169,8 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
         /// The XML parser stopped: the column where (as libxml2 counts: characters, CDATA in
         /// bytes) and what it found.
         case notWellFormedXML(column: Int, String)
+        /// Well-formed XML that the reader does not take (see `XMLGuard`).
+        case unsupportedXML(String)
         case missingAttribute(String)
         case untimedPoint
 
@@ -189,6 +191,7 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
             case .stale(let previous, let seconds): "time goes backwards (\(seconds) s after \(previous) s): stale fix dropped"
             case .notGPX(let why): "not GPX: \(why)"
             case .notWellFormedXML(let column, let why): "not well-formed XML (column \(column)): \(why)"
+            case .unsupportedXML(let what): "XML not read: \(what)"
             case .missingAttribute(let name): "point without a '\(name)' attribute"
             case .untimedPoint: "point without <time> in a track whose other points have one"
             }

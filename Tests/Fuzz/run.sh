@@ -5,7 +5,8 @@
 # Each library module is compiled with -sanitize=fuzzer,address into .build/fuzz, then each target
 # is linked with libFuzzer and run over its seed corpus (Tests/Fuzz/corpus/TARGET, kept small;
 # new inputs go to .build/fuzz/corpus-TARGET, not into the repository). A crash or a hang fails
-# the run and leaves the input in .build/fuzz/ (turn it into a regression test).
+# the run and leaves the input in .build/fuzz/ (turn it into a regression test). Leaks inside the
+# toolchain's Foundation are suppressed by name (Tests/Fuzz/lsan-suppressions.txt); any other leak fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
@@ -34,6 +35,7 @@ for target in $targets; do
   # CSVRecordCount.swift: the tests' independent row count (standard library only), compiled in.
   swiftc "${flags[@]}" -D "$define" Tests/Fuzz/FuzzTargets.swift Tests/RotateTestSupport/CSVRecordCount.swift "${libs[@]}" -o "$out/fuzz-$target"
   mkdir -p "$out/corpus-$target"
-  "$out/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$out/$target-" \
+  LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
+    "$out/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$out/$target-" \
     "$out/corpus-$target" "Tests/Fuzz/corpus/$target"
 done

@@ -1,9 +1,10 @@
 import FencePlanner
 import Foundation
 import Geodesy
-import RotateFormats
 import RotateTestSupport
 import Testing
+
+@testable import RotateFormats
 
 /// GPX text through the file reader, as the command line reads it.
 func readGPX(_ text: String, strict: Bool = false) throws -> WalkFile {
@@ -87,11 +88,15 @@ func readGPX(bytes: [UInt8], strict: Bool = false) throws -> WalkFile {
         #expect(korita.rowsRead == 871)
     }
 
-    /// Lines past 65,535 (libxml2 keeps some line numbers in 16 bits) are still the points' lines.
-    @Test func linesOfALongFileAreExact() throws {
+    /// A file past 10,000,000 bytes (libxml2's lookahead limit when given a whole document) is
+    /// read to its end, and lines past 65,535 (libxml2 keeps some line numbers in 16 bits) are
+    /// still the points' lines.
+    @Test func aLongFileIsReadToItsEndWithExactLines() throws {
+        let name = String(repeating: "a long waypoint name ", count: 7)
         var text = "<gpx xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
-        for i in 0..<70_000 { text += "<wpt lat=\"\(Double(i % 1000) / 100)\" lon=\"1\"/>\n" }
+        for i in 0..<70_000 { text += "<wpt lat=\"\(Double(i % 1000) / 100)\" lon=\"1\"><name>\(name)</name></wpt>\n" }
         text += "</gpx>\n"
+        #expect(text.utf8.count > 10_000_000)
         let walk = try WalkFile.read(gpx: Array(text.utf8))
         #expect(walk.fixes.count == 70_000)
         #expect(walk.lines == Array(2...70_001))
@@ -237,6 +242,61 @@ func readGPX(bytes: [UInt8], strict: Bool = false) throws -> WalkFile {
         #expect(walk.fixes.map(\.coordinate) == twin.fixes.map(\.coordinate))
         #expect(walk.fixes.count == 2)
         #expect(walk.lines == twin.lines)
+    }
+
+    /// Bytes that are not UTF-8 in a document that declares no other encoding are an error on
+    /// their line; the same byte in a document declared ISO-8859-1 is a letter.
+    @Test func bytesThatAreNotTextInTheEncodingAreAnError() throws {
+        let body: [UInt8] = Array("<gpx>\n<wpt lat=\"1\" lon=\"2\"><name>".utf8) + [0xE9] + Array("</name></wpt></gpx>\n".utf8)
+        #expect {
+            try readGPX(bytes: body)
+        } throws: { error in
+            (error as? WalkFileError).map { $0.line == 2 && $0.reason.description.contains("encoding that XML does not allow") } ?? false
+        }
+        let declared = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n".utf8) + body
+        #expect(try readGPX(bytes: declared).fixes.count == 1)
+    }
+
+    /// Constructs that `XMLParser` on Linux cannot be handed (it dereferences a null pointer and
+    /// the process dies): each is read, or refused with its line, and the test process survives.
+    @Test(
+        arguments: [
+            ("<gpx>\n<?pi?><wpt lat=\"1\" lon=\"2\"/></gpx>", nil),
+            ("<?pi?>\n<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>", nil),
+            ("<!DOCTYPE gpx [\n<?pi?>]>\n<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>", nil),
+            ("<!DOCTYPE gpx [\n<!ELEMENT gpx ANY>]><gpx><wpt lat=\"1\" lon=\"2\"/></gpx>", nil),
+            ("<!DOCTYPE gpx [\n<!NOTATION n SYSTEM \"x\">]><gpx/>", 2),
+            ("<!DOCTYPE gpx [<!-- -->\n\n<!NOTATION n PUBLIC \"p\">]><gpx/>", 3),
+            ("<!DOCTYPE gpx [\n<!ENTITY e SYSTEM \"y\" NDATA n>]><gpx/>", 2),
+            ("<!DOCTYPE gpx [\n<!ATTLIST wpt lat CDATA #IMPLIED>]><gpx/>", 2),
+            ("<!DOCTYPE gpx [\n<!ATTLIST wpt lat CDATA \"0\">]><gpx><wpt lon=\"1\"/></gpx>", 2),
+            ("<!DOCTYPE gpx [\n<!ENTITY e \"&#60;?pi?>\">]><gpx>&e;</gpx>", 2),
+            ("<!DOCTYPE gpx [<!ENTITY % p \"<!NOTATION n SYSTEM 'x'>\">\n%p;]><gpx/>", 1),
+            ("<!DOCTYPE gpx [<!ENTITY % p \"x\">\n%p;]><gpx/>", 2),
+            ("<!DOCTYPE gpx [<!ENTITY e '<wpt lat=\"1\" lon=\"2\"/>'>]>\n<gpx>&e;</gpx>", 1),
+        ] as [(String, Int?)])
+    func constructsXMLParserCannotTakeAreReadOrRefused(text: String, refusedOnLine: Int?) throws {
+        if let line = refusedOnLine {
+            #expect {
+                try readGPX(text)
+            } throws: { error in
+                guard let error = error as? WalkFileError, case .unsupportedXML = error.reason else { return false }
+                return error.line == line
+            }
+        } else {
+            #expect(try readGPX(text).fixes.count == 1)
+        }
+    }
+
+    /// A document with none of those constructs reaches the parser byte for byte.
+    @Test func otherDocumentsReachTheParserUnchanged() throws {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 905))
+        for _ in 0..<50 {
+            let text = Array(GPXFuzzTests.randomTrack(&rng, count: rng.nextInt(below: 6)).utf8)
+            #expect(try XMLGuard.prepare(text) == text)
+        }
+        let dtd = Array("<!DOCTYPE gpx [<!ENTITY home \"46.05\"><!ELEMENT gpx ANY><?pi data?>]>\n<gpx/>".utf8)
+        #expect(try XMLGuard.prepare(dtd) == dtd)
     }
 
     /// External entities are not loaded: a document naming a file on this machine reads nothing
