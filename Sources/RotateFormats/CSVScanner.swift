@@ -1,10 +1,14 @@
 /// A streaming RFC 4180 scanner over bytes: feed it chunks, it hands out records.
 ///
-/// Quoted fields may hold commas, `""` (an escaped quote) and line breaks; `\n` and `\r\n` end
-/// records (a lone `\r` too); a UTF-8 byte order mark at the very start is skipped. Each record
-/// carries the 1-based line on which it starts (a `\r\n` counts as one break). Malformed input —
-/// a quote left open at the end, text after a closing quote, bytes that are not UTF-8 — is reported
-/// per record, never trapped on.
+/// A field that starts with `"` is quoted: it may hold commas, `""` (an escaped quote) and line
+/// breaks, and its content is kept exactly as written. Any other field is unquoted: it is trimmed
+/// of spaces and tabs at both ends and may not hold a quote (so ` "a"`, with a space before the
+/// quote, is an unquoted field with quotes in it). `\n`, `\r\n` and a lone `\r` end records; a
+/// UTF-8 byte order mark at the very start is skipped. Each record carries the 1-based line on
+/// which it starts (a `\r\n` counts as one break). Malformed input — a quote left open at the end,
+/// anything but a comma or a line end after a closing quote, a quote inside an unquoted field,
+/// bytes that are not UTF-8 — is reported per record (its bytes kept in the field), never trapped
+/// on.
 struct CSVScanner {
     /// One record: its fields' bytes back to back with each field's end offset, the line it
     /// starts on, and why it is malformed, if it is. Fields become strings only when asked for,
@@ -25,7 +29,8 @@ struct CSVScanner {
         /// Every field as a string.
         var fields: [String] { (0..<count).map(field) }
 
-        /// Field `i` without leading and trailing spaces, tabs and line ends.
+        /// Field `i` without leading and trailing spaces, tabs and line ends: the text of a
+        /// number field, quoted or not.
         func trimmedField(_ i: Int) -> String {
             var r = range(i)
             while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
@@ -41,7 +46,7 @@ struct CSVScanner {
             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
         ]
 
-        /// Field `i` trimmed, as a number: decimal text with at most 15 significant digits and a
+        /// Field `i` trimmed (quoted or not), as a number: decimal text with at most 15 significant digits and a
         /// power of ten up to 22 is converted exactly as `Double(String)` would (one correctly
         /// rounded operation on exact operands: Clinger's fast path); anything else goes through
         /// `Double(String)`. nil when it is not a number.
@@ -87,7 +92,10 @@ struct CSVScanner {
 
     enum Problem: Equatable {
         case unterminatedQuote
+        /// Anything but a comma or a line end after a closing quote (spaces and tabs included).
         case textAfterClosingQuote
+        /// A quote in a field that does not start with one (`ab"c`, ` "a"`).
+        case quoteInUnquotedField
         case invalidUTF8
     }
 
@@ -174,7 +182,7 @@ struct CSVScanner {
                 // The usual end of an unquoted field, a comma, handled here (what `consume`
                 // would do) rather than through the general state machine.
                 if state == .unquoted && i < count && input[i] == 0x2C {
-                    endField()
+                    endUnquotedField()
                     state = .fieldStart
                     i += 1
                 }
@@ -210,7 +218,7 @@ struct CSVScanner {
             problem = problem ?? .unterminatedQuote
         }
         if recordHasContent || state == .quoted {
-            endField()
+            endField(unquoted: state == .unquoted)
             try emitRecord(emit)
         }
     }
@@ -248,13 +256,13 @@ struct CSVScanner {
         switch byte {
         case comma:
             recordHasContent = true
-            endField()
+            endField(unquoted: state == .unquoted)
             state = .fieldStart
         case lf, cr:
             if byte == cr { pendingCR = true }
             line += 1
             if recordHasContent || !ends.isEmpty || bytes.count > (ends.last ?? 0) {
-                endField()
+                endField(unquoted: state == .unquoted)
                 try emitRecord(emit)
             }
             recordLine = line
@@ -265,10 +273,12 @@ struct CSVScanner {
         default:
             recordHasContent = true
             if state == .afterClosingQuote {
-                if byte != 0x20 && byte != 0x09 { problem = problem ?? .textAfterClosingQuote }
-                return
+                // Kept in the field, so that the rejected row shows what was written.
+                problem = problem ?? .textAfterClosingQuote
+            } else {
+                if byte == quote { problem = problem ?? .quoteInUnquotedField }
+                state = .unquoted
             }
-            state = .unquoted
             append(byte)
         }
     }
@@ -278,9 +288,31 @@ struct CSVScanner {
         bytes.append(byte)
     }
 
-    private mutating func endField() {
+    /// Ends the field in progress; an unquoted one is first trimmed of spaces and tabs.
+    @inline(__always) private mutating func endField(unquoted: Bool) {
+        if unquoted {
+            endUnquotedField()
+        } else {
+            ends.append(bytes.count)
+        }
+    }
+
+    /// Ends an unquoted field, trimmed of spaces and tabs (most fields have none: two compares).
+    @inline(__always) private mutating func endUnquotedField() {
+        let start = ends.last ?? 0
+        if bytes.count > start && (Self.isBlank(bytes[start]) || Self.isBlank(bytes[bytes.count - 1])) { trimField(from: start) }
         ends.append(bytes.count)
     }
+
+    @inline(never) private mutating func trimField(from start: Int) {
+        while bytes.count > start, Self.isBlank(bytes[bytes.count - 1]) { bytes.removeLast() }
+        var first = start
+        while first < bytes.count, Self.isBlank(bytes[first]) { first += 1 }
+        bytes.removeSubrange(start..<first)
+    }
+
+    /// A space or a tab.
+    @inline(__always) static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
     private mutating func emitRecord(_ emit: (Record) throws -> Void) rethrows {
         if nonASCII && problem == nil {
