@@ -46,10 +46,10 @@ struct CSVScanner {
             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
         ]
 
-        /// Field `i` trimmed (quoted or not), as a number: decimal text with at most 15 significant digits and a
-        /// power of ten up to 22 is converted exactly as `Double(String)` would (one correctly
-        /// rounded operation on exact operands: Clinger's fast path); anything else goes through
-        /// `Double(String)`. nil when it is not a number.
+        /// Field `i` trimmed (quoted or not), as a number: decimal text with at most 15
+        /// significant digits and a power of ten up to 22 is converted exactly as `Double(String)`
+        /// would (one correctly rounded operation on exact operands: Clinger's fast path); anything
+        /// else goes through `Double(String)`. nil when it is not a number.
         func number(_ i: Int) -> Double? {
             var r = range(i)
             while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
@@ -174,6 +174,10 @@ struct CSVScanner {
                     if b >= 0x80 { high = true }
                     j += 1
                 }
+                // Whether the run starts the field with a byte above a space: then, if a comma ends
+                // the field right after the run and the run's last byte is above a space too, the
+                // field needs no trimming.
+                let cleanStart = state == .fieldStart && byte > 0x20
                 if state == .fieldStart { state = .unquoted }
                 recordHasContent = true
                 if high { nonASCII = true }
@@ -182,7 +186,11 @@ struct CSVScanner {
                 // The usual end of an unquoted field, a comma, handled here (what `consume`
                 // would do) rather than through the general state machine.
                 if state == .unquoted && i < count && input[i] == 0x2C {
-                    endUnquotedField()
+                    if cleanStart && input[i - 1] > 0x20 {
+                        ends.append(bytes.count)
+                    } else {
+                        endUnquotedField()
+                    }
                     state = .fieldStart
                     i += 1
                 }
@@ -297,13 +305,16 @@ struct CSVScanner {
         }
     }
 
-    /// Ends an unquoted field, trimmed of spaces and tabs (most fields have none: two compares).
-    @inline(__always) private mutating func endUnquotedField() {
+    /// Ends an unquoted field, trimmed of spaces and tabs (checked only when its first or last
+    /// byte is at most a space, which is rare).
+    private mutating func endUnquotedField() {
         let start = ends.last ?? 0
-        if bytes.count > start && (Self.isBlank(bytes[start]) || Self.isBlank(bytes[bytes.count - 1])) { trimField(from: start) }
+        if bytes.count > start && (bytes[start] <= 0x20 || bytes[bytes.count - 1] <= 0x20) { trimField(from: start) }
         ends.append(bytes.count)
     }
 
+    /// Drops the spaces and tabs at both ends of the field that starts at `start` (the slow path,
+    /// out of line).
     @inline(never) private mutating func trimField(from start: Int) {
         while bytes.count > start, Self.isBlank(bytes[bytes.count - 1]) { bytes.removeLast() }
         var first = start
