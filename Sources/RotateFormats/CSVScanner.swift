@@ -347,7 +347,8 @@ struct CSVScanner {
     }
 }
 
-/// One CSV record as read: the line it starts on, its fields, and a syntax problem if any.
+/// One CSV record as read: the line it starts on, its fields (an unquoted one trimmed of spaces
+/// and tabs, a quoted one as written), and a syntax problem if any.
 public struct CSVRecord: Sendable {
     public var line: Int
     public var fields: [String]
