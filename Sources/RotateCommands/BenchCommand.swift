@@ -59,6 +59,7 @@ public enum BenchCommand: Subcommand {
         var result: [UnitVector] = []
         do {
             try CSVFile.forEachRecord(path: path) { record in
+                if let problem = record.problem { throw CommandError.failure("\(path):\(record.line): \(problem)") }
                 guard let found = columns else {
                     columns = CSVFile.columns(
                         of: record.fields, aliases: ["lat": ["lat", "latitude"], "lon": ["lon", "lng", "longitude"]])

@@ -169,10 +169,10 @@ public enum SelectCommand: Subcommand {
                     width = record.fields.count
                     return
                 }
-                func field(_ name: String) -> String {
-                    found[name].flatMap { $0 < record.fields.count ? CSVFile.trimmed(record.fields[$0]) : nil } ?? ""
-                }
-                let id = field("id"), latText = field("lat"), lonText = field("lon")
+                func raw(_ name: String) -> String { found[name].flatMap { $0 < record.fields.count ? record.fields[$0] : nil } ?? "" }
+                // Numbers are read trimmed; the id as the scanner gives it (a quoted one as written).
+                func field(_ name: String) -> String { CSVFile.trimmed(raw(name)) }
+                let id = raw("id"), latText = field("lat"), lonText = field("lon")
                 func reject(_ reason: String) {
                     rejected += 1
                     console.err("\(path):\(record.line): \(reason)")

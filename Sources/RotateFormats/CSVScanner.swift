@@ -1,10 +1,14 @@
 /// A streaming RFC 4180 scanner over bytes: feed it chunks, it hands out records.
 ///
-/// Quoted fields may hold commas, `""` (an escaped quote) and line breaks; `\n` and `\r\n` end
-/// records (a lone `\r` too); a UTF-8 byte order mark at the very start is skipped. Each record
-/// carries the 1-based line on which it starts (a `\r\n` counts as one break). Malformed input —
-/// a quote left open at the end, text after a closing quote, bytes that are not UTF-8 — is reported
-/// per record, never trapped on.
+/// A field that starts with `"` is quoted: it may hold commas, `""` (an escaped quote) and line
+/// breaks, and its content is kept exactly as written. Any other field is unquoted: it is trimmed
+/// of spaces and tabs at both ends and may not hold a quote (so ` "a"`, with a space before the
+/// quote, is an unquoted field with quotes in it). `\n`, `\r\n` and a lone `\r` end records; a
+/// UTF-8 byte order mark at the very start is skipped. Each record carries the 1-based line on
+/// which it starts (a `\r\n` counts as one break). Malformed input — a quote left open at the end,
+/// anything but a comma or a line end after a closing quote, a quote inside an unquoted field,
+/// bytes that are not UTF-8 — is reported per record (its bytes kept in the field), never trapped
+/// on.
 struct CSVScanner {
     /// One record: its fields' bytes back to back with each field's end offset, the line it
     /// starts on, and why it is malformed, if it is. Fields become strings only when asked for,
@@ -25,7 +29,8 @@ struct CSVScanner {
         /// Every field as a string.
         var fields: [String] { (0..<count).map(field) }
 
-        /// Field `i` without leading and trailing spaces, tabs and line ends.
+        /// Field `i` without leading and trailing spaces, tabs and line ends: the text of a
+        /// number field, quoted or not.
         func trimmedField(_ i: Int) -> String {
             var r = range(i)
             while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
@@ -41,10 +46,10 @@ struct CSVScanner {
             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
         ]
 
-        /// Field `i` trimmed, as a number: decimal text with at most 15 significant digits and a
-        /// power of ten up to 22 is converted exactly as `Double(String)` would (one correctly
-        /// rounded operation on exact operands: Clinger's fast path); anything else goes through
-        /// `Double(String)`. nil when it is not a number.
+        /// Field `i` trimmed (quoted or not), as a number: decimal text with at most 15
+        /// significant digits and a power of ten up to 22 is converted exactly as `Double(String)`
+        /// would (one correctly rounded operation on exact operands: Clinger's fast path); anything
+        /// else goes through `Double(String)`. nil when it is not a number.
         func number(_ i: Int) -> Double? {
             var r = range(i)
             while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
@@ -87,7 +92,10 @@ struct CSVScanner {
 
     enum Problem: Equatable {
         case unterminatedQuote
+        /// Anything but a comma or a line end after a closing quote (spaces and tabs included).
         case textAfterClosingQuote
+        /// A quote in a field that does not start with one (`ab"c`, ` "a"`).
+        case quoteInUnquotedField
         case invalidUTF8
     }
 
@@ -166,6 +174,10 @@ struct CSVScanner {
                     if b >= 0x80 { high = true }
                     j += 1
                 }
+                // Whether the run starts the field with a byte above a space: then, if a comma ends
+                // the field right after the run and the run's last byte is above a space too, the
+                // field needs no trimming.
+                let cleanStart = state == .fieldStart && byte > 0x20
                 if state == .fieldStart { state = .unquoted }
                 recordHasContent = true
                 if high { nonASCII = true }
@@ -174,7 +186,11 @@ struct CSVScanner {
                 // The usual end of an unquoted field, a comma, handled here (what `consume`
                 // would do) rather than through the general state machine.
                 if state == .unquoted && i < count && input[i] == 0x2C {
-                    endField()
+                    if cleanStart && input[i - 1] > 0x20 {
+                        ends.append(bytes.count)
+                    } else {
+                        endUnquotedField()
+                    }
                     state = .fieldStart
                     i += 1
                 }
@@ -210,7 +226,7 @@ struct CSVScanner {
             problem = problem ?? .unterminatedQuote
         }
         if recordHasContent || state == .quoted {
-            endField()
+            endField(unquoted: state == .unquoted)
             try emitRecord(emit)
         }
     }
@@ -248,13 +264,13 @@ struct CSVScanner {
         switch byte {
         case comma:
             recordHasContent = true
-            endField()
+            endField(unquoted: state == .unquoted)
             state = .fieldStart
         case lf, cr:
             if byte == cr { pendingCR = true }
             line += 1
             if recordHasContent || !ends.isEmpty || bytes.count > (ends.last ?? 0) {
-                endField()
+                endField(unquoted: state == .unquoted)
                 try emitRecord(emit)
             }
             recordLine = line
@@ -265,10 +281,12 @@ struct CSVScanner {
         default:
             recordHasContent = true
             if state == .afterClosingQuote {
-                if byte != 0x20 && byte != 0x09 { problem = problem ?? .textAfterClosingQuote }
-                return
+                // Kept in the field, so that the rejected row shows what was written.
+                problem = problem ?? .textAfterClosingQuote
+            } else {
+                if byte == quote { problem = problem ?? .quoteInUnquotedField }
+                state = .unquoted
             }
-            state = .unquoted
             append(byte)
         }
     }
@@ -278,9 +296,34 @@ struct CSVScanner {
         bytes.append(byte)
     }
 
-    private mutating func endField() {
+    /// Ends the field in progress; an unquoted one is first trimmed of spaces and tabs.
+    @inline(__always) private mutating func endField(unquoted: Bool) {
+        if unquoted {
+            endUnquotedField()
+        } else {
+            ends.append(bytes.count)
+        }
+    }
+
+    /// Ends an unquoted field, trimmed of spaces and tabs (checked only when its first or last
+    /// byte is at most a space, which is rare).
+    private mutating func endUnquotedField() {
+        let start = ends.last ?? 0
+        if bytes.count > start && (bytes[start] <= 0x20 || bytes[bytes.count - 1] <= 0x20) { trimField(from: start) }
         ends.append(bytes.count)
     }
+
+    /// Drops the spaces and tabs at both ends of the field that starts at `start` (the slow path,
+    /// out of line).
+    @inline(never) private mutating func trimField(from start: Int) {
+        while bytes.count > start, Self.isBlank(bytes[bytes.count - 1]) { bytes.removeLast() }
+        var first = start
+        while first < bytes.count, Self.isBlank(bytes[first]) { first += 1 }
+        bytes.removeSubrange(start..<first)
+    }
+
+    /// A space or a tab.
+    @inline(__always) static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
     private mutating func emitRecord(_ emit: (Record) throws -> Void) rethrows {
         if nonASCII && problem == nil {
@@ -304,7 +347,8 @@ struct CSVScanner {
     }
 }
 
-/// One CSV record as read: the line it starts on, its fields, and a syntax problem if any.
+/// One CSV record as read: the line it starts on, its fields (an unquoted one trimmed of spaces
+/// and tabs, a quoted one as written), and a syntax problem if any.
 public struct CSVRecord: Sendable {
     public var line: Int
     public var fields: [String]

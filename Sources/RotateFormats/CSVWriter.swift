@@ -2,12 +2,19 @@ import Foundation
 
 /// Writes RFC 4180 CSV fields and rows.
 public enum CSVWriter {
-    /// A field, quoted when it holds a comma, a quote or a line break (quotes doubled).
+    /// A field, quoted (quotes doubled) whenever a reader would otherwise change it: when it holds
+    /// a comma, a quote or a line break, or starts or ends with a space or a tab (an unquoted
+    /// field is read trimmed).
     ///
     /// Checked by bytes, not `Character`s: CR LF is one `Character`, equal to neither `"\r"` nor
     /// `"\n"`.
     public static func field(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        let utf8 = text.utf8
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard
+            utf8.first.map(isBlank) == true || utf8.last.map(isBlank) == true
+                || utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
+        else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -216,8 +216,10 @@ public enum PlacesCSV {
             guard let header, record.count == header.count else {
                 throw PlacesCSVError(line: line, reason: .wrongFieldCount(expected: header?.count ?? 0, found: record.count))
             }
-            func field(_ column: Int?) -> String? { column.map { record.trimmedField($0) } }
-            guard let id = field(idColumn), !id.isEmpty else { throw PlacesCSVError(line: line, reason: .missingField("id")) }
+            // Unquoted fields come trimmed from the scanner; a quoted id is kept as written.
+            guard let id = idColumn.map({ record.field($0) }), !id.isEmpty else {
+                throw PlacesCSVError(line: line, reason: .missingField("id"))
+            }
             if let prefix = options.reservedIDPrefix, id.hasPrefix(prefix) {
                 throw PlacesCSVError(line: line, reason: .reservedID(id, prefix: prefix))
             }
@@ -327,22 +329,27 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
 /// What is wrong with a CSV record's syntax.
 public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
     case unterminatedQuote
+    /// Anything but a comma or a line end after a closing quote, spaces and tabs included.
     case textAfterClosingQuote
     case invalidUTF8
+    /// A quote in a field that does not start with one (`ab"c`; ` "a"`, a space before the quote).
+    case quoteInUnquotedField
 
     init(_ problem: CSVScanner.Problem) {
         switch problem {
         case .unterminatedQuote: self = .unterminatedQuote
         case .textAfterClosingQuote: self = .textAfterClosingQuote
         case .invalidUTF8: self = .invalidUTF8
+        case .quoteInUnquotedField: self = .quoteInUnquotedField
         }
     }
 
     public var description: String {
         switch self {
         case .unterminatedQuote: "unterminated quote (a quoted field runs to the end of the file)"
-        case .textAfterClosingQuote: "text after a closing quote"
+        case .textAfterClosingQuote: "text after a closing quote (only a comma or a line end may follow it)"
         case .invalidUTF8: "not valid UTF-8"
+        case .quoteInUnquotedField: "a quote inside an unquoted field (quote the whole field and double its quotes)"
         }
     }
 }
@@ -352,7 +359,8 @@ extension String {
     func trimmingASCIIWhitespace() -> String {
         let isSpaceByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
         if let first = utf8.first, let last = utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return self }
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        // CR LF is one `Character`, equal to neither "\r" nor "\n".
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
     }

@@ -155,6 +155,26 @@ import Testing
         #expect(result.err.contains("\(positions):3: not a valid position"), "\(result.err)")
     }
 
+    /// Positions files follow the scanner's quoting rules: a quoted id is copied as written
+    /// (quoted again on output), quoted numbers are read trimmed, and a stray quote is a
+    /// rejected row in `select` and an error with its line in `bench`.
+    @Test func positionsFilesFollowTheQuotingRules() throws {
+        let positions = try write("id,lat,lon\n\" u1 \",\" 46.05 \",14.5\nab\"c,46.05,14.5\n\"u3\" ,46,14\n", "quoted.csv")
+        let batch = try run(["select", "--places", shops, "--positions", positions])
+        #expect(batch.code == 0, "\(batch.err)")
+        let rows = batch.out.split(separator: "\n")
+        #expect(rows.count == 4)
+        #expect(rows[1].hasPrefix("2,\" u1 \",46.05,14.5,ok,exact,"), "\(rows[1])")
+        #expect(rows[2].hasPrefix("3,\"ab\"\"c\",46.05,14.5,rejected,"), "\(rows[2])")
+        #expect(rows[2].hasSuffix(",\(CSVProblem.quoteInUnquotedField)"), "\(rows[2])")
+        #expect(rows[3].hasPrefix("4,\"u3 \",46,14,rejected,"), "\(rows[3])")
+        #expect(batch.err.contains("\(positions):4: \(CSVProblem.textAfterClosingQuote)"), "\(batch.err)")
+        let bench = try write("lat,lon\n\" 46.05\t\",14.5\n\"46.06\" ,14.5\n", "bench.csv")
+        let result = try run(["bench", "--count", "1000", "--positions", bench, "--repetitions", "1", "--quiet"])
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.err.contains("\(bench):3: \(CSVProblem.textAfterClosingQuote)"), "\(result.err)")
+    }
+
     @Test func fileErrorsExitOneAndUsageErrorsExitTwo() throws {
         let empty = try write("", "empty.csv")
         let noLat = try write("id,lon\na,1\n", "nolat.csv")

@@ -3,12 +3,13 @@ import RotateTestSupport
 import Testing
 
 /// Rows written by `CSVWriter` read back through the CSV scanner field for field, whatever the
-/// fields hold (commas, quotes, CR, LF and CR LF, which Swift holds as one `Character`).
+/// fields hold (commas, quotes, CR, LF and CR LF, which Swift holds as one `Character`, and
+/// leading or trailing spaces and tabs, which an unquoted field would lose).
 @Suite struct CSVWriterTests {
     @Test func writtenRowsReadBackFieldForField() {
         let seed = TestSeed.value(salt: 5_300)
         var rng = SplitMixForSeeds(state: seed)
-        let pieces = ["a", " ", ",", "\"", "\r\n", "\n", "\r", "é", "1", "\"\"", ""]
+        let pieces = ["a", " ", "\t", ",", "\"", "\r\n", "\n", "\r", "é", "1", "\"\"", "", " a ", "\tb\t"]
         var rows: [[String]] = []
         for _ in 0..<300 {
             let width = 1 + Int(rng.next() % 4)
@@ -21,5 +22,25 @@ import Testing
         let records = CSVFile.records(of: Array(text.utf8), chunkSize: 1 << 16)
         #expect(records.map(\.fields) == rows, "\(TestSeed.replay(seed))")
         #expect(records.allSatisfy { $0.problem == nil })
+    }
+
+    /// A rejects file read back with the places reader: one row for each rejected row, each with
+    /// the fields written (`line`, `reason`, then the row's own, spaces, tabs, quotes and line
+    /// breaks included), whether the second read rejects it again or accepts it.
+    @Test func rejectsFilesReadBackRowForRow() throws {
+        let text =
+            "id,lat,lon,name\n\" a \",north,2,\" x \"\n\"b\t\",1,2,\"\tname\"\n\"b\t\",3,4,y\nc ,91,2,\"q,\"\"r\"\"\"\n"
+            + "ab\"c,1,2,z\n\"d\" ,1,2,z\ne,1,2\n\"f\r\n\",x,2,\"m\rn\"\n\"\tg\",1,2, h\t\"\n"
+        let first = try PlacesCSV.read(bytes: Array(text.utf8))
+        #expect(first.places.map(\.id) == ["b\t"])
+        #expect(first.rejected.count == 8)
+        let written = first.rejected.map { [String($0.line), $0.reason] + $0.fields }
+        let rejects = RejectsFile.lines(header: first.header, rejected: first.rejected).joined(separator: "\n") + "\n"
+        #expect(CSVFile.records(of: Array(rejects.utf8), chunkSize: 7).dropFirst().map(\.fields) == written)
+        let again = try PlacesCSV.read(bytes: Array(rejects.utf8))
+        #expect(again.rowsRead == written.count)
+        let rejectedAgain = again.rejected.map(\.fields)
+        #expect(rejectedAgain.allSatisfy(written.contains))
+        #expect(again.places.map(\.id) == written.filter { !rejectedAgain.contains($0) }.map { $0[2] })
     }
 }

@@ -236,7 +236,7 @@ import Testing
         var rng = SplitMix64(seed: TestSeed.value(salt: 701))
         let pieces: [[UInt8]] =
             [
-                ",", "\"", "\"\"", "\r", "\n", "\r\n", " ", "a", "é", "0123456789", "Shop 1, somewhere",
+                ",", "\"", "\"\"", "\r", "\n", "\r\n", " ", "\t", "a", "é", "0123456789", "Shop 1, somewhere",
                 "-47.0023344", "abcdefghijklmnopqrstuvw",
             ].map { Array($0.utf8) } + [[0xFF], [0xEF, 0xBB, 0xBF], [0xC3]]
         for round in 0..<1_500 {

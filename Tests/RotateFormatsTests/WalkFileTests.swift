@@ -28,6 +28,9 @@ import Testing
         ("2020-13-01T00:00:00Z,45,14", .badTime("2020-13-01T00:00:00Z")),
         ("inf,45,14", .notFinite("t", "inf")),
         ("2,45,14", .stale(previousSeconds: 3, seconds: 2)),
+        ("5,4\"5,14", .malformed(.quoteInUnquotedField)),
+        ("5, \"45\",14", .malformed(.quoteInUnquotedField)),
+        ("\"5\" ,45,14", .malformed(.textAfterClosingQuote)),
     ]
 
     @Test(arguments: badRows)
@@ -38,6 +41,14 @@ import Testing
         #expect(walk.rejected.first?.reason == reason.description)
         #expect(walk.fixes.count == 3 && walk.rowsRead == 4)
         #expect(throws: WalkFileError(line: 4, reason: reason)) { try csv(text, strict: true) }
+    }
+
+    /// Times and numbers are read trimmed, quoted or not.
+    @Test func quotedTimesAndNumbersAreReadTrimmed() throws {
+        let walk = try csv("t,lat,lon\n\" 2020-12-18T06:15:50Z \",\" 45.1\",13.7\t\n\"2020-12-18T06:15:52Z\r\n\",45.2,\"\t13.8\"\n")
+        #expect(walk.rejected.isEmpty)
+        #expect(walk.fixes.map(\.timestampSeconds) == [0, 2])
+        #expect(walk.fixes.map(\.coordinate.latitude) == [45.1, 45.2])
     }
 
     @Test func negativeAccuracyIsRejected() throws {

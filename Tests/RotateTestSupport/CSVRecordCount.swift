@@ -6,7 +6,8 @@
 /// - a record ends at LF, at CR, or at CR LF (one break), outside a quoted field;
 /// - a field is quoted only when its first byte is `"`; inside it `""` is a quote, and a `"` not
 ///   followed by another closes it; a quote anywhere else (inside an unquoted field, after a
-///   closing quote) is an ordinary byte;
+///   closing quote) makes the record a rejected one but ends nothing: for counting it is an
+///   ordinary byte;
 /// - a line with no byte at all is blank and is no record (a line of spaces is one);
 /// - the last record counts without a line end, and a quoted field left open runs to the end of
 ///   the input as one record.
