@@ -170,7 +170,8 @@ enum XMLGuard {
                     i += 1
                     continue
                 }
-                guard bytes[i] == 0x3C else {
+                // Only `<!` and `<?` open what the scan looks at; start and end tags are passed over.
+                guard bytes[i] == 0x3C, i + 1 < bytes.count, bytes[i + 1] == 0x21 || bytes[i + 1] == 0x3F else {
                     i += 1
                     continue
                 }
