@@ -132,25 +132,25 @@ if let path = scalingSVG {
 // one file given with --read-places).
 // Reading GPX: a generated 1,000,000-point track.
 let readEntries: [(name: String, path: () throws -> String, run: (String) throws -> FileReadReport)] =
-    readPlaces.map { path in [("formats.readPlacesCSV/file", { path }, { try CSVReadBenchmark.run(path: $0) })] } ?? [
-        ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }, { try CSVReadBenchmark.run(path: $0) }),
+    readPlaces.map { path in [("formats.readPlacesCSV/file", { path }, { try FileReadBenchmark.readPlaces(path: $0) })] } ?? [
+        ("formats.readPlacesCSV/cities1000", { "Datasets/cities1000.csv" }, { try FileReadBenchmark.readPlaces(path: $0) }),
         (
             "formats.readPlacesCSV/1M",
             {
                 let path = "/tmp/rotate-bench-places-1M.csv"
-                try CSVReadBenchmark.writeSyntheticFile(path: path, count: 1_000_000)
+                try FileReadBenchmark.writePlacesFile(path: path, count: 1_000_000)
                 return path
             },
-            { try CSVReadBenchmark.run(path: $0) }
+            { try FileReadBenchmark.readPlaces(path: $0) }
         ),
         (
             "formats.readGPX/1M",
             {
                 let path = "/tmp/rotate-bench-track-1M.gpx"
-                try GPXReadBenchmark.writeSyntheticFile(path: path, count: 1_000_000)
+                try FileReadBenchmark.writeGPXFile(path: path, count: 1_000_000)
                 return path
             },
-            { try GPXReadBenchmark.run(path: $0) }
+            { try FileReadBenchmark.readGPX(path: $0) }
         ),
     ]
 for entry in readEntries where filter == nil || entry.name.contains(filter!) {
