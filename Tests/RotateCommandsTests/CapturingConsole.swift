@@ -24,7 +24,7 @@ final class CapturingConsole: Sendable {
     var err: String { lines.withLock { $0.err.joined(separator: "\n") } }
 
     /// Runs `rotate` in-process and returns its exit code; the console stands for a terminal on
-    /// stdout or stderr as asked.
+    /// stdout or stderr, as the caller chooses.
     static func run(_ arguments: [String], outIsTerminal: Bool = false, errIsTerminal: Bool = false) -> (
         code: Int32, out: String, err: String
     ) {

@@ -1,0 +1,184 @@
+import FencePlanner
+import Geodesy
+import SpatialIndex
+
+/// One stay inside one fence on the true path: what a user would call a visit.
+public struct Visit: Hashable, Sendable {
+    public var placeID: String
+    /// When the true path first came inside the fence, seconds since the walk started.
+    public var entrySeconds: Double
+    /// When it was last inside before leaving (or the walk's end), seconds.
+    public var exitSeconds: Double
+
+    public init(placeID: String, entrySeconds: Double, exitSeconds: Double) {
+        self.placeID = placeID
+        self.entrySeconds = entrySeconds
+        self.exitSeconds = exitSeconds
+    }
+
+    public var dwellSeconds: Double { exitSeconds - entrySeconds }
+}
+
+/// An entry the app received for a place, from the platform or from its own evaluation, seconds
+/// since the walk started.
+public struct ReceivedEntry: Hashable, Sendable {
+    public var placeID: String
+    public var timeSeconds: Double
+
+    public init(placeID: String, timeSeconds: Double) {
+        self.placeID = placeID
+        self.timeSeconds = timeSeconds
+    }
+}
+
+/// The visits on a walk's true path, and how many of them the entries an app received detect.
+///
+/// The true path is densified as `MissedFenceOracle` does it (great-circle interpolation, at most
+/// `MissedFenceOracle.checkSpacingMeters` apart, times interpolated linearly between samples) and
+/// every checked point is tested against every fence near it (through the index). A visit runs
+/// from the first checked point inside a fence to the last one before the path leaves it; a
+/// re-entry within `mergeGapSeconds` of the last exit continues the same visit.
+public enum VisitOracle {
+    /// Re-entries this soon after an exit are one visit (a path wobbling on the boundary), seconds.
+    public static let mergeGapSeconds = 30.0
+    /// An entry received this long before a visit's true entry still detects it, seconds.
+    public static let earlyToleranceSeconds = 30.0
+    /// An entry received this long after a visit ends still detects it, seconds.
+    public static let lateToleranceSeconds = 60.0
+
+    /// Every visit on the walk's true path, ordered by entry time (ties by place id).
+    ///
+    /// - Parameter extraRadiusMeters: grows every fence by this much (the false-entry test uses
+    ///   the radius plus the platform's crossing cushion).
+    /// - Complexity: O(checked points × fences near each), one index query per sample.
+    public static func visits(on walk: Walk, catalog: PlaceCatalog, extraRadiusMeters: Double = 0) -> [Visit] {
+        var open: [Int: Visit] = [:]  // place index -> visit in progress (last inside point so far)
+        var lastInsidePoint: [Int: Int] = [:]
+        var closed: [Visit] = []
+        var buffer = NeighborBuffer()
+        var checkedPoint = 0
+        let samples = walk.samples
+        for (i, sample) in samples.enumerated() {
+            let from = sample.truePosition
+            let next = i + 1 < samples.count ? samples[i + 1] : sample
+            let length = from.distance(to: next.truePosition)
+            let midpoint = from.interpolated(to: next.truePosition, fraction: 0.5)
+            catalog.index.within(length / 2 + extraRadiusMeters + 0.001, of: UnitVector(midpoint), measuredTo: .edge, into: &buffer)
+            let candidates = buffer.neighbors.map(\.index)
+            let steps = i + 1 < samples.count ? max(1, Int((length / MissedFenceOracle.checkSpacingMeters).rounded(.up))) : 1
+            for s in 0..<steps {
+                let fraction = Double(s) / Double(steps)
+                let point = s == 0 ? from : from.interpolated(to: next.truePosition, fraction: fraction)
+                let time = sample.timeSeconds + (next.timeSeconds - sample.timeSeconds) * fraction
+                checkedPoint += 1
+                for index in candidates {
+                    let place = catalog.places[index]
+                    guard point.distance(to: place.coordinate) <= place.radiusMeters + extraRadiusMeters else { continue }
+                    if lastInsidePoint[index] == checkedPoint - 1, var visit = open[index] {
+                        visit.exitSeconds = time
+                        open[index] = visit
+                    } else if var visit = open[index], time - visit.exitSeconds <= mergeGapSeconds {
+                        visit.exitSeconds = time  // back inside soon enough: the same visit
+                        open[index] = visit
+                    } else {
+                        if let visit = open[index] { closed.append(visit) }
+                        open[index] = Visit(placeID: place.id, entrySeconds: time, exitSeconds: time)
+                    }
+                    lastInsidePoint[index] = checkedPoint
+                }
+            }
+        }
+        closed += open.values
+        return closed.sorted { ($0.entrySeconds, $0.placeID) < ($1.entrySeconds, $1.placeID) }
+    }
+
+    /// Which visits the received entries detect: a visit is detected by the first entry for its
+    /// place received between `earlyToleranceSeconds` before its true entry and
+    /// `lateToleranceSeconds` after it ends; each entry detects at most one visit (the earliest
+    /// undetected one whose window holds it). An entry that falls in no window of `nearVisits`
+    /// (the visits of fences grown by the platform's cushion) is a false entry.
+    public static func score(visits: [Visit], nearVisits: [Visit], entries: [ReceivedEntry]) -> VisitScore {
+        var score = VisitScore()
+        var byPlace: [String: [Int]] = [:]
+        for (i, visit) in visits.enumerated() { byPlace[visit.placeID, default: []].append(i) }
+        var detected = [Double?](repeating: nil, count: visits.count)
+        for entry in entries.sorted(by: { ($0.timeSeconds, $0.placeID) < ($1.timeSeconds, $1.placeID) }) {
+            guard
+                let match = byPlace[entry.placeID]?.first(where: { i in
+                    detected[i] == nil && window(visits[i]).contains(entry.timeSeconds)
+                })
+            else { continue }
+            detected[match] = entry.timeSeconds - visits[match].entrySeconds
+        }
+        var nearByPlace: [String: [Visit]] = [:]
+        for visit in nearVisits { nearByPlace[visit.placeID, default: []].append(visit) }
+        score.falseEntries =
+            entries.filter { entry in
+                !(nearByPlace[entry.placeID] ?? []).contains { window($0).contains(entry.timeSeconds) }
+            }.count
+        for (visit, latency) in zip(visits, detected) {
+            score.add(dwellSeconds: visit.dwellSeconds, latencySeconds: latency)
+        }
+        return score
+    }
+
+    static func window(_ visit: Visit) -> ClosedRange<Double> {
+        (visit.entrySeconds - earlyToleranceSeconds)...(visit.exitSeconds + lateToleranceSeconds)
+    }
+}
+
+/// Visits and their detection, summed over walks.
+public struct VisitScore: Hashable, Sendable {
+    public var visits = 0
+    public var detected = 0
+    /// Visits of at least 30 s and of at least 120 s (a drive past a shop is not a visit), and how
+    /// many of each were detected.
+    public var visits30 = 0
+    public var detected30 = 0
+    public var visits120 = 0
+    public var detected120 = 0
+    /// Time from each detected visit's true entry to the entry received, seconds (negative when
+    /// the entry came early), in no particular order.
+    public var latenciesSeconds: [Double] = []
+    public var falseEntries = 0
+
+    public init() {}
+
+    mutating func add(dwellSeconds: Double, latencySeconds: Double?) {
+        visits += 1
+        if dwellSeconds >= 30 { visits30 += 1 }
+        if dwellSeconds >= 120 { visits120 += 1 }
+        guard let latencySeconds else { return }
+        detected += 1
+        if dwellSeconds >= 30 { detected30 += 1 }
+        if dwellSeconds >= 120 { detected120 += 1 }
+        latenciesSeconds.append(latencySeconds)
+    }
+
+    /// Detected share of all visits, of visits of at least 30 s and of at least 120 s (1 when there
+    /// are none).
+    public var recall: Double { Self.share(detected, of: visits) }
+    public var recall30: Double { Self.share(detected30, of: visits30) }
+    public var recall120: Double { Self.share(detected120, of: visits120) }
+
+    static func share(_ part: Int, of whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 1 }
+
+    /// The latency at quantile `q` (0...1, nearest rank), nil when nothing was detected.
+    public func latencySeconds(quantile q: Double) -> Double? {
+        guard !latenciesSeconds.isEmpty else { return nil }
+        let sorted = latenciesSeconds.sorted()
+        let rank = min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))
+        return sorted[rank]
+    }
+
+    public mutating func merge(_ other: VisitScore) {
+        visits += other.visits
+        detected += other.detected
+        visits30 += other.visits30
+        detected30 += other.detected30
+        visits120 += other.visits120
+        detected120 += other.detected120
+        latenciesSeconds += other.latenciesSeconds
+        falseEntries += other.falseEntries
+    }
+}

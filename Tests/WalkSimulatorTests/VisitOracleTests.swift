@@ -1,0 +1,162 @@
+import FencePlanner
+import Geodesy
+import RotateTestSupport
+import Testing
+import WalkSimulator
+
+@Suite struct VisitOracleTests {
+    /// Visits found the slow, obvious way: the true path evaluated every `stepSeconds` (position
+    /// interpolated along the great circle between the two samples around that time), every
+    /// place tested, inside intervals merged across gaps of at most 30 s.
+    static func bruteForceVisits(_ walk: Walk, places: [Place], extraRadiusMeters: Double = 0, stepSeconds: Double = 0.02) -> [Visit] {
+        guard let first = walk.samples.first, let last = walk.samples.last else { return [] }
+        var visits: [Visit] = []
+        for place in places {
+            var current: Visit?
+            var sample = 0
+            var t = first.timeSeconds
+            while t <= last.timeSeconds {
+                while sample + 1 < walk.samples.count - 1 && walk.samples[sample + 1].timeSeconds <= t { sample += 1 }
+                let a = walk.samples[sample]
+                let b = walk.samples[min(sample + 1, walk.samples.count - 1)]
+                let fraction = b.timeSeconds > a.timeSeconds ? min(1, (t - a.timeSeconds) / (b.timeSeconds - a.timeSeconds)) : 0
+                let position = a.truePosition.interpolated(to: b.truePosition, fraction: fraction)
+                if position.distance(to: place.coordinate) <= place.radiusMeters + extraRadiusMeters {
+                    if var visit = current, t - visit.exitSeconds <= VisitOracle.mergeGapSeconds + stepSeconds {
+                        visit.exitSeconds = t
+                        current = visit
+                    } else {
+                        if let visit = current { visits.append(visit) }
+                        current = Visit(placeID: place.id, entrySeconds: t, exitSeconds: t)
+                    }
+                }
+                t += stepSeconds
+            }
+            if let visit = current { visits.append(visit) }
+        }
+        return visits.sorted { ($0.entrySeconds, $0.placeID) < ($1.entrySeconds, $1.placeID) }
+    }
+
+    /// Random walks (legs in random directions, speeds from walking to driving, fixes 1 to 5 s
+    /// apart) among random fences, some overlapping, some passed twice: the oracle's visits equal
+    /// the brute force's, place for place, with entry and exit times within the time one check
+    /// spacing (1 m) takes at the walk's speed plus the brute force's step.
+    @Test func visitsMatchABruteForceOverRandomWalks() throws {
+        let seed = TestSeed.value(salt: 2701)
+        var rng = SplitMix64(seed: seed)
+        let origin = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        for round in 0..<12 {
+            let places = (0..<25).map { i in
+                Place(
+                    id: "p\(i)",
+                    coordinate: origin.destination(
+                        bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<600)),
+                    radiusMeters: rng.nextDouble(in: 10..<120))
+            }
+            let catalog = try PlaceCatalog(places: places)
+            let speed = rng.nextDouble(in: 1..<20)
+            let interval = rng.nextDouble(in: 1..<5)
+            var samples: [Walk.Sample] = []
+            var position = origin
+            var time = 0.0
+            var bearing = rng.nextDouble(in: 0..<360)
+            for step in 0..<Int(1_500 / (speed * interval)) {
+                samples.append(Walk.Sample(timeSeconds: time, truePosition: position, fix: nil))
+                if step % 20 == 0 { bearing = rng.nextDouble(in: 0..<360) }
+                position = position.destination(bearingDegrees: bearing, distanceMeters: speed * interval)
+                if position.distance(to: origin) > 700 { bearing += 180 }
+                time += interval
+            }
+            let walk = Walk(samples: samples, kind: .walk)
+            let context = Comment(rawValue: "round \(round), \(TestSeed.replay(seed)), speed \(speed), interval \(interval)")
+            for extra in [0.0, 40.0] {
+                let found = VisitOracle.visits(on: walk, catalog: catalog, extraRadiusMeters: extra)
+                let expected = Self.bruteForceVisits(walk, places: places, extraRadiusMeters: extra)
+                let tolerance = MissedFenceOracle.checkSpacingMeters / speed + 0.05
+                #expect(found.map(\.placeID).sorted() == expected.map(\.placeID).sorted(), context)
+                for visit in expected {
+                    let match = found.first {
+                        $0.placeID == visit.placeID && abs($0.entrySeconds - visit.entrySeconds) <= tolerance
+                            && abs($0.exitSeconds - visit.exitSeconds) <= tolerance
+                    }
+                    #expect(
+                        match != nil,
+                        Comment(rawValue: "\(visit) not found in \(found.filter { $0.placeID == visit.placeID }); \(context.rawValue)"))
+                }
+            }
+        }
+    }
+
+    /// A walk that leaves a fence for 20 s and comes back is one visit; for 40 s, two.
+    @Test func reentriesWithinThirtySecondsAreOneVisit() throws {
+        let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        let catalog = try PlaceCatalog(places: [Place(id: "shop", coordinate: center, radiusMeters: 50)])
+        func walk(outsideSeconds: Double) -> Walk {
+            // In at the center for 60 s, 60 m out and back (1 m/s legs take 60 s each way, of which
+            // 10 s beyond the edge), then `outsideSeconds` more outside at 60 m, then back in.
+            let out = center.destination(bearingDegrees: 0, distanceMeters: 60)
+            let stay = max(0, outsideSeconds - 20)
+            let times = [0, 60, 120, 120 + stay, 180 + stay, 240 + stay]
+            let positions = [center, center, out, out, center, center]
+            return Walk(samples: zip(times, positions).map { Walk.Sample(timeSeconds: $0, truePosition: $1, fix: nil) }, kind: .walk)
+        }
+        let short = VisitOracle.visits(on: walk(outsideSeconds: 20), catalog: catalog)
+        #expect(short.count == 1)
+        let long = VisitOracle.visits(on: walk(outsideSeconds: 40), catalog: catalog)
+        #expect(long.count == 2)
+        #expect(abs((long.first?.exitSeconds ?? 0) - 110) < 1.1)
+    }
+
+    static let visits = [
+        Visit(placeID: "a", entrySeconds: 100, exitSeconds: 110),  // 10 s: a drive past
+        Visit(placeID: "b", entrySeconds: 200, exitSeconds: 260),  // 60 s
+        Visit(placeID: "c", entrySeconds: 400, exitSeconds: 700),  // 300 s
+        Visit(placeID: "c", entrySeconds: 740, exitSeconds: 1_000),  // again, 40 s later
+    ]
+
+    /// The detection window: from 30 s before the true entry to 60 s after the visit ends.
+    @Test(arguments: [(69.9, false), (70.0, true), (170.0, true), (170.1, false)])
+    func anEntryDetectsAVisitInsideItsWindow(time: Double, detects: Bool) {
+        let score = VisitOracle.score(
+            visits: Self.visits, nearVisits: Self.visits, entries: [ReceivedEntry(placeID: "a", timeSeconds: time)])
+        #expect(score.detected == (detects ? 1 : 0))
+        #expect(score.latenciesSeconds == (detects ? [time - 100] : []))
+        #expect(score.falseEntries == (detects ? 0 : 1))
+    }
+
+    /// One entry detects one visit: the first of two close visits of one place, the second needing
+    /// an entry of its own; an entry for another place detects nothing.
+    @Test func eachEntryDetectsAtMostOneVisit() {
+        let one = VisitOracle.score(visits: Self.visits, nearVisits: Self.visits, entries: [ReceivedEntry(placeID: "c", timeSeconds: 720)])
+        #expect(one.detected == 1)
+        #expect(one.latenciesSeconds == [320])
+        let two = VisitOracle.score(
+            visits: Self.visits, nearVisits: Self.visits,
+            entries: [ReceivedEntry(placeID: "c", timeSeconds: 720), ReceivedEntry(placeID: "c", timeSeconds: 745)])
+        #expect(two.detected == 2)
+        #expect(two.latenciesSeconds.sorted() == [5, 320])
+        let other = VisitOracle.score(
+            visits: Self.visits, nearVisits: Self.visits, entries: [ReceivedEntry(placeID: "b", timeSeconds: 100)])
+        #expect(other.detected == 0)
+        #expect(other.falseEntries == 1)
+    }
+
+    /// Recall overall, for visits of at least 30 s and at least 120 s; false entries are judged
+    /// against the visits of the grown fences, not the true ones.
+    @Test func recallBySplitsAndFalseEntriesAgainstTheGrownFences() {
+        let entries = [
+            ReceivedEntry(placeID: "b", timeSeconds: 205), ReceivedEntry(placeID: "c", timeSeconds: 420),
+            ReceivedEntry(placeID: "d", timeSeconds: 50),
+        ]
+        let near = Self.visits + [Visit(placeID: "d", entrySeconds: 40, exitSeconds: 45)]
+        let score = VisitOracle.score(visits: Self.visits, nearVisits: near, entries: entries)
+        #expect((score.visits, score.detected) == (4, 2))
+        #expect((score.visits30, score.detected30) == (3, 2))
+        #expect((score.visits120, score.detected120) == (2, 1))
+        #expect(score.recall == 0.5)
+        #expect(score.falseEntries == 0)
+        #expect(VisitOracle.score(visits: Self.visits, nearVisits: Self.visits, entries: entries).falseEntries == 1)
+        #expect(score.latencySeconds(quantile: 0.5) == 5)
+        #expect(score.latencySeconds(quantile: 1) == 20)
+    }
+}
