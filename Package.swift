@@ -7,6 +7,7 @@ import PackageDescription
 //   SpatialIndex    -> Geodesy, CPrefetch              k-d tree, brute-force reference
 //   FencePlanner    -> SpatialIndex                    catalog, selection, diff, rotator
 //   FenceRules      -> Geodesy                         P(inside), hysteresis and dwell rules
+//   PlatformEmulator -> FencePlanner                   iOS, Android and ideal region monitoring, sourced parameters
 //   WalkSimulator   -> FenceRules, FencePlanner        walks, oracle, evaluation
 //   RotateFormats   -> FencePlanner                    CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
 //   SyncService     -> RotateFormats, FencePlanner     devices, catalog changes, the sidecar
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
         .library(name: "FencePlanner", targets: ["FencePlanner"]),
         .library(name: "FenceRules", targets: ["FenceRules"]),
+        .library(name: "PlatformEmulator", targets: ["PlatformEmulator"]),
         .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
         .library(name: "RotateFormats", targets: ["RotateFormats"]),
         .library(name: "SyncService", targets: ["SyncService"]),
@@ -34,12 +36,15 @@ let package = Package(
         .target(name: "SpatialIndex", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
+        .target(name: "PlatformEmulator", dependencies: ["FencePlanner", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "SyncService", dependencies: ["RotateFormats", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(
             name: "RotateKit",
-            dependencies: ["SyncService", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]
+            dependencies: [
+                "SyncService", "RotateFormats", "WalkSimulator", "PlatformEmulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+            ]
         ),
         .target(
             name: "BenchmarkKit",
@@ -71,6 +76,8 @@ let package = Package(
             dependencies: ["FenceRules", "Geodesy", "RotateTestSupport"],
             exclude: ["make_rice_reference.py"]
         ),
+        .testTarget(
+            name: "PlatformEmulatorTests", dependencies: ["PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateFormatsTests",

@@ -12,10 +12,18 @@ public struct PlatformProfile: Hashable, Sendable {
     public var typicalLatencySeconds: Double
     /// A cautious delay: the published upper range, seconds.
     public var cautiousLatencySeconds: Double
+    /// How the platform decides and delivers region events: cushions, stay, latency distribution,
+    /// position noise, over-limit, inside-at-registration, re-used identifier and reboot behavior
+    /// (what the platform emulators replay; see `RegionMonitoring`).
+    public var regionMonitoring: RegionMonitoring
+    /// The location services an app can ask for in the background, with rate, accuracy and GNSS
+    /// use (data only; see `LocationSource`).
+    public var locationSources: [LocationSource]
 
     public init(
         name: String, regionLimit: Int, recommendedMinRadiusMeters: Double, maxRegionRadiusMeters: Double,
-        typicalLatencySeconds: Double, cautiousLatencySeconds: Double
+        typicalLatencySeconds: Double, cautiousLatencySeconds: Double, regionMonitoring: RegionMonitoring = .ideal(delaySeconds: 0),
+        locationSources: [LocationSource] = []
     ) {
         self.name = name
         self.regionLimit = regionLimit
@@ -23,6 +31,8 @@ public struct PlatformProfile: Hashable, Sendable {
         self.maxRegionRadiusMeters = maxRegionRadiusMeters
         self.typicalLatencySeconds = typicalLatencySeconds
         self.cautiousLatencySeconds = cautiousLatencySeconds
+        self.regionMonitoring = regionMonitoring
+        self.locationSources = locationSources
     }
 
     /// iOS Core Location region monitoring (`CLMonitor`, `CLCircularRegion`).
@@ -38,9 +48,10 @@ public struct PlatformProfile: Hashable, Sendable {
     /// - 100 m minimum: small circles are monitored poorly (the guide mentions radii "between 1 and
     ///   400 meters" working better on newer hardware); 400 km is the usual
     ///   `maximumRegionMonitoringDistance`.
+    /// - Region monitoring and location sources: `RegionMonitoring.iOS`, `LocationSource.iOS`.
     public static let iOS = PlatformProfile(
         name: "iOS", regionLimit: 20, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
-        typicalLatencySeconds: 20, cautiousLatencySeconds: 300)
+        typicalLatencySeconds: 20, cautiousLatencySeconds: 300, regionMonitoring: .iOS, locationSources: LocationSource.iOS)
 
     /// Android geofencing (`GeofencingClient`).
     ///
@@ -52,9 +63,10 @@ public struct PlatformProfile: Hashable, Sendable {
     ///   geofencing events every couple of minutes" (same page): 2–3 minutes.
     /// - 100 m minimum: the page recommends "a minimum radius of 100 meters" (Wi-Fi accuracy,
     ///   power); there is no documented maximum, 400 km is used.
+    /// - Region monitoring and location sources: `RegionMonitoring.android`, `LocationSource.android`.
     public static let android = PlatformProfile(
         name: "Android", regionLimit: 100, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
-        typicalLatencySeconds: 120, cautiousLatencySeconds: 180)
+        typicalLatencySeconds: 120, cautiousLatencySeconds: 180, regionMonitoring: .android, locationSources: LocationSource.android)
 
     /// Which of the published latencies a preset assumes.
     public enum Latency: String, Sendable, CaseIterable {

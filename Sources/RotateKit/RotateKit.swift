@@ -3,6 +3,7 @@
 @_exported import FencePlanner
 @_exported import FenceRules
 @_exported import Geodesy
+@_exported import PlatformEmulator
 @_exported import RotateFormats
 @_exported import SpatialIndex
 @_exported import SyncService

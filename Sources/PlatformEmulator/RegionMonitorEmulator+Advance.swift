@@ -1,0 +1,99 @@
+import FencePlanner
+import Geodesy
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension RegionMonitorEmulator {
+    /// Feeds the true device position at `timeSeconds` and appends to `events` every event the
+    /// app receives up to that time, in delivery order (ties in decision order).
+    ///
+    /// The OS's estimate moves to this position plus its error; every monitored region's crossing
+    /// rule is evaluated on it (see the type's rules); events decided now with zero latency are
+    /// delivered by this same call.
+    ///
+    /// - Parameters:
+    ///   - position: the true position.
+    ///   - timeSeconds: not earlier than any previous call.
+    ///   - events: appended to, never cleared (reuse one buffer to avoid allocation).
+    /// - Complexity: O(m + p) for m registered regions and p undelivered events; no allocation
+    ///   in the steady state.
+    public mutating func advance(to position: Coordinate, at timeSeconds: Double, into events: inout [RegionEvent]) {
+        moveClock(to: timeSeconds)
+        let estimate = estimatedPosition(of: position, at: timeSeconds)
+        self.estimate = estimate
+        let stay = monitoring.staySeconds
+
+        for index in regions.indices where regions[index].monitored {
+            if regions[index].state == .unknown {
+                settleInitialState(at: index, timeSeconds: timeSeconds)
+                continue
+            }
+            let chord2 = estimate.squaredChord(to: regions[index].center)
+            let crossing =
+                regions[index].state == .outside ? chord2 <= regions[index].entryChord2 : chord2 > regions[index].exitChord2
+            guard crossing else {
+                regions[index].candidateSinceSeconds = .nan
+                continue
+            }
+            if regions[index].candidateSinceSeconds.isNaN { regions[index].candidateSinceSeconds = timeSeconds }
+            guard timeSeconds - regions[index].candidateSinceSeconds >= stay else { continue }
+            let entered = regions[index].state == .outside
+            regions[index].state = entered ? .inside : .outside
+            regions[index].candidateSinceSeconds = .nan
+            if let successor = regions[index].successor {
+                regions[index].center = successor.center
+                regions[index].radiusChord2 = successor.radiusChord2
+                regions[index].entryChord2 = successor.entryChord2
+                regions[index].exitChord2 = successor.exitChord2
+                regions[index].successor = nil
+            }
+            decide(entered ? .enter : .exit, regionID: regions[index].id, at: timeSeconds)
+        }
+
+        var due = 0
+        while due < pending.count, pending[due].event.deliveredAtSeconds <= timeSeconds {
+            events.append(pending[due].event)
+            due += 1
+        }
+        if due > 0 { pending.removeFirst(due) }
+    }
+
+    /// `advance(to:at:into:)` returning the delivered events.
+    public mutating func advance(to position: Coordinate, at timeSeconds: Double) -> [RegionEvent] {
+        var events: [RegionEvent] = []
+        advance(to: position, at: timeSeconds, into: &events)
+        return events
+    }
+
+    /// The true position moved by the OS's current error (a first-order Gauss–Markov process per
+    /// axis, see `PlatformProfile.PositionNoise`), as a unit vector.
+    mutating func estimatedPosition(of position: Coordinate, at timeSeconds: Double) -> UnitVector {
+        let truth = UnitVector(position)
+        let noise = monitoring.positionNoise
+        guard noise.sigmaMeters > 0 else { return truth }
+        if let previous = noiseTimeSeconds {
+            let keep = exp(-(timeSeconds - previous) / noise.correlationSeconds)
+            let fresh = noise.sigmaMeters * (1 - keep * keep).squareRoot()
+            noiseEastMeters = keep * noiseEastMeters + fresh * random.nextGaussian()
+            noiseNorthMeters = keep * noiseNorthMeters + fresh * random.nextGaussian()
+        } else {
+            noiseEastMeters = noise.sigmaMeters * random.nextGaussian()
+            noiseNorthMeters = noise.sigmaMeters * random.nextGaussian()
+        }
+        noiseTimeSeconds = timeSeconds
+        // Local east and north at the true position (at a pole, those of its stored meridian).
+        let lat = position.latitudeRadians, lon = position.longitudeRadians
+        let sinLat = sin(lat), cosLat = cos(lat), sinLon = sin(lon), cosLon = cos(lon)
+        let east = noiseEastMeters / Earth.meanRadiusMeters
+        let north = noiseNorthMeters / Earth.meanRadiusMeters
+        let moved = UnitVector(
+            x: truth.x - east * sinLon - north * sinLat * cosLon,
+            y: truth.y + east * cosLon - north * sinLat * sinLon,
+            z: truth.z + north * cosLat)
+        return moved.normalized
+    }
+}

@@ -1,0 +1,175 @@
+import FencePlanner
+import Geodesy
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension RegionMonitorEmulator {
+    /// Registers a circular region, as `startMonitoring(for:)` or `addGeofences` would.
+    ///
+    /// A new identifier beyond `regionLimit` monitored regions follows `monitoring.overLimit`:
+    /// stored but not monitored (`.silentlyDropped`, iOS) or refused (`.rejected`, Android 1001).
+    /// An identifier already registered follows `monitoring.reusedIdentifier`: a fresh region, or
+    /// the old inside/outside state kept against the old circle until its next transition. A new
+    /// region the OS's estimate is already inside (at or within the radius) follows
+    /// `monitoring.insideAtRegistration`; with no estimate yet that is settled at the first
+    /// `advance`. Events of a replaced region that were not yet delivered are dropped.
+    ///
+    /// - Parameters:
+    ///   - id: the region's identifier.
+    ///   - center: the region's center.
+    ///   - radiusMeters: finite, `>= 0`.
+    ///   - timeSeconds: not earlier than any previous call.
+    /// - Complexity: O(1) amortized, plus O(p) for p undelivered events when a region is replaced.
+    @discardableResult
+    public mutating func register(id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double) -> RegistrationResult {
+        precondition(radiusMeters >= 0 && radiusMeters.isFinite, "radius must be finite, >= 0")
+        moveClock(to: timeSeconds)
+        let entryCushion = draw(monitoring.entryCushionMeters)
+        let exitCushion = draw(monitoring.exitCushionMeters)
+        let depth = min(entryCushion, monitoring.entryDepthFraction * radiusMeters)
+        let geometry = (
+            center: UnitVector(center), radiusChord2: Self.squaredChord(arcMeters: radiusMeters),
+            entryChord2: Self.squaredChord(arcMeters: radiusMeters - depth),
+            exitChord2: Self.squaredChord(arcMeters: radiusMeters + exitCushion)
+        )
+
+        if let index = indexByID[id], regions[index].monitored {
+            switch monitoring.reusedIdentifier {
+            case .keepsState:
+                // The state machine stays on the old circle; the new one takes over after its next
+                // transition (a state still unknown has nothing to keep).
+                if regions[index].state == .unknown {
+                    regions[index].center = geometry.center
+                    regions[index].radiusChord2 = geometry.radiusChord2
+                    regions[index].entryChord2 = geometry.entryChord2
+                    regions[index].exitChord2 = geometry.exitChord2
+                } else {
+                    regions[index].successor = geometry
+                }
+                return .accepted
+            case .replaces:
+                dropPending(for: id)
+                regions[index] = newRegion(id: id, monitored: true, geometry: geometry)
+                settleInitialState(at: index, timeSeconds: timeSeconds)
+                return .accepted
+            }
+        }
+
+        // A new identifier, or one stored without being monitored: it needs a free slot.
+        let hasSlot = monitoredCount < regionLimit
+        if !hasSlot, case .error(let code) = monitoring.overLimit { return .rejected(errorCode: code) }
+        let region = newRegion(id: id, monitored: hasSlot, geometry: geometry)
+        if let index = indexByID[id] {
+            regions[index] = region
+        } else {
+            indexByID[id] = regions.count
+            regions.append(region)
+        }
+        guard hasSlot else { return .silentlyDropped }
+        monitoredCount += 1
+        settleInitialState(at: indexByID[id] ?? 0, timeSeconds: timeSeconds)
+        return .accepted
+    }
+
+    /// Removes a region, as `stopMonitoring(for:)` or `removeGeofences` would; its undelivered
+    /// events are dropped and, on Android, its kept state with it.
+    ///
+    /// - Returns: whether `id` was registered.
+    /// - Complexity: O(1) amortized plus O(p) for p undelivered events.
+    @discardableResult
+    public mutating func unregister(id: String, at timeSeconds: Double) -> Bool {
+        moveClock(to: timeSeconds)
+        guard let index = indexByID.removeValue(forKey: id) else { return false }
+        if regions[index].monitored { monitoredCount -= 1 }
+        let last = regions.count - 1
+        if index != last {
+            regions.swapAt(index, last)
+            indexByID[regions[index].id] = index
+        }
+        regions.removeLast()
+        dropPending(for: id)
+        return true
+    }
+
+    /// The device restarts: unless `monitoring.regionsSurviveReboot`, every region and every
+    /// undelivered event is gone and the app must register again.
+    public mutating func reboot(at timeSeconds: Double) {
+        moveClock(to: timeSeconds)
+        if !monitoring.regionsSurviveReboot { removeAll() }
+    }
+
+    /// The app is updated: unless `monitoring.regionsSurviveAppUpdate`, every region and every
+    /// undelivered event is gone.
+    public mutating func updateApp(at timeSeconds: Double) {
+        moveClock(to: timeSeconds)
+        if !monitoring.regionsSurviveAppUpdate { removeAll() }
+    }
+
+    // MARK: - Internals
+
+    mutating func moveClock(to timeSeconds: Double) {
+        precondition(timeSeconds.isFinite, "time must be finite")
+        precondition(timeSeconds >= lastTimeSeconds, "calls must come in time order: \(timeSeconds) s after \(lastTimeSeconds) s")
+        lastTimeSeconds = timeSeconds
+    }
+
+    mutating func removeAll() {
+        regions.removeAll(keepingCapacity: true)
+        indexByID.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        monitoredCount = 0
+    }
+
+    mutating func draw(_ range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * random.nextUnit()
+    }
+
+    func newRegion(
+        id: String, monitored: Bool, geometry: (center: UnitVector, radiusChord2: Double, entryChord2: Double, exitChord2: Double)
+    ) -> _Region {
+        _Region(
+            id: id, monitored: monitored, center: geometry.center, radiusChord2: geometry.radiusChord2, entryChord2: geometry.entryChord2,
+            exitChord2: geometry.exitChord2, successor: nil, state: .unknown, candidateSinceSeconds: .nan)
+    }
+
+    /// The state of a new region from the current estimate (at or within the plain radius is
+    /// inside), with the platform's initial entry if any. Without an estimate it stays unknown.
+    mutating func settleInitialState(at index: Int, timeSeconds: Double) {
+        guard let estimate else { return }
+        let inside = estimate.squaredChord(to: regions[index].center) <= regions[index].radiusChord2
+        regions[index].state = inside ? .inside : .outside
+        guard inside, case .initialEnter(let dropProbability) = monitoring.insideAtRegistration else { return }
+        // Drawn whatever the probability, so that changing it does not shift later draws.
+        let dropped = random.nextUnit() < dropProbability
+        if !dropped { decide(.enter, regionID: regions[index].id, at: timeSeconds) }
+    }
+
+    /// Queues an event decided now, delivered after a drawn latency.
+    mutating func decide(_ kind: RegionEvent.Kind, regionID: String, at timeSeconds: Double) {
+        let delivered = timeSeconds + monitoring.latency.quantile(random.nextUnit())
+        let item = _Pending(
+            event: RegionEvent(kind: kind, regionID: regionID, decidedAtSeconds: timeSeconds, deliveredAtSeconds: delivered),
+            sequence: sequence)
+        sequence += 1
+        // Sorted insertion from the back: the new item goes after every item due no later.
+        var position = pending.count
+        while position > 0, pending[position - 1].event.deliveredAtSeconds > delivered { position -= 1 }
+        pending.insert(item, at: position)
+    }
+
+    mutating func dropPending(for id: String) {
+        pending.removeAll { $0.event.regionID == id }
+    }
+
+    /// Squared chord, in Earth radii squared, of a great-circle arc of `arcMeters` (negative arcs
+    /// count as 0, arcs beyond half the circumference as the antipode).
+    static func squaredChord(arcMeters: Double) -> Double {
+        let angle = min(max(arcMeters, 0), Earth.halfCircumferenceMeters) / Earth.meanRadiusMeters
+        let chord = 2 * sin(angle / 2)
+        return chord * chord
+    }
+}

@@ -1,0 +1,121 @@
+import FencePlanner
+import Geodesy
+
+/// A phone's region monitoring, emulated: the app registers and removes circular regions, the
+/// true device position is fed in time order, and the emulator returns the `enter` and `exit`
+/// events the app would receive, when it would receive them.
+///
+/// One value type serves every model; the behavior comes from a
+/// `PlatformProfile.RegionMonitoring` (`PlatformProfile.iOS`, `.android`, or `.ideal(delaySeconds:)`)
+/// and the profile's region limit. The rules, applied at every `advance`:
+/// - The OS decides on its own estimate: the true position plus a slowly varying 2D Gaussian
+///   error (`positionNoise`).
+/// - Outside a region, an entry counts once the estimate is within `radius − depth`, with
+///   `depth = min(entryCushion, entryDepthFraction × radius)`; inside, an exit counts once the
+///   estimate is farther than `radius + exitCushion`. Each registration draws its two cushions
+///   from the profile's ranges.
+/// - The condition must hold at every position fed for `staySeconds`; a position that breaks it
+///   resets the count. The crossing is decided at the first position at least `staySeconds` after
+///   the first one that met it, and delivered a latency drawn from `latency` later.
+/// - Registrations beyond the limit, registrations while inside, re-used identifiers, reboots and
+///   app updates follow the profile's `overLimit`, `insideAtRegistration`, `reusedIdentifier`,
+///   `regionsSurviveReboot` and `regionsSurviveAppUpdate`.
+///
+/// Every random draw (noise, cushions, latencies, dropped initial entries) comes from one
+/// `SplitMix64` seeded at creation, in call order: the same seed and the same calls give the same
+/// events.
+///
+/// - Complexity: `advance` is O(m + p) for m registered regions and p events awaiting delivery,
+///   with one squared chord per monitored region and a fixed number of transcendental functions
+///   per call; it allocates nothing once the pending buffer and the caller's event buffer have
+///   grown to their working size. `register` and `unregister` are O(1) amortized plus O(p).
+public struct RegionMonitorEmulator: Sendable {
+    /// The rules this emulator follows.
+    public let monitoring: PlatformProfile.RegionMonitoring
+    /// Regions monitored at once; registrations beyond follow `monitoring.overLimit`.
+    public let regionLimit: Int
+
+    var random: SplitMix64
+    var regions: [_Region] = []
+    var indexByID: [String: Int] = [:]
+    /// Decided events not yet delivered, sorted by delivery time, then decision order.
+    var pending: [_Pending] = []
+    var sequence = 0
+    var monitoredCount = 0
+    var lastTimeSeconds = -Double.infinity
+    /// The OS's current position estimate, nil before the first `advance`.
+    var estimate: UnitVector?
+    var noiseEastMeters = 0.0
+    var noiseNorthMeters = 0.0
+    var noiseTimeSeconds: Double?
+
+    /// An emulator of `profile`'s region monitoring and region limit.
+    public init(profile: PlatformProfile, seed: UInt64) {
+        self.init(monitoring: profile.regionMonitoring, regionLimit: profile.regionLimit, seed: seed)
+    }
+
+    /// The idealized phone: no limit, every crossing delivered `delaySeconds` after the first
+    /// position past the boundary (`PlatformProfile.RegionMonitoring.ideal(delaySeconds:)`).
+    public init(idealDelaySeconds delaySeconds: Double, seed: UInt64) {
+        self.init(monitoring: .ideal(delaySeconds: delaySeconds), regionLimit: .max, seed: seed)
+    }
+
+    /// An emulator of any rules, for experiments with other parameters.
+    ///
+    /// - Precondition: `regionLimit >= 0`.
+    public init(monitoring: PlatformProfile.RegionMonitoring, regionLimit: Int, seed: UInt64) {
+        precondition(regionLimit >= 0, "region limit must be >= 0")
+        self.monitoring = monitoring
+        self.regionLimit = regionLimit
+        self.random = SplitMix64(seed: seed)
+        pending.reserveCapacity(16)
+    }
+
+    /// Identifiers the app has registered and not removed (monitored or silently dropped), in
+    /// storage order.
+    public var registeredIDs: [String] { regions.map(\.id) }
+
+    /// Whether the OS actually monitors `id` (false for a silently dropped or unknown id).
+    public func isMonitored(_ id: String) -> Bool {
+        guard let index = indexByID[id] else { return false }
+        return regions[index].monitored
+    }
+
+    /// Events decided but not yet delivered.
+    public var undeliveredEventCount: Int { pending.count }
+}
+
+/// One registered region. Storage of `RegionMonitorEmulator`, hands off.
+@usableFromInline
+struct _Region: Sendable {
+    enum State: Sendable {
+        /// No position yet: decided at the first `advance`, as at registration.
+        case unknown
+        case inside
+        case outside
+    }
+
+    var id: String
+    var monitored: Bool
+    /// The geometry the inside/outside state is evaluated against.
+    var center: UnitVector
+    /// Squared chord of the plain radius (state at registration), of `radius − depth` (entry)
+    /// and of `radius + exitCushion` (exit).
+    var radiusChord2: Double
+    var entryChord2: Double
+    var exitChord2: Double
+    /// A geometry registered under the same id while the old state was kept (Android): it takes
+    /// over after the next transition against the old one.
+    var successor: (center: UnitVector, radiusChord2: Double, entryChord2: Double, exitChord2: Double)?
+    var state: State
+    /// Time of the first position in the current run that meets the crossing condition; NaN when
+    /// none.
+    var candidateSinceSeconds: Double
+}
+
+/// An event awaiting delivery. Hands off.
+@usableFromInline
+struct _Pending: Sendable {
+    var event: RegionEvent
+    var sequence: Int
+}
