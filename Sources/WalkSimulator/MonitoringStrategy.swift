@@ -1,0 +1,48 @@
+import FencePlanner
+
+/// What a strategy asks the phone to monitor: place fences, whose entries are store visits, and
+/// trigger regions (refresh circles, movement triggers), whose exits wake the app.
+public struct MonitoredRegions: Hashable, Sendable {
+    public var places: [Fence]
+    public var triggers: [RefreshRegion]
+
+    public init(places: [Fence], triggers: [RefreshRegion]) {
+        self.places = places
+        self.triggers = triggers
+    }
+
+    /// Regions registered in all.
+    public var count: Int { places.count + triggers.count }
+}
+
+/// How the app hears of the device's position in the background, besides region events.
+public enum BackgroundFixes: String, Hashable, Sendable, CaseIterable {
+    /// None: the app runs only when a region event wakes it.
+    case none
+    /// Every fix (continuous updates: the GNSS receiver stays on).
+    case continuous
+    /// Significant-change updates (iOS: about every 500 m, no more often than every 5 minutes),
+    /// or Android's background updates (a few an hour).
+    case significantChange
+}
+
+/// A way of choosing what a phone monitors, replayed through a platform emulator and the visit
+/// oracle: rotate, or one of the reference designs a developer would otherwise build.
+///
+/// The replay calls `begin` at the first fix, then `triggerExited` when the platform delivers
+/// the exit of a trigger region (with the fix the woken app obtains) and `received` for every
+/// background fix `backgroundFixes` asks for; each returns the full set of regions to monitor
+/// from then on, or nil to keep what is registered. The replay registers the difference (by id
+/// and full definition) with the emulator.
+public protocol MonitoringStrategy {
+    /// The name in reports (`rotate`, `nearest19-floor50`, …).
+    var name: String { get }
+    /// What the app asks for in the background now (may change after each call).
+    var backgroundFixes: BackgroundFixes { get }
+    /// The regions to monitor from the first fix.
+    mutating func begin(at fix: Fix) -> MonitoredRegions
+    /// The platform delivered the exit of trigger `id`; `fix` is the woken app's fix.
+    mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions?
+    /// A background fix arrived.
+    mutating func received(_ fix: Fix) -> MonitoredRegions?
+}
