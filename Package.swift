@@ -8,7 +8,7 @@ import PackageDescription
 //   FencePlanner    -> SpatialIndex                    catalog, selection, diff, rotator
 //   FenceRules      -> Geodesy                         P(inside), hysteresis and dwell rules
 //   PlatformEmulator -> FencePlanner                   iOS, Android and ideal region monitoring, sourced parameters
-//   WalkSimulator   -> FenceRules, FencePlanner        walks, oracle, evaluation
+//   WalkSimulator   -> PlatformEmulator, FenceRules    walks, oracles, platform replays, evaluation
 //   RotateFormats   -> FencePlanner                    CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
 //   SyncService     -> RotateFormats, FencePlanner     devices, catalog changes, the sidecar
 //   RotateKit       -> every public library above      re-exports them (what other packages import)
@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
         .target(name: "PlatformEmulator", dependencies: ["FencePlanner", "Geodesy"]),
-        .target(name: "WalkSimulator", dependencies: ["FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "SyncService", dependencies: ["RotateFormats", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(
@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PlatformEmulatorTests", dependencies: ["PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
-        .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "RotateFormatsTests",
             dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"],

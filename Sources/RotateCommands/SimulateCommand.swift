@@ -18,7 +18,10 @@ public enum SimulateCommand: Subcommand {
         with a margin of its longest step plus --delay times its fastest speed. A miss is avoidable when the true point was inside no
         more fences than there are place slots and the planner had not declared the selection
         saturated; the command exits 1 if it finds one, or an unavoidable miss outside a saturated
-        state. Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
+        state. With --platform the same walks are also replayed through an emulated phone (ideal:
+        today's fixed --delay; ios, android: the platform's cushion, stay, latency, noise and limits,
+        docs/design/emulators.md) and the entries it would report are scored against the visits on
+        the true path; those figures are reported, not checked. Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
         edge), commute, dateline (region on the 180th meridian), pole (over the north pole), diagonal
         (a straight line through the region's center at 45 degrees).
         """
@@ -43,6 +46,9 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--radius", value: "M", help: "Fence radius for --places rows without one.", default: "100"),
         OptionSpec("--strict", help: "Fail on the first bad row of --places or --walk."),
         OptionSpec("--walk", value: "FILE", help: "Replay this walk (CSV or GPX) once instead of generated walks."),
+        OptionSpec(
+            "--platform", value: "ideal|ios|android",
+            help: "Also replay rotate through an emulated phone and score the visits it would report (recall, latency, costs)."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress on stderr (shown only when stderr is a terminal)."),
     ]
@@ -114,6 +120,27 @@ public enum SimulateCommand: Subcommand {
         } catch {
             throw .failure("\(error)")
         }
+        let platformName =
+            arguments.string("--platform") == nil
+            ? nil : try arguments.choice("--platform", default: "ios", from: ["ideal", "ios", "android"])
+        var visits: PlatformReplayReport?
+        if let platformName {
+            let replay: PlatformReplay =
+                switch platformName {
+                case "ideal": .ideal(delaySeconds: scenario.platformDelaySeconds, seed: scenario.seed)
+                case "android": PlatformReplay(profile: .android, seed: scenario.seed)
+                default: PlatformReplay(profile: .iOS, seed: scenario.seed)
+                }
+            do {
+                visits = try simulation.runOnPlatform(replay, walk: fileWalk) { done, total in
+                    if showProgress && (done == total || done % max(1, total / 10) == 0) {
+                        console.err("rotate simulate: \(done)/\(total) walks on \(platformName)")
+                    }
+                }
+            } catch {
+                throw .failure("\(error)")
+            }
+        }
         let config = simulation.configuration
         if arguments.flag("--json") {
             var object = JSONObject()
@@ -139,6 +166,22 @@ public enum SimulateCommand: Subcommand {
             object.add("kind", kind)
             object.add("stickiness_m", config.stickinessMeters)
             object.add("seed", scenario.seed)
+            if let visits, let platformName {
+                object.add("platform", platformName)
+                object.add("strategy", "rotate")
+                object.add("visits", visits.score.visits)
+                object.add("visits_detected", visits.score.detected)
+                object.add("recall", visits.score.recall, decimals: 5)
+                object.add("recall_30s", visits.score.recall30, decimals: 5)
+                object.add("recall_120s", visits.score.recall120, decimals: 5)
+                object.add("false_entries", visits.score.falseEntries)
+                if let median = visits.score.latencySeconds(quantile: 0.5) { object.add("latency_median_s", median, decimals: 1) }
+                if let p90 = visits.score.latencySeconds(quantile: 0.9) { object.add("latency_p90_s", p90, decimals: 1) }
+                object.add("wakeups_per_km", visits.wakeupsPerKilometer, decimals: 3)
+                object.add("registration_calls_per_km", visits.registrationCallsPerKilometer, decimals: 3)
+                object.add("rejected_registrations", visits.rejectedRegistrations)
+                object.add("gnss_on_fraction", visits.gnssOnFraction, decimals: 5)
+            }
             console.out(object.text)
         } else {
             console.out(
@@ -162,6 +205,23 @@ public enum SimulateCommand: Subcommand {
                 "states     \(TextFormat.fixed(100 * report.degradedShare, decimals: 2)) % of fixes degraded, "
                     + "\(TextFormat.fixed(100 * report.saturatedShare, decimals: 2)) % saturated")
             console.out("slots      at most \(report.maxSlotsUsed) of \(config.limit - config.headroom) used")
+            if let visits, let platformName {
+                let score = visits.score
+                func percent(_ share: Double) -> String { TextFormat.fixed(100 * share, decimals: 1) + " %" }
+                func seconds(_ value: Double?) -> String { value.map { TextFormat.fixed($0, decimals: 1) + " s" } ?? "-" }
+                console.out(
+                    "visits     on \(platformName): \(TextFormat.grouped(score.detected)) of \(TextFormat.grouped(score.visits)) detected "
+                        + "(recall \(percent(score.recall)); \(percent(score.recall30)) of visits >= 30 s, \(percent(score.recall120)) of >= 120 s), "
+                        + "\(TextFormat.grouped(score.falseEntries)) false entries")
+                console.out(
+                    "latency    median \(seconds(score.latencySeconds(quantile: 0.5))), p90 \(seconds(score.latencySeconds(quantile: 0.9))), "
+                        + "max \(seconds(score.latencySeconds(quantile: 1)))")
+                console.out(
+                    "costs      \(TextFormat.fixed(visits.wakeupsPerKilometer, decimals: 2)) wakeups per km, "
+                        + "\(TextFormat.fixed(visits.registrationCallsPerKilometer, decimals: 2)) registration calls per km"
+                        + (visits.rejectedRegistrations > 0 ? " (\(visits.rejectedRegistrations) refused)" : "")
+                        + ", GNSS on \(percent(visits.gnssOnFraction)) of the time")
+            }
         }
         if report.avoidableMisses > 0 || report.unavoidableOutsideSaturation > 0 {
             throw .failure(

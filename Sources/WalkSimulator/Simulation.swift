@@ -116,4 +116,19 @@ public struct Simulation: Sendable {
         }
         return total
     }
+
+    /// Replays rotate over every walk (or over `walk` alone) through an emulated phone, scoring
+    /// the entries the app receives against the visits on the true path.
+    public func runOnPlatform(
+        _ replay: PlatformReplay, walk given: Walk? = nil, progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> PlatformReplayReport {
+        var total = PlatformReplayReport()
+        let count = given == nil ? scenario.walks : 1
+        for index in 0..<count {
+            var strategy = try RotateStrategy(catalog: catalog, configuration: configuration)
+            total.merge(replay.replay(given ?? walk(index), walkIndex: index, strategy: &strategy, catalog: catalog))
+            progress(index + 1, count)
+        }
+        return total
+    }
 }

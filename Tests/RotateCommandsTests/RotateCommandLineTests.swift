@@ -130,6 +130,28 @@ import Testing
         #expect(object["place_slots"] as? Int == 17)
     }
 
+    /// With --platform the same walks are scored for visits: on the ideal phone every visit is
+    /// detected; an emulated phone reports the visit figures under the documented keys.
+    @Test(arguments: ["ideal", "ios", "android"])
+    func platformRunsReportVisits(platform: String) throws {
+        let result = CapturingConsole.run([
+            "simulate", "--walks", "3", "--places-count", "400", "--region-km", "6",
+            "--length-km", "2-3", "--platform", platform, "--json", "--quiet",
+        ])
+        #expect(result.code == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        for key in [
+            "platform", "strategy", "visits", "visits_detected", "recall", "recall_30s", "recall_120s", "false_entries",
+            "wakeups_per_km", "registration_calls_per_km", "gnss_on_fraction",
+        ] {
+            #expect(object[key] != nil, "\(key)")
+        }
+        #expect(object["platform"] as? String == platform)
+        let visits = object["visits"] as? Int ?? 0
+        #expect(visits > 0)
+        if platform == "ideal" { #expect(object["visits_detected"] as? Int == visits) }
+    }
+
     @Test func anAvoidableMissExitsOne() {
         // Driving with no margin: the oracle finds misses and the command fails.
         let result = CapturingConsole.run([
@@ -142,7 +164,7 @@ import Testing
 
     @Test(arguments: [
         ["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
-        ["--limit", "2", "--headroom", "1"], ["--dropout", "1"],
+        ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"],
     ])
     func badOptionsAreUsageErrors(extra: [String]) {
         #expect(CapturingConsole.run(["simulate", "--walks", "1"] + extra).code == 2)

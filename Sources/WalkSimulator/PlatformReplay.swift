@@ -1,0 +1,185 @@
+import FencePlanner
+import Geodesy
+import PlatformEmulator
+
+/// Replays a strategy over a walk through an emulated phone, and scores what the app received
+/// against the visits on the true path.
+///
+/// At every sample the true position is fed to the emulator (`RegionMonitorEmulator`), which
+/// delivers region events by its platform's rules. An entry of a place fence is a received entry
+/// (`VisitOracle`); an exit of a trigger region wakes the app, which obtains a fix (the first
+/// sample's fix at least the platform's wake-fix time after the delivery) and hands it to the
+/// strategy. Background fixes reach the strategy as it asks: every fix (continuous updates, the
+/// GNSS receiver on), or significant changes (iOS: a fix once the device is 500 m from the last
+/// one and 5 minutes have passed; Android: background updates every 15 to 30 minutes). Whatever
+/// the strategy returns is registered by difference: regions whose id or definition changed are
+/// removed and added, one call each.
+public struct PlatformReplay: Sendable {
+    public var profile: PlatformProfile
+    public var monitoring: PlatformProfile.RegionMonitoring
+    public var seed: UInt64
+
+    /// A replay on `profile`'s phone, with its region monitoring replaced by `monitoring` when
+    /// given (another cushion, latency or noise; or `.ideal(delaySeconds:)`).
+    public init(profile: PlatformProfile, monitoring: PlatformProfile.RegionMonitoring? = nil, seed: UInt64) {
+        self.profile = profile
+        self.monitoring = monitoring ?? profile.regionMonitoring
+        self.seed = seed
+    }
+
+    /// The ideal phone: no region limit, no cushion, no noise, a fixed delay.
+    public static func ideal(delaySeconds: Double, seed: UInt64) -> PlatformReplay {
+        var profile = PlatformProfile.iOS
+        profile.name = "ideal"
+        profile.regionLimit = .max
+        return PlatformReplay(profile: profile, monitoring: .ideal(delaySeconds: delaySeconds), seed: seed)
+    }
+
+    func source(_ kind: PlatformProfile.LocationSource.Kind) -> PlatformProfile.LocationSource? {
+        profile.locationSources.first { $0.kind == kind }
+    }
+
+    /// Replays `strategy` over `walk` (the `walkIndex`-th of a run: it seeds the emulator).
+    public func replay<Strategy: MonitoringStrategy>(
+        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog
+    ) -> PlatformReplayReport {
+        var report = PlatformReplayReport()
+        report.walks = 1
+        report.meters = walk.lengthMeters
+        if let first = walk.samples.first, let last = walk.samples.last { report.seconds = last.timeSeconds - first.timeSeconds }
+        var emulator = RegionMonitorEmulator(
+            monitoring: monitoring, regionLimit: profile.regionLimit, seed: seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
+        var rng = SplitMix64(seed: seed &+ 0xE703_7ED1_A0B4_28DB &* UInt64(walkIndex + 1))
+        let wakeFix = source(.wakeFix)?.timeToFixSeconds ?? 0...0
+        let significant = source(.significantChange) ?? source(.backgroundUpdates)
+
+        var registered: [String: (center: Coordinate, radiusMeters: Double)] = [:]
+        var triggers: Set<String> = []
+        var entries: [ReceivedEntry] = []
+        var events: [RegionEvent] = []
+        var wake: (id: String, dueSeconds: Double)?
+        var lastBackground: (timeSeconds: Double, position: Coordinate)?
+        var begun = false
+
+        func apply(_ regions: MonitoredRegions?, at time: Double) {
+            guard let regions else { return }
+            var wanted: [String: (center: Coordinate, radiusMeters: Double)] = [:]
+            for fence in regions.places { wanted[fence.id] = (fence.center, fence.radiusMeters) }
+            for trigger in regions.triggers { wanted[trigger.id] = (trigger.center, trigger.radiusMeters) }
+            for (id, old) in registered.sorted(by: { $0.key < $1.key }) {
+                if let new = wanted[id], new.center == old.center, new.radiusMeters == old.radiusMeters { continue }
+                _ = emulator.unregister(id: id, at: time)
+                registered[id] = nil
+                report.registrationCalls += 1
+            }
+            // Places first, then triggers, each in the strategy's order: the order a host calls in.
+            for (id, region) in regions.places.map({ ($0.id, ($0.center, $0.radiusMeters)) })
+                + regions.triggers.map({ ($0.id, ($0.center, $0.radiusMeters)) }) where registered[id] == nil
+            {
+                report.registrationCalls += 1
+                if case .rejected = emulator.register(id: id, center: region.0, radiusMeters: region.1, at: time) {
+                    report.rejectedRegistrations += 1
+                    continue
+                }
+                registered[id] = region
+            }
+            triggers = Set(regions.triggers.map(\.id))
+        }
+
+        for (i, sample) in walk.samples.enumerated() {
+            let time = sample.timeSeconds
+            let nextTime = i + 1 < walk.samples.count ? walk.samples[i + 1].timeSeconds : time
+            if !begun, let fix = sample.fix {
+                begun = true
+                report.fixesRequested += 1
+                apply(strategy.begin(at: fix), at: time)
+                lastBackground = (time, fix.coordinate)
+            }
+            events.removeAll(keepingCapacity: true)
+            emulator.advance(to: sample.truePosition, at: time, into: &events)
+            for event in events {
+                report.eventsDelivered += 1
+                if triggers.contains(event.regionID) {
+                    if event.kind == .exit, wake == nil {
+                        wake = (
+                            event.regionID, event.deliveredAtSeconds + rng.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
+                        )
+                    }
+                } else if event.kind == .enter {
+                    entries.append(ReceivedEntry(placeID: event.regionID, timeSeconds: event.deliveredAtSeconds))
+                }
+            }
+            if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
+                wake = nil
+                report.fixesRequested += 1
+                report.gnssOnSeconds += wakeFix.upperBound
+                apply(strategy.triggerExited(due.id, at: fix), at: time)
+            }
+            guard begun else { continue }
+            switch strategy.backgroundFixes {
+            case .none:
+                break
+            case .continuous:
+                report.gnssOnSeconds += nextTime - time
+                if let fix = sample.fix {
+                    report.backgroundFixes += 1
+                    apply(strategy.received(fix), at: time)
+                }
+            case .significantChange:
+                guard let fix = sample.fix, let significant, let last = lastBackground else { break }
+                let interval = significant.intervalSeconds?.lowerBound ?? 0
+                let displacement = significant.minimumDisplacementMeters ?? 0
+                if time - last.timeSeconds >= interval, fix.coordinate.distance(to: last.position) >= displacement {
+                    lastBackground = (time, fix.coordinate)
+                    report.backgroundFixes += 1
+                    apply(strategy.received(fix), at: time)
+                }
+            }
+        }
+        let cushion = max(monitoring.entryCushionMeters.upperBound, monitoring.exitCushionMeters.upperBound)
+        report.score = VisitOracle.score(
+            visits: VisitOracle.visits(on: walk, catalog: catalog),
+            nearVisits: VisitOracle.visits(on: walk, catalog: catalog, extraRadiusMeters: cushion), entries: entries)
+        return report
+    }
+}
+
+/// What a platform replay measured over one or more walks. Costs are physical counts, not
+/// energy: wakeups (region events delivered plus background fixes the app processed),
+/// registration calls (each add and each remove, trigger regions included), seconds with the GNSS
+/// receiver on (continuous updates, and each wake fix's longest time to obtain), fixes requested.
+public struct PlatformReplayReport: Hashable, Sendable {
+    public var walks = 0
+    public var meters = 0.0
+    public var seconds = 0.0
+    public var score = VisitScore()
+    public var eventsDelivered = 0
+    public var backgroundFixes = 0
+    public var registrationCalls = 0
+    /// Registrations the platform refused (Android past its limit).
+    public var rejectedRegistrations = 0
+    public var gnssOnSeconds = 0.0
+    public var fixesRequested = 0
+
+    public init() {}
+
+    public var kilometers: Double { meters / 1_000 }
+    public var wakeups: Int { eventsDelivered + backgroundFixes }
+    public var wakeupsPerKilometer: Double { meters > 0 ? Double(wakeups) / kilometers : 0 }
+    public var registrationCallsPerKilometer: Double { meters > 0 ? Double(registrationCalls) / kilometers : 0 }
+    /// Share of the walks' time with the GNSS receiver on.
+    public var gnssOnFraction: Double { seconds > 0 ? min(1, gnssOnSeconds / seconds) : 0 }
+
+    public mutating func merge(_ other: PlatformReplayReport) {
+        walks += other.walks
+        meters += other.meters
+        seconds += other.seconds
+        score.merge(other.score)
+        eventsDelivered += other.eventsDelivered
+        backgroundFixes += other.backgroundFixes
+        registrationCalls += other.registrationCalls
+        rejectedRegistrations += other.rejectedRegistrations
+        gnssOnSeconds += other.gnssOnSeconds
+        fixesRequested += other.fixesRequested
+    }
+}

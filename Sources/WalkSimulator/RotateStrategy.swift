@@ -1,0 +1,43 @@
+import FencePlanner
+
+/// rotate's planner as a `MonitoringStrategy`: the rotator's selection (monitored places and the
+/// refresh region) is what the phone monitors.
+///
+/// While the selection is `exact` the app sleeps and relies on the refresh region's exit; while
+/// it is `degraded` or `saturated` no refresh circle protects every unmonitored fence, so the app
+/// asks for continuous updates and reselects as it moves (`FenceRotator.update(with:)`).
+public struct RotateStrategy: MonitoringStrategy {
+    public private(set) var rotator: FenceRotator
+
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
+        rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+    }
+
+    public var name: String { "rotate" }
+
+    public var backgroundFixes: BackgroundFixes {
+        guard let guarantee = rotator.state.guarantee else { return .continuous }
+        return guarantee == .exact ? .none : .continuous
+    }
+
+    public mutating func begin(at fix: Fix) -> MonitoredRegions {
+        guard let update = rotator.update(with: fix) else { return Self.regions(of: rotator.state) }
+        return Self.regions(of: update.selection)
+    }
+
+    public mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? {
+        Self.regions(of: rotator.reselect(at: fix).selection)
+    }
+
+    public mutating func received(_ fix: Fix) -> MonitoredRegions? {
+        rotator.update(with: fix).map { Self.regions(of: $0.selection) }
+    }
+
+    static func regions(of selection: Selection) -> MonitoredRegions {
+        MonitoredRegions(places: selection.fences, triggers: selection.refresh.map { [$0] } ?? [])
+    }
+
+    static func regions(of state: RotatorState) -> MonitoredRegions {
+        MonitoredRegions(places: state.monitored, triggers: state.refresh.map { [$0] } ?? [])
+    }
+}

@@ -1,0 +1,177 @@
+import FencePlanner
+import Geodesy
+import PlatformEmulator
+import RotateTestSupport
+import Testing
+import WalkSimulator
+
+/// A strategy that wraps another and records every set of regions it returns, with the time.
+struct RecordingStrategy<Inner: MonitoringStrategy>: MonitoringStrategy {
+    var inner: Inner
+    var returned: [MonitoredRegions] = []
+    var receivedFixTimes: [Double] = []
+
+    var name: String { inner.name }
+    var backgroundFixes: BackgroundFixes { inner.backgroundFixes }
+
+    mutating func begin(at fix: Fix) -> MonitoredRegions {
+        let regions = inner.begin(at: fix)
+        returned.append(regions)
+        return regions
+    }
+
+    mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? {
+        let regions = inner.triggerExited(id, at: fix)
+        if let regions { returned.append(regions) }
+        return regions
+    }
+
+    mutating func received(_ fix: Fix) -> MonitoredRegions? {
+        receivedFixTimes.append(fix.timestampSeconds ?? -1)
+        let regions = inner.received(fix)
+        if let regions { returned.append(regions) }
+        return regions
+    }
+}
+
+/// Monitors a fixed set of places (and no trigger), asking for `fixes` in the background.
+struct FixedStrategy: MonitoringStrategy {
+    var places: [Fence]
+    var backgroundFixes: BackgroundFixes = .none
+    var name: String { "fixed" }
+    mutating func begin(at fix: Fix) -> MonitoredRegions { MonitoredRegions(places: places, triggers: []) }
+    mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? { nil }
+    mutating func received(_ fix: Fix) -> MonitoredRegions? { nil }
+}
+
+@Suite struct PlatformReplayTests {
+    static func simulation(walks: Int = 4, set: PlaceSetKind = .uniform, kind: WalkKind = .walk) throws -> Simulation {
+        var scenario = Simulation.Scenario()
+        scenario.walkKind = kind
+        scenario.placeSet = set
+        scenario.walks = walks
+        scenario.lengthMeters = 3_000...6_000
+        scenario.seed = 7
+        return try Simulation(scenario)
+    }
+
+    /// On the ideal phone with no delay, rotate (exact on the uniform set) has every fence a walk
+    /// enters monitored before it is entered, and the phone reports each entry at once: every visit
+    /// is detected, none falsely, within a couple of fix intervals.
+    @Test func onTheIdealPhoneRotateDetectsEveryVisit() throws {
+        let simulation = try Self.simulation()
+        let replay = PlatformReplay.ideal(delaySeconds: 0, seed: 1)
+        var total = PlatformReplayReport()
+        for index in 0..<simulation.scenario.walks {
+            var strategy = try RotateStrategy(catalog: simulation.catalog, configuration: simulation.configuration)
+            total.merge(replay.replay(simulation.walk(index), walkIndex: index, strategy: &strategy, catalog: simulation.catalog))
+        }
+        #expect(total.score.visits > 10)
+        #expect(total.score.detected == total.score.visits)
+        #expect(total.score.falseEntries == 0)
+        #expect((total.score.latencySeconds(quantile: 1) ?? 99) <= 2)
+    }
+
+    /// A strategy that monitors nothing detects nothing; one that monitors every place of a small
+    /// catalog (no limit on the ideal phone) detects every visit.
+    @Test func detectionFollowsWhatIsMonitored() throws {
+        let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        let places = (0..<30).map { i in
+            Place(
+                id: "p\(i)", coordinate: center.destination(bearingDegrees: Double(i) * 12, distanceMeters: Double(i % 5) * 150),
+                radiusMeters: 60)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        var rng = SplitMix64(seed: 3)
+        let waypoints = [
+            center.destination(bearingDegrees: 200, distanceMeters: 900), center.destination(bearingDegrees: 20, distanceMeters: 900),
+        ]
+        let walk = WalkGenerator.along(
+            waypoints, speedMetersPerSecond: 1.4, fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 5), kind: .walk, using: &rng)
+        let replay = PlatformReplay.ideal(delaySeconds: 0, seed: 1)
+        var nothing = FixedStrategy(places: [])
+        let none = replay.replay(walk, strategy: &nothing, catalog: catalog)
+        var everything = FixedStrategy(places: catalog.places.map(\.fence))
+        let all = replay.replay(walk, strategy: &everything, catalog: catalog)
+        #expect(none.score.visits > 0)
+        #expect(none.score.detected == 0)
+        #expect(all.score.detected == all.score.visits)
+        #expect(all.registrationCalls == places.count)
+    }
+
+    /// Registration calls equal the differences between consecutive sets the strategy returned,
+    /// computed apart from the replay: a region removed or redefined costs a removal, one added or
+    /// redefined an addition.
+    @Test(arguments: ["ideal", "iOS", "Android"])
+    func registrationCallsAreTheDifferencesOfWhatTheStrategyAskedFor(platform: String) throws {
+        let simulation = try Self.simulation(walks: 3, set: .clustered)
+        let replay: PlatformReplay =
+            switch platform {
+            case "ideal": .ideal(delaySeconds: 20, seed: 5)
+            case "iOS": PlatformReplay(profile: .iOS, seed: 5)
+            default: PlatformReplay(profile: .android, seed: 5)
+            }
+        for index in 0..<simulation.scenario.walks {
+            var strategy = RecordingStrategy(
+                inner: try RotateStrategy(catalog: simulation.catalog, configuration: simulation.configuration))
+            let report = replay.replay(simulation.walk(index), walkIndex: index, strategy: &strategy, catalog: simulation.catalog)
+            var expected = 0
+            var previous: [String: String] = [:]
+            for regions in strategy.returned {
+                var current: [String: String] = [:]
+                for fence in regions.places { current[fence.id] = "\(fence.center) \(fence.radiusMeters)" }
+                for trigger in regions.triggers { current[trigger.id] = "\(trigger.center) \(trigger.radiusMeters)" }
+                expected += previous.filter { current[$0.key] != $0.value }.count
+                expected += current.filter { previous[$0.key] != $0.value }.count
+                previous = current
+            }
+            #expect(report.registrationCalls == expected, "\(platform) walk \(index)")
+            #expect(report.rejectedRegistrations == 0)
+        }
+    }
+
+    /// Significant changes reach the strategy no more often than every 5 minutes and 500 m (iOS),
+    /// on foot (where the distance binds) and driving (where the time does).
+    @Test(arguments: [WalkKind.walk, .drive])
+    func significantChangesAreSpacedByTimeAndDistance(kind: WalkKind) throws {
+        var scenario = Simulation.Scenario()
+        scenario.walkKind = kind
+        scenario.walks = 1
+        scenario.lengthMeters = kind == .drive ? 40_000...50_000 : 4_000...6_000
+        scenario.seed = 7
+        let simulation = try Simulation(scenario)
+        var scenarioWalk = simulation.walk(0)
+        scenarioWalk.samples = Array(scenarioWalk.samples.prefix(4_000))
+        var strategy = RecordingStrategy(inner: FixedStrategy(places: [], backgroundFixes: .significantChange))
+        let report = PlatformReplay(profile: .iOS, seed: 2).replay(scenarioWalk, strategy: &strategy, catalog: simulation.catalog)
+        let times = strategy.receivedFixTimes
+        #expect(times.count == report.backgroundFixes)
+        #expect(times.count >= 2)
+        let positions = Dictionary(
+            scenarioWalk.samples.compactMap { s in s.fix.map { ($0.timestampSeconds ?? -1, $0.coordinate) } },
+            uniquingKeysWith: { a, _ in a })
+        var previous = scenarioWalk.samples.first { $0.fix != nil }?.fix
+        for time in times {
+            guard let last = previous, let position = positions[time] else { continue }
+            #expect(time - (last.timestampSeconds ?? 0) >= 300)
+            #expect(position.distance(to: last.coordinate) >= 500)
+            previous = Fix(position, timestampSeconds: time)
+        }
+    }
+
+    /// Android refuses registrations past 100 regions; iOS takes them without error.
+    @Test func registrationsPastTheLimitAreRefusedOnAndroid() throws {
+        let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        let places = (0..<101).map { i in
+            Place(id: "p\(i)", coordinate: center.destination(bearingDegrees: Double(i) * 3.5, distanceMeters: 2_000), radiusMeters: 50)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        let walk = Walk(
+            samples: (0..<10).map {
+                Walk.Sample(timeSeconds: Double($0), truePosition: center, fix: Fix(center, timestampSeconds: Double($0)))
+            }, kind: .walk)
+        var strategy = FixedStrategy(places: catalog.places.map(\.fence))
+        #expect(PlatformReplay(profile: .android, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 1)
+        #expect(PlatformReplay(profile: .iOS, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 0)
+    }
+}
