@@ -175,6 +175,7 @@ public enum SimulateCommand: Subcommand {
                 object.add("recall_30s", visits.score.recall30, decimals: 5)
                 object.add("recall_120s", visits.score.recall120, decimals: 5)
                 object.add("false_entries", visits.score.falseEntries)
+                object.add("visits_entered_unmonitored", visits.visitsEnteredUnmonitored)
                 if let median = visits.score.latencySeconds(quantile: 0.5) { object.add("latency_median_s", median, decimals: 1) }
                 if let p90 = visits.score.latencySeconds(quantile: 0.9) { object.add("latency_p90_s", p90, decimals: 1) }
                 object.add("wakeups_per_km", visits.wakeupsPerKilometer, decimals: 3)
@@ -212,7 +213,8 @@ public enum SimulateCommand: Subcommand {
                 console.out(
                     "visits     on \(platformName): \(TextFormat.grouped(score.detected)) of \(TextFormat.grouped(score.visits)) detected "
                         + "(recall \(percent(score.recall)); \(percent(score.recall30)) of visits >= 30 s, \(percent(score.recall120)) of >= 120 s), "
-                        + "\(TextFormat.grouped(score.falseEntries)) false entries")
+                        + "\(TextFormat.grouped(score.falseEntries)) false entries; "
+                        + "\(TextFormat.grouped(visits.visitsEnteredUnmonitored)) visits entered while their fence was not monitored")
                 console.out(
                     "latency    median \(seconds(score.latencySeconds(quantile: 0.5))), p90 \(seconds(score.latencySeconds(quantile: 0.9))), "
                         + "max \(seconds(score.latencySeconds(quantile: 1)))")

@@ -60,6 +60,10 @@ public struct PlatformReplay: Sendable {
         var wake: (id: String, dueSeconds: Double)?
         var lastBackground: (timeSeconds: Double, position: Coordinate)?
         var begun = false
+        // When each place fence became monitored by the OS (registered and not silently dropped),
+        // and the intervals it was monitored, to tell visits entered while unmonitored.
+        var monitoredSince: [String: Double] = [:]
+        var monitoredIntervals: [String: [ClosedRange<Double>]] = [:]
 
         func apply(_ regions: MonitoredRegions?, at time: Double) {
             guard let regions else { return }
@@ -71,6 +75,7 @@ public struct PlatformReplay: Sendable {
                 _ = emulator.unregister(id: id, at: time)
                 registered[id] = nil
                 report.registrationCalls += 1
+                if let since = monitoredSince.removeValue(forKey: id) { monitoredIntervals[id, default: []].append(since...time) }
             }
             // Places first, then triggers, each in the strategy's order: the order a host calls in.
             for (id, region) in regions.places.map({ ($0.id, ($0.center, $0.radiusMeters)) })
@@ -82,6 +87,7 @@ public struct PlatformReplay: Sendable {
                     continue
                 }
                 registered[id] = region
+                if emulator.isMonitored(id) { monitoredSince[id] = time }
             }
             triggers = Set(regions.triggers.map(\.id))
         }
@@ -136,10 +142,16 @@ public struct PlatformReplay: Sendable {
                 }
             }
         }
+        let end = walk.samples.last?.timeSeconds ?? 0
+        for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
         let cushion = max(monitoring.entryCushionMeters.upperBound, monitoring.exitCushionMeters.upperBound)
+        let visits = VisitOracle.visits(on: walk, catalog: catalog)
         report.score = VisitOracle.score(
-            visits: VisitOracle.visits(on: walk, catalog: catalog),
-            nearVisits: VisitOracle.visits(on: walk, catalog: catalog, extraRadiusMeters: cushion), entries: entries)
+            visits: visits, nearVisits: VisitOracle.visits(on: walk, catalog: catalog, extraRadiusMeters: cushion), entries: entries)
+        report.visitsEnteredUnmonitored =
+            visits.filter { visit in
+                !(monitoredIntervals[visit.placeID] ?? []).contains { $0.contains(visit.entrySeconds) }
+            }.count
         return report
     }
 }
@@ -160,6 +172,9 @@ public struct PlatformReplayReport: Hashable, Sendable {
     public var rejectedRegistrations = 0
     public var gnssOnSeconds = 0.0
     public var fixesRequested = 0
+    /// Visits whose fence the OS was not monitoring at the true entry (not registered, removed, or
+    /// silently dropped past the limit): no cushion or latency could have caught them.
+    public var visitsEnteredUnmonitored = 0
 
     public init() {}
 
@@ -181,5 +196,6 @@ public struct PlatformReplayReport: Hashable, Sendable {
         rejectedRegistrations += other.rejectedRegistrations
         gnssOnSeconds += other.gnssOnSeconds
         fixesRequested += other.fixesRequested
+        visitsEnteredUnmonitored += other.visitsEnteredUnmonitored
     }
 }

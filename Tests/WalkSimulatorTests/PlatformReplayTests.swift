@@ -73,7 +73,8 @@ struct FixedStrategy: MonitoringStrategy {
     }
 
     /// A strategy that monitors nothing detects nothing; one that monitors every place of a small
-    /// catalog (no limit on the ideal phone) detects every visit.
+    /// catalog (no limit on the ideal phone) detects every visit; visits entered while unmonitored
+    /// are all of the first's, none of the second's, and on iOS those of the places past the limit.
     @Test func detectionFollowsWhatIsMonitored() throws {
         let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
         let places = (0..<30).map { i in
@@ -97,6 +98,15 @@ struct FixedStrategy: MonitoringStrategy {
         #expect(none.score.detected == 0)
         #expect(all.score.detected == all.score.visits)
         #expect(all.registrationCalls == places.count)
+        #expect(none.visitsEnteredUnmonitored == none.score.visits)
+        #expect(all.visitsEnteredUnmonitored == 0)
+        // Past iOS's 20 regions the rest are silently not monitored: their visits count as
+        // entered unmonitored, and none of them is detected.
+        let iOS = PlatformReplay(profile: .iOS, seed: 1).replay(walk, strategy: &everything, catalog: catalog)
+        let dropped = Set(catalog.places.map(\.id).dropFirst(20))
+        let visitsOfDropped = VisitOracle.visits(on: walk, catalog: catalog).filter { dropped.contains($0.placeID) }.count
+        #expect(visitsOfDropped > 0)
+        #expect(iOS.visitsEnteredUnmonitored == visitsOfDropped)
     }
 
     /// Registration calls equal the differences between consecutive sets the strategy returned,
