@@ -145,9 +145,8 @@ public struct PlatformReplay: Sendable {
         let end = walk.samples.last?.timeSeconds ?? 0
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
         let cushion = max(monitoring.entryCushionMeters.upperBound, monitoring.exitCushionMeters.upperBound)
-        let visits = VisitOracle.visits(on: walk, catalog: catalog)
-        report.score = VisitOracle.score(
-            visits: visits, nearVisits: VisitOracle.visits(on: walk, catalog: catalog, extraRadiusMeters: cushion), entries: entries)
+        let (visits, nearVisits) = VisitOracle.visits(on: walk, catalog: catalog, grownByMeters: cushion)
+        report.score = VisitOracle.score(visits: visits, nearVisits: nearVisits, entries: entries)
         report.visitsEnteredUnmonitored =
             visits.filter { visit in
                 !(monitoredIntervals[visit.placeID] ?? []).contains { $0.contains(visit.entrySeconds) }

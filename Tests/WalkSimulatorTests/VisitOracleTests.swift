@@ -69,8 +69,8 @@ import WalkSimulator
             }
             let walk = Walk(samples: samples, kind: .walk)
             let context = Comment(rawValue: "round \(round), \(TestSeed.replay(seed)), speed \(speed), interval \(interval)")
-            for extra in [0.0, 40.0] {
-                let found = VisitOracle.visits(on: walk, catalog: catalog, extraRadiusMeters: extra)
+            let pair = VisitOracle.visits(on: walk, catalog: catalog, grownByMeters: 40)
+            for (extra, found) in [(0.0, pair.true), (40.0, pair.grown), (0.0, VisitOracle.visits(on: walk, catalog: catalog))] {
                 let expected = Self.bruteForceVisits(walk, places: places, extraRadiusMeters: extra)
                 let tolerance = MissedFenceOracle.checkSpacingMeters / speed + 0.05
                 #expect(found.map(\.placeID).sorted() == expected.map(\.placeID).sorted(), context)
