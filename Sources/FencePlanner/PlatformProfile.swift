@@ -79,6 +79,20 @@ public struct PlatformProfile: Hashable, Sendable {
     }
 }
 
+extension PlatformProfile {
+    /// How far past a refresh circle a traveller can be when the app, woken by its exit, has its
+    /// fix, meters: the largest exit cushion, two standard deviations of the OS's position error
+    /// (the estimate lagging inside), and the distance covered at `maxSpeed` during the stay, the
+    /// 90th percentile of the delivery latency, the wake fix's longest time to obtain and one fix
+    /// interval.
+    public func refreshExitMarginMeters(maxSpeedMetersPerSecond: Double, fixIntervalSeconds: Double) -> Double {
+        let monitoring = regionMonitoring
+        let wakeFixSeconds = locationSources.first { $0.kind == .wakeFix }?.timeToFixSeconds?.upperBound ?? 0
+        return monitoring.exitCushionMeters.upperBound + 2 * monitoring.positionNoise.sigmaMeters
+            + maxSpeedMetersPerSecond * (monitoring.staySeconds + monitoring.latency.p90Seconds + wakeFixSeconds + fixIntervalSeconds)
+    }
+}
+
 extension RotationConfiguration {
     /// A configuration for a platform and a traveller: the platform's limit and region range, and
     /// a margin of `maxSpeed × (latency + fix interval)`.

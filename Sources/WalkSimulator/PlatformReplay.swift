@@ -39,9 +39,17 @@ public struct PlatformReplay: Sendable {
         profile.locationSources.first { $0.kind == kind }
     }
 
-    /// Replays `strategy` over `walk` (the `walkIndex`-th of a run: it seeds the emulator).
+    /// The visits on `walk`'s true path and those of the fences grown by the platform's largest
+    /// cushion (the false-entry test), for `replay(_:walkIndex:strategy:catalog:visits:)`.
+    public func visits(on walk: Walk, catalog: PlaceCatalog) -> (true: [Visit], grown: [Visit]) {
+        let cushion = max(monitoring.entryCushionMeters.upperBound, monitoring.exitCushionMeters.upperBound)
+        return VisitOracle.visits(on: walk, catalog: catalog, grownByMeters: cushion)
+    }
+
+    /// Replays `strategy` over `walk` (the `walkIndex`-th of a run: it seeds the emulator);
+    /// `visits` are the walk's (`visits(on:catalog:)`), computed when not given.
     public func replay<Strategy: MonitoringStrategy>(
-        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog
+        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog, visits given: (true: [Visit], grown: [Visit])? = nil
     ) -> PlatformReplayReport {
         var report = PlatformReplayReport()
         report.walks = 1
@@ -144,8 +152,7 @@ public struct PlatformReplay: Sendable {
         }
         let end = walk.samples.last?.timeSeconds ?? 0
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
-        let cushion = max(monitoring.entryCushionMeters.upperBound, monitoring.exitCushionMeters.upperBound)
-        let (visits, nearVisits) = VisitOracle.visits(on: walk, catalog: catalog, grownByMeters: cushion)
+        let (visits, nearVisits) = given ?? self.visits(on: walk, catalog: catalog)
         report.score = VisitOracle.score(visits: visits, nearVisits: nearVisits, entries: entries)
         report.visitsEnteredUnmonitored =
             visits.filter { visit in

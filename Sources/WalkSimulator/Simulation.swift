@@ -117,18 +117,25 @@ public struct Simulation: Sendable {
         return total
     }
 
-    /// Replays rotate over every walk (or over `walk` alone) through an emulated phone, scoring
-    /// the entries the app receives against the visits on the true path.
+    /// Replays each of `strategies` over every walk (or over `walk` alone) through an emulated
+    /// phone, scoring the entries each app receives against the visits on the true path; rotate
+    /// uses `configuration`, the reference designs its region limit. Each walk, and its visits,
+    /// is made once for all strategies. Reports in `strategies` order.
     public func runOnPlatform(
-        _ replay: PlatformReplay, walk given: Walk? = nil, progress: (Int, Int) -> Void = { _, _ in }
-    ) throws -> PlatformReplayReport {
-        var total = PlatformReplayReport()
+        _ replay: PlatformReplay, configuration: RotationConfiguration, strategies: [StrategyKind] = [.rotate], walk given: Walk? = nil,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> [(strategy: StrategyKind, report: PlatformReplayReport)] {
+        var totals = strategies.map { ($0, PlatformReplayReport()) }
         let count = given == nil ? scenario.walks : 1
         for index in 0..<count {
-            var strategy = try RotateStrategy(catalog: catalog, configuration: configuration)
-            total.merge(replay.replay(given ?? walk(index), walkIndex: index, strategy: &strategy, catalog: catalog))
+            let path = given ?? walk(index)
+            let visits = replay.visits(on: path, catalog: catalog)
+            for s in totals.indices {
+                var strategy = try totals[s].0.make(catalog: catalog, configuration: configuration)
+                totals[s].1.merge(replay.replay(path, walkIndex: index, strategy: &strategy, catalog: catalog, visits: visits))
+            }
             progress(index + 1, count)
         }
-        return total
+        return totals.map { (strategy: $0.0, report: $0.1) }
     }
 }
