@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),
         .testTarget(
             name: "RotateCommandsTests",
-            dependencies: ["RotateCommands", "SyncService", "RotateFormats", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
+            dependencies: ["RotateCommands", "SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
         ),
     ],
     swiftLanguageModes: [.v6]

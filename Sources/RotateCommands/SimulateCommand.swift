@@ -48,7 +48,11 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--walk", value: "FILE", help: "Replay this walk (CSV or GPX) once instead of generated walks."),
         OptionSpec(
             "--platform", value: "ideal|ios|android",
-            help: "Also replay rotate through an emulated phone and score the visits it would report (recall, latency, costs)."),
+            help: "Also replay the walks through an emulated phone and score the visits the app would hear of (recall, latency, costs)."),
+        OptionSpec(
+            "--strategy", value: "NAME", help: "With --platform: what the app monitors (rotate or a reference design, below).",
+            default: "rotate"),
+        OptionSpec("--compare", help: "With --platform: replay every strategy on the same walks, one row (or JSON line) each."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress on stderr (shown only when stderr is a terminal)."),
     ]
@@ -123,7 +127,13 @@ public enum SimulateCommand: Subcommand {
         let platformName =
             arguments.string("--platform") == nil
             ? nil : try arguments.choice("--platform", default: "ios", from: ["ideal", "ios", "android"])
-        var visits: PlatformReplayReport?
+        let strategyName = try arguments.choice("--strategy", default: "rotate", from: StrategyKind.allCases.map(\.rawValue))
+        let strategies = arguments.flag("--compare") ? StrategyKind.allCases : [StrategyKind(rawValue: strategyName) ?? .rotate]
+        if platformName == nil, arguments.flag("--compare") || arguments.string("--strategy") != nil {
+            throw .usage("--strategy and --compare need --platform")
+        }
+        var platformReports: [(strategy: StrategyKind, report: PlatformReplayReport)] = []
+        var platformConfiguration = simulation.configuration
         if let platformName {
             let replay: PlatformReplay =
                 switch platformName {
@@ -131,12 +141,26 @@ public enum SimulateCommand: Subcommand {
                 case "android": PlatformReplay(profile: .android, seed: scenario.seed)
                 default: PlatformReplay(profile: .iOS, seed: scenario.seed)
                 }
+            if platformName != "ideal" {
+                // rotate as the platform's preset would set it: its region limit, and a margin
+                // covering what the platform does before the woken app has its fix.
+                if arguments.string("--limit") == nil { platformConfiguration.limit = replay.profile.regionLimit }
+                platformConfiguration.marginMeters =
+                    scenario.marginOverrideMeters
+                    ?? replay.profile.refreshExitMarginMeters(
+                        maxSpeedMetersPerSecond: fileWalk?.fastestSpeedMetersPerSecond ?? scenario.maxSpeedMetersPerSecond,
+                        fixIntervalSeconds: scenario.fixes.maxGapSeconds) + scenario.fixes.noiseAllowanceMeters
+            }
             do {
-                visits = try simulation.runOnPlatform(replay, walk: fileWalk) { done, total in
+                platformReports = try simulation.runOnPlatform(
+                    replay, configuration: try platformConfiguration.validated(), strategies: strategies, walk: fileWalk
+                ) { done, total in
                     if showProgress && (done == total || done % max(1, total / 10) == 0) {
                         console.err("rotate simulate: \(done)/\(total) walks on \(platformName)")
                     }
                 }
+            } catch let error as ConfigurationError {
+                throw .usage("\(error)")
             } catch {
                 throw .failure("\(error)")
             }
@@ -166,24 +190,19 @@ public enum SimulateCommand: Subcommand {
             object.add("kind", kind)
             object.add("stickiness_m", config.stickinessMeters)
             object.add("seed", scenario.seed)
-            if let visits, let platformName {
-                object.add("platform", platformName)
-                object.add("strategy", "rotate")
-                object.add("visits", visits.score.visits)
-                object.add("visits_detected", visits.score.detected)
-                object.add("recall", visits.score.recall, decimals: 5)
-                object.add("recall_30s", visits.score.recall30, decimals: 5)
-                object.add("recall_120s", visits.score.recall120, decimals: 5)
-                object.add("false_entries", visits.score.falseEntries)
-                object.add("visits_entered_unmonitored", visits.visitsEnteredUnmonitored)
-                if let median = visits.score.latencySeconds(quantile: 0.5) { object.add("latency_median_s", median, decimals: 1) }
-                if let p90 = visits.score.latencySeconds(quantile: 0.9) { object.add("latency_p90_s", p90, decimals: 1) }
-                object.add("wakeups_per_km", visits.wakeupsPerKilometer, decimals: 3)
-                object.add("registration_calls_per_km", visits.registrationCallsPerKilometer, decimals: 3)
-                object.add("rejected_registrations", visits.rejectedRegistrations)
-                object.add("gnss_on_fraction", visits.gnssOnFraction, decimals: 5)
+            if let platformName, !arguments.flag("--compare"), let only = platformReports.first {
+                Self.addPlatformFigures(only, platform: platformName, margin: platformConfiguration.marginMeters, to: &object)
             }
             console.out(object.text)
+            if let platformName, arguments.flag("--compare") {
+                for entry in platformReports {
+                    var row = JSONObject()
+                    Self.addPlatformFigures(entry, platform: platformName, margin: platformConfiguration.marginMeters, to: &row)
+                    row.add("km", entry.report.kilometers, decimals: 3)
+                    row.add("walks", entry.report.walks)
+                    console.out(row.text)
+                }
+            }
         } else {
             console.out(
                 "rotate simulate: \(TextFormat.grouped(report.walks)) \(kind) walks over \(TextFormat.grouped(scenario.placeCount)) "
@@ -206,23 +225,11 @@ public enum SimulateCommand: Subcommand {
                 "states     \(TextFormat.fixed(100 * report.degradedShare, decimals: 2)) % of fixes degraded, "
                     + "\(TextFormat.fixed(100 * report.saturatedShare, decimals: 2)) % saturated")
             console.out("slots      at most \(report.maxSlotsUsed) of \(config.limit - config.headroom) used")
-            if let visits, let platformName {
-                let score = visits.score
-                func percent(_ share: Double) -> String { TextFormat.fixed(100 * share, decimals: 1) + " %" }
-                func seconds(_ value: Double?) -> String { value.map { TextFormat.fixed($0, decimals: 1) + " s" } ?? "-" }
+            if let platformName {
                 console.out(
-                    "visits     on \(platformName): \(TextFormat.grouped(score.detected)) of \(TextFormat.grouped(score.visits)) detected "
-                        + "(recall \(percent(score.recall)); \(percent(score.recall30)) of visits >= 30 s, \(percent(score.recall120)) of >= 120 s), "
-                        + "\(TextFormat.grouped(score.falseEntries)) false entries; "
-                        + "\(TextFormat.grouped(visits.visitsEnteredUnmonitored)) visits entered while their fence was not monitored")
-                console.out(
-                    "latency    median \(seconds(score.latencySeconds(quantile: 0.5))), p90 \(seconds(score.latencySeconds(quantile: 0.9))), "
-                        + "max \(seconds(score.latencySeconds(quantile: 1)))")
-                console.out(
-                    "costs      \(TextFormat.fixed(visits.wakeupsPerKilometer, decimals: 2)) wakeups per km, "
-                        + "\(TextFormat.fixed(visits.registrationCallsPerKilometer, decimals: 2)) registration calls per km"
-                        + (visits.rejectedRegistrations > 0 ? " (\(visits.rejectedRegistrations) refused)" : "")
-                        + ", GNSS on \(percent(visits.gnssOnFraction)) of the time")
+                    "platform   \(platformName), rotate's margin \(TextFormat.fixed(platformConfiguration.marginMeters, decimals: 1)) m, "
+                        + "limit \(platformConfiguration.limit)")
+                for entry in platformReports { Self.printPlatformFigures(entry, console: console) }
             }
         }
         if report.avoidableMisses > 0 || report.unavoidableOutsideSaturation > 0 {
@@ -230,6 +237,49 @@ public enum SimulateCommand: Subcommand {
                 "\(report.avoidableMisses) avoidable misses, \(report.unavoidableOutsideSaturation) unavoidable misses outside saturated states"
             )
         }
+    }
+
+    /// The platform replay's figures for one strategy under the documented JSON keys.
+    static func addPlatformFigures(
+        _ entry: (strategy: StrategyKind, report: PlatformReplayReport), platform: String, margin: Double, to object: inout JSONObject
+    ) {
+        let (strategy, visits) = entry
+        object.add("platform", platform)
+        object.add("strategy", strategy.rawValue)
+        object.add("visits", visits.score.visits)
+        object.add("visits_detected", visits.score.detected)
+        object.add("recall", visits.score.recall, decimals: 5)
+        object.add("recall_30s", visits.score.recall30, decimals: 5)
+        object.add("recall_120s", visits.score.recall120, decimals: 5)
+        object.add("false_entries", visits.score.falseEntries)
+        object.add("visits_entered_unmonitored", visits.visitsEnteredUnmonitored)
+        if let median = visits.score.latencySeconds(quantile: 0.5) { object.add("latency_median_s", median, decimals: 1) }
+        if let p90 = visits.score.latencySeconds(quantile: 0.9) { object.add("latency_p90_s", p90, decimals: 1) }
+        object.add("wakeups_per_km", visits.wakeupsPerKilometer, decimals: 3)
+        object.add("registration_calls_per_km", visits.registrationCallsPerKilometer, decimals: 3)
+        object.add("rejected_registrations", visits.rejectedRegistrations)
+        object.add("gnss_on_fraction", visits.gnssOnFraction, decimals: 5)
+        if strategy == .rotate { object.add("platform_margin_m", margin) }
+    }
+
+    /// The platform replay's figures for one strategy, as lines.
+    static func printPlatformFigures(_ entry: (strategy: StrategyKind, report: PlatformReplayReport), console: Console) {
+        let (strategy, visits) = entry
+        let score = visits.score
+        func percent(_ share: Double) -> String { TextFormat.fixed(100 * share, decimals: 1) + " %" }
+        func seconds(_ value: Double?) -> String { value.map { TextFormat.fixed($0, decimals: 1) + " s" } ?? "-" }
+        console.out(
+            "\(strategy.rawValue): \(TextFormat.grouped(score.detected)) of \(TextFormat.grouped(score.visits)) visits detected "
+                + "(recall \(percent(score.recall)); \(percent(score.recall30)) of visits >= 30 s, \(percent(score.recall120)) of >= 120 s), "
+                + "\(TextFormat.grouped(score.falseEntries)) false entries, "
+                + "\(TextFormat.grouped(visits.visitsEnteredUnmonitored)) entered while not monitored")
+        console.out(
+            "  latency median \(seconds(score.latencySeconds(quantile: 0.5))), p90 \(seconds(score.latencySeconds(quantile: 0.9))), "
+                + "max \(seconds(score.latencySeconds(quantile: 1))); "
+                + "\(TextFormat.fixed(visits.wakeupsPerKilometer, decimals: 2)) wakeups per km, "
+                + "\(TextFormat.fixed(visits.registrationCallsPerKilometer, decimals: 2)) registration calls per km"
+                + (visits.rejectedRegistrations > 0 ? " (\(visits.rejectedRegistrations) refused)" : "")
+                + ", GNSS on \(percent(visits.gnssOnFraction)) of the time")
     }
 
     /// "12" or "5-50" (km) as a range in meters.

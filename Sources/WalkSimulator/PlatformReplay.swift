@@ -49,7 +49,8 @@ public struct PlatformReplay: Sendable {
     /// Replays `strategy` over `walk` (the `walkIndex`-th of a run: it seeds the emulator);
     /// `visits` are the walk's (`visits(on:catalog:)`), computed when not given.
     public func replay<Strategy: MonitoringStrategy>(
-        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog, visits given: (true: [Visit], grown: [Visit])? = nil
+        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog,
+        visits given: (true: [Visit], grown: [Visit])? = nil
     ) -> PlatformReplayReport {
         var report = PlatformReplayReport()
         report.walks = 1

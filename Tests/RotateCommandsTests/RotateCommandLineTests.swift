@@ -2,6 +2,7 @@ import Foundation
 import RotateCommands
 import RotateTestSupport
 import Testing
+import WalkSimulator
 
 /// The command line in-process: dispatch, help, usage errors and exit codes.
 @Suite struct RotateCommandLineTests {
@@ -152,6 +153,24 @@ import Testing
         if platform == "ideal" { #expect(object["visits_detected"] as? Int == visits) }
     }
 
+    /// --compare replays every strategy on the same walks: after the oracle's object, one JSON
+    /// line per strategy, in the documented order, over the same kilometers.
+    @Test func compareReplaysEveryStrategyOnTheSameWalks() throws {
+        let result = CapturingConsole.run([
+            "simulate", "--walks", "2", "--places-count", "400", "--region-km", "6",
+            "--length-km", "2-3", "--platform", "ios", "--compare", "--json", "--quiet",
+        ])
+        #expect(result.code == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 + StrategyKind.allCases.count)
+        let rows = try lines.dropFirst().map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(rows.map { $0["strategy"] as? String } == StrategyKind.allCases.map(\.rawValue))
+        #expect(Set(rows.map { $0["km"] as? Double }).count == 1)
+        #expect(Set(rows.map { $0["visits"] as? Int }).count == 1)
+    }
+
     @Test func anAvoidableMissExitsOne() {
         // Driving with no margin: the oracle finds misses and the command fails.
         let result = CapturingConsole.run([
@@ -164,7 +183,8 @@ import Testing
 
     @Test(arguments: [
         ["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
-        ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"],
+        ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"], ["--compare"],
+        ["--strategy", "rotate"], ["--platform", "ios", "--strategy", "nearest5"],
     ])
     func badOptionsAreUsageErrors(extra: [String]) {
         #expect(CapturingConsole.run(["simulate", "--walks", "1"] + extra).code == 2)
