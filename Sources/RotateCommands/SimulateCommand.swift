@@ -53,6 +53,19 @@ public enum SimulateCommand: Subcommand {
             "--strategy", value: "NAME", help: "With --platform: what the app monitors (rotate or a reference design, below).",
             default: "rotate"),
         OptionSpec("--compare", help: "With --platform: replay every strategy on the same walks, one row (or JSON line) each."),
+        OptionSpec(
+            "--cushion", value: "MIN-MAX", help: "With --platform ios|android: the exit cushion range, meters.", default: "the platform's"),
+        OptionSpec(
+            "--latency-median", value: "S", help: "With --platform ios|android: delivery latency median, seconds.",
+            default: "the platform's"),
+        OptionSpec(
+            "--latency-p90", value: "S", help: "With --platform ios|android: delivery latency 90th percentile, seconds.",
+            default: "the platform's"),
+        OptionSpec(
+            "--latency-max", value: "S", help: "With --platform ios|android: longest delivery latency, seconds.", default: "the platform's"),
+        OptionSpec(
+            "--os-noise", value: "M", help: "With --platform ios|android: the OS's position error per axis, meters.",
+            default: "the platform's"),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress on stderr (shown only when stderr is a terminal)."),
     ]
@@ -135,13 +148,15 @@ public enum SimulateCommand: Subcommand {
         var platformReports: [(strategy: StrategyKind, report: PlatformReplayReport)] = []
         var platformConfiguration = simulation.configuration
         if let platformName {
-            let replay: PlatformReplay =
+            var replay: PlatformReplay =
                 switch platformName {
                 case "ideal": .ideal(delaySeconds: scenario.platformDelaySeconds, seed: scenario.seed)
                 case "android": PlatformReplay(profile: .android, seed: scenario.seed)
                 default: PlatformReplay(profile: .iOS, seed: scenario.seed)
                 }
             if platformName != "ideal" {
+                replay.monitoring = try Self.monitoring(replay.monitoring, arguments)
+                replay.profile.regionMonitoring = replay.monitoring
                 // rotate as the platform's preset would set it: its region limit, and a margin
                 // covering what the platform does before the woken app has its fix.
                 if arguments.string("--limit") == nil { platformConfiguration.limit = replay.profile.regionLimit }
@@ -237,6 +252,35 @@ public enum SimulateCommand: Subcommand {
                 "\(report.avoidableMisses) avoidable misses, \(report.unavoidableOutsideSaturation) unavoidable misses outside saturated states"
             )
         }
+    }
+
+    /// `monitoring` with the uncertain parameters the options override.
+    static func monitoring(
+        _ monitoring: PlatformProfile.RegionMonitoring, _ arguments: Arguments
+    ) throws(CommandError) -> PlatformProfile.RegionMonitoring {
+        var monitoring = monitoring
+        if let text = arguments.string("--cushion") {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { DecimalText.double(String($0)) }
+            guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil, low.isFinite, high.isFinite,
+                low >= 0, low <= high, high <= 10_000
+            else {
+                throw .usage("option '--cushion' needs meters or a range like 60-200 (0...10000), got '\(text)'")
+            }
+            monitoring.exitCushionMeters = low...high
+        }
+        let latency = monitoring.latency
+        let median = try arguments.double("--latency-median", default: latency.medianSeconds, in: 0...86_400)
+        let p90 = try arguments.double("--latency-p90", default: max(latency.p90Seconds, median), in: 0...86_400)
+        let maximum = try arguments.double("--latency-max", default: max(latency.maximumSeconds, p90), in: 0...86_400)
+        guard median <= p90, p90 <= maximum else {
+            throw .usage("latencies must be ordered: --latency-median \(median) <= --latency-p90 \(p90) <= --latency-max \(maximum)")
+        }
+        monitoring.latency = PlatformProfile.LatencyDistribution(
+            minimumSeconds: min(latency.minimumSeconds, median), medianSeconds: median, p90Seconds: p90, maximumSeconds: maximum)
+        let sigma = try arguments.double("--os-noise", default: monitoring.positionNoise.sigmaMeters, in: 0...10_000)
+        monitoring.positionNoise = PlatformProfile.PositionNoise(
+            sigmaMeters: sigma, correlationSeconds: monitoring.positionNoise.correlationSeconds)
+        return monitoring
     }
 
     /// The platform replay's figures for one strategy under the documented JSON keys.

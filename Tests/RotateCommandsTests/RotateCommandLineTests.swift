@@ -171,6 +171,25 @@ import WalkSimulator
         #expect(Set(rows.map { $0["visits"] as? Int }).count == 1)
     }
 
+    /// The emulator's uncertain parameters are options: a longer latency shows in the latency
+    /// reported, and no position error and a tiny cushion change what is detected.
+    @Test func emulatorParametersAreOptions() throws {
+        func run(_ extra: [String]) throws -> [String: Any] {
+            let result = CapturingConsole.run(
+                [
+                    "simulate", "--walks", "2", "--places-count", "400", "--region-km", "6", "--length-km", "2-3",
+                    "--platform", "ios", "--json", "--quiet",
+                ] + extra)
+            #expect(result.code == 0, "\(result.err)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        }
+        let base = try run([])
+        let slow = try run(["--latency-median", "100", "--latency-p90", "110", "--latency-max", "120"])
+        #expect((slow["latency_median_s"] as? Double ?? 0) >= (base["latency_median_s"] as? Double ?? 0) + 60)
+        let margin = try run(["--cushion", "10"])["platform_margin_m"] as? Double ?? 0
+        #expect(margin < (base["platform_margin_m"] as? Double ?? 0) - 150)
+    }
+
     @Test func anAvoidableMissExitsOne() {
         // Driving with no margin: the oracle finds misses and the command fails.
         let result = CapturingConsole.run([
@@ -185,6 +204,8 @@ import WalkSimulator
         ["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
         ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"], ["--compare"],
         ["--strategy", "rotate"], ["--platform", "ios", "--strategy", "nearest5"],
+        ["--platform", "ios", "--cushion", "200-60"], ["--platform", "ios", "--cushion", "x"],
+        ["--platform", "ios", "--latency-median", "100", "--latency-p90", "50"], ["--platform", "ios", "--os-noise", "-1"],
     ])
     func badOptionsAreUsageErrors(extra: [String]) {
         #expect(CapturingConsole.run(["simulate", "--walks", "1"] + extra).code == 2)
