@@ -51,7 +51,7 @@ extension PlatformProfile {
         /// - Maximum 300 s: Apple's legacy *Location and Maps Programming Guide* says an app "can
         ///   expect to receive the appropriate region entered or region exited notification within
         ///   3 to 5 minutes on average, if not sooner" (iOS 6 hardware); taken as the end of the tail
-        ///   (range 180–300 s), the same figure as `PlatformProfile.iOS.cautiousLatencySeconds`.
+        ///   (range 180–300 s); the cautious preset assumes it (`PlatformProfile.latencySeconds(.cautious)`).
         /// - Minimum 0 s.
         public static let iOS = LatencyDistribution(minimumSeconds: 0, medianSeconds: 5, p90Seconds: 10, maximumSeconds: 300)
 

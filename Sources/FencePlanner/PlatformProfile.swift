@@ -8,10 +8,6 @@ public struct PlatformProfile: Hashable, Sendable {
     public var recommendedMinRadiusMeters: Double
     /// Largest region radius accepted, meters.
     public var maxRegionRadiusMeters: Double
-    /// Usual delay between crossing a boundary and the app hearing of it, seconds.
-    public var typicalLatencySeconds: Double
-    /// A cautious delay: the published upper range, seconds.
-    public var cautiousLatencySeconds: Double
     /// How the platform decides and delivers region events: cushions, stay, latency distribution,
     /// position noise, over-limit, inside-at-registration, re-used identifier and reboot behavior
     /// (what the platform emulators replay; see `RegionMonitoring`).
@@ -22,15 +18,13 @@ public struct PlatformProfile: Hashable, Sendable {
 
     public init(
         name: String, regionLimit: Int, recommendedMinRadiusMeters: Double, maxRegionRadiusMeters: Double,
-        typicalLatencySeconds: Double, cautiousLatencySeconds: Double, regionMonitoring: RegionMonitoring = .ideal(delaySeconds: 0),
+        regionMonitoring: RegionMonitoring = .ideal(delaySeconds: 0),
         locationSources: [LocationSource] = []
     ) {
         self.name = name
         self.regionLimit = regionLimit
         self.recommendedMinRadiusMeters = recommendedMinRadiusMeters
         self.maxRegionRadiusMeters = maxRegionRadiusMeters
-        self.typicalLatencySeconds = typicalLatencySeconds
-        self.cautiousLatencySeconds = cautiousLatencySeconds
         self.regionMonitoring = regionMonitoring
         self.locationSources = locationSources
     }
@@ -40,42 +34,40 @@ public struct PlatformProfile: Hashable, Sendable {
     /// - 20 regions per app: "Core Location limits to 20 the number of regions that may be
     ///   simultaneously monitored by a single app" (Apple, *Monitoring the user's proximity to
     ///   geographic regions*; the same limit applies to `CLMonitor` conditions).
-    /// - Typical latency 20 s: the system reports a crossing only once the device is a cushion
-    ///   distance past the boundary and has stayed on that side for at least 20 seconds (same page).
-    /// - Cautious latency 300 s: the legacy *Location and Maps Programming Guide* says an app "can
-    ///   expect to receive the appropriate region entered or region exited notification within 3 to
-    ///   5 minutes on average, if not sooner".
+    /// - Crossings, stay and latency: `RegionMonitoring.iOS` and `LatencyDistribution.iOS` (the 20 s
+    ///   stay past a cushion, delivery within seconds for 9 in 10 events and up to the legacy
+    ///   guide's "3 to 5 minutes").
     /// - 100 m minimum: small circles are monitored poorly (the guide mentions radii "between 1 and
     ///   400 meters" working better on newer hardware); 400 km is the usual
     ///   `maximumRegionMonitoringDistance`.
     /// - Region monitoring and location sources: `RegionMonitoring.iOS`, `LocationSource.iOS`.
     public static let iOS = PlatformProfile(
         name: "iOS", regionLimit: 20, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
-        typicalLatencySeconds: 20, cautiousLatencySeconds: 300, regionMonitoring: .iOS, locationSources: LocationSource.iOS)
+        regionMonitoring: .iOS, locationSources: LocationSource.iOS)
 
     /// Android geofencing (`GeofencingClient`).
     ///
     /// - 100 geofences: "You can have multiple active geofences, with a limit of 100 per app, per
     ///   device user" (Android Developers, *Create and monitor geofences*).
-    /// - Typical latency 120 s: the same page's best practices put the usual alert latency under
-    ///   two minutes.
-    /// - Cautious latency 180 s: on Android 8.0+ an app monitoring in the background "responds to
-    ///   geofencing events every couple of minutes" (same page): 2–3 minutes.
+    /// - Crossings and latency: `RegionMonitoring.android` and `LatencyDistribution.android` (alerts
+    ///   usually within two minutes, 2–3 minutes under background limits, up to about 6 minutes).
     /// - 100 m minimum: the page recommends "a minimum radius of 100 meters" (Wi-Fi accuracy,
     ///   power); there is no documented maximum, 400 km is used.
     /// - Region monitoring and location sources: `RegionMonitoring.android`, `LocationSource.android`.
     public static let android = PlatformProfile(
         name: "Android", regionLimit: 100, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
-        typicalLatencySeconds: 120, cautiousLatencySeconds: 180, regionMonitoring: .android, locationSources: LocationSource.android)
+        regionMonitoring: .android, locationSources: LocationSource.android)
 
-    /// Which of the published latencies a preset assumes.
+    /// Which delivery latency a preset assumes: the 90th percentile of the platform's latency
+    /// distribution (9 in 10 events arrive sooner), or its longest.
     public enum Latency: String, Sendable, CaseIterable {
         case typical
         case cautious
     }
 
+    /// The delivery latency a preset assumes, seconds after the OS decides (the stay comes first).
     public func latencySeconds(_ assumption: Latency) -> Double {
-        assumption == .typical ? typicalLatencySeconds : cautiousLatencySeconds
+        assumption == .typical ? regionMonitoring.latency.p90Seconds : regionMonitoring.latency.maximumSeconds
     }
 }
 
@@ -83,19 +75,22 @@ extension PlatformProfile {
     /// How far past a refresh circle a traveller can be when the app, woken by its exit, has its
     /// fix, meters: the largest exit cushion, two standard deviations of the OS's position error
     /// (the estimate lagging inside), and the distance covered at `maxSpeed` during the stay, the
-    /// 90th percentile of the delivery latency, the wake fix's longest time to obtain and one fix
-    /// interval.
-    public func refreshExitMarginMeters(maxSpeedMetersPerSecond: Double, fixIntervalSeconds: Double) -> Double {
+    /// delivery latency `latency` assumes (its 90th percentile, or its longest), the wake fix's
+    /// longest time to obtain and one fix interval.
+    public func refreshExitMarginMeters(
+        maxSpeedMetersPerSecond: Double, fixIntervalSeconds: Double, latency: Latency = .typical
+    ) -> Double {
         let monitoring = regionMonitoring
         let wakeFixSeconds = locationSources.first { $0.kind == .wakeFix }?.timeToFixSeconds?.upperBound ?? 0
         return monitoring.exitCushionMeters.upperBound + 2 * monitoring.positionNoise.sigmaMeters
-            + maxSpeedMetersPerSecond * (monitoring.staySeconds + monitoring.latency.p90Seconds + wakeFixSeconds + fixIntervalSeconds)
+            + maxSpeedMetersPerSecond * (monitoring.staySeconds + latencySeconds(latency) + wakeFixSeconds + fixIntervalSeconds)
     }
 }
 
 extension RotationConfiguration {
     /// A configuration for a platform and a traveller: the platform's limit and region range, and
-    /// a margin of `maxSpeed × (latency + fix interval)`.
+    /// the margin its region monitoring needs (`PlatformProfile.refreshExitMarginMeters`: the exit
+    /// cushion, the position error, and `maxSpeed × (stay + latency + wake fix + fix interval)`).
     ///
     /// For anything else build a `RotationConfiguration` directly (a custom platform).
     public static func preset(
@@ -104,9 +99,8 @@ extension RotationConfiguration {
     ) -> RotationConfiguration {
         RotationConfiguration(
             limit: platform.regionLimit, headroom: headroom,
-            marginMeters: margin(
-                maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
-                latencySeconds: platform.latencySeconds(latency), fixIntervalSeconds: fixIntervalSeconds),
+            marginMeters: platform.refreshExitMarginMeters(
+                maxSpeedMetersPerSecond: maxSpeedMetersPerSecond, fixIntervalSeconds: fixIntervalSeconds, latency: latency),
             minRefreshRadiusMeters: platform.recommendedMinRadiusMeters,
             maxRegionRadiusMeters: platform.maxRegionRadiusMeters)
     }

@@ -8,8 +8,10 @@ public enum PresetsCommand: Subcommand {
     public static let name = "presets"
     public static let abstract = "Show the platform presets' margins and how often selections degrade in a dense city."
     public static let discussion = """
-        For iOS and Android, with each platform's typical and cautious published latency, and for a
-        walker and a driver, prints the margin (max speed x (latency + fix interval)) and surveys a
+        For iOS and Android, with each platform's typical (90th percentile) and cautious (longest)
+        delivery latency, and for a walker and a driver, prints the margin the platform's region
+        monitoring needs (exit cushion + twice the OS's position error + max speed x (stay +
+        latency + wake fix + fix interval); docs/design/emulators.md) and surveys a
         synthetic dense city: --places shops of --radius meters uniformly in a --side-km square,
         selected at --positions random positions inside it. Each row gives the share of selections
         that are exact, degraded (the safe refresh radius is below the platform's 100 m minimum:

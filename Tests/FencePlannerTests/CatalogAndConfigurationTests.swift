@@ -87,10 +87,23 @@ import Testing
 
     @Test func marginIsSpeedTimesLatencyPlusFixInterval() {
         #expect(RotationConfiguration.margin(maxSpeedMetersPerSecond: 1.4, latencySeconds: 20, fixIntervalSeconds: 1) == 1.4 * 21)
-        let ios = RotationConfiguration.preset(.iOS, maxSpeedMetersPerSecond: 25, fixIntervalSeconds: 1, latency: .cautious)
-        #expect(ios.limit == 20 && ios.marginMeters == 25 * 301 && ios.minRefreshRadiusMeters == 100)
+    }
+
+    /// The presets take the platform's limit and the margin its region monitoring needs: for an
+    /// iOS walker at 1.4 m/s with a fix every 5 s, the 200 m exit cushion, twice the 36.5 m
+    /// position error, and 1.4 × (20 s stay + 10 s latency p90 + 10 s wake fix + 5 s).
+    @Test func presetsTakeTheMarginTheirRegionMonitoringNeeds() {
+        let walker = RotationConfiguration.preset(.iOS, maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5)
+        #expect(walker.limit == 20 && walker.minRefreshRadiusMeters == 100)
+        #expect(abs(walker.marginMeters - (200 + 2 * 36.5 + 1.4 * (20 + 10 + 10 + 5))) < 1e-9)
+        let cautious = RotationConfiguration.preset(.iOS, maxSpeedMetersPerSecond: 25, fixIntervalSeconds: 1, latency: .cautious)
+        #expect(abs(cautious.marginMeters - (200 + 2 * 36.5 + 25 * (20 + 300 + 10 + 1))) < 1e-9)
         let android = RotationConfiguration.preset(.android, maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5)
-        #expect(android.limit == 100 && android.placeSlots == 97 && android.marginMeters == 1.4 * 125)
+        #expect(android.limit == 100 && android.placeSlots == 97)
+        #expect(
+            android.marginMeters
+                == PlatformProfile.android.refreshExitMarginMeters(maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5, latency: .typical))
+        #expect(PlatformProfile.android.latencySeconds(.typical) == 180 && PlatformProfile.android.latencySeconds(.cautious) == 360)
     }
 }
 
