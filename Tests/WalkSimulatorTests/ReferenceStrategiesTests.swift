@@ -215,9 +215,14 @@ import WalkSimulator
     /// Fixes 800 m apart from the origin along a 60° bearing: every step a new neighborhood.
     static let walk: [Fix] = (0..<6).map { Fix(origin.destination(bearingDegrees: 60, distanceMeters: Double($0) * 800)) }
 
-    @Test func nearestWithRefreshReselectsOnItsOwnExitOnly() throws {
-        let catalog = try Self.catalog(count: 300, seed: TestSeed.value(salt: 11))
-        var strategy = NearestWithRefreshStrategy(catalog: catalog)
+    /// The two designs with a trigger region reselect on its exit only, around the new fix, under
+    /// a fresh id: `nearest19-floor50` the 19 nearest by center and a circle reaching the next
+    /// place's fence (at least 50 m), `fixed-trigger` the 19 nearest by edge and a 700 m trigger.
+    @Test(arguments: [false, true])
+    func triggerDesignsReselectOnTheirOwnExitOnly(fixedTrigger: Bool) throws {
+        let catalog = try Self.catalog(count: 300, seed: TestSeed.value(salt: fixedTrigger ? 13 : 11))
+        var strategy: any MonitoringStrategy =
+            fixedTrigger ? FixedTriggerStrategy(catalog: catalog, triggerRadiusMeters: 700) : NearestWithRefreshStrategy(catalog: catalog)
         let first = strategy.begin(at: Self.walk[0])
         var current = try #require(first.triggers.first)
         for (n, fix) in Self.walk.dropFirst().enumerated() {
@@ -226,13 +231,14 @@ import WalkSimulator
             if n > 0 { #expect(strategy.triggerExited("trigger-\(n - 1)", at: fix) == nil, "a stale trigger keeps the regions") }
             let exited = strategy.triggerExited(current.id, at: fix)
             let regions = try #require(exited)
-            let ranking = Self.ranking(catalog, at: fix.coordinate, byEdge: false)
+            let ranking = Self.ranking(catalog, at: fix.coordinate, byEdge: fixedTrigger)
             #expect(regions.places.map(\.id) == Self.ids(ranking.prefix(19), catalog))
-            let circle = try #require(regions.triggers.first)
-            #expect(circle.id == "trigger-\(n + 1)", "a fresh id at each reselection")
-            #expect(circle.center == fix.coordinate)
-            #expect(isApproximatelyEqual(circle.radiusMeters, max(ranking[19].edgeMeters, 50), absolute: 1e-6))
-            current = circle
+            let trigger = try #require(regions.triggers.first)
+            #expect(trigger.id == "trigger-\(n + 1)", "a fresh id at each reselection")
+            #expect(trigger.center == fix.coordinate)
+            let radius = fixedTrigger ? 700 : max(ranking[19].edgeMeters, 50)
+            #expect(isApproximatelyEqual(trigger.radiusMeters, radius, absolute: 1e-6))
+            current = trigger
         }
     }
 
@@ -259,26 +265,6 @@ import WalkSimulator
             #expect(strategy.received(Fix(nearby)) == nil)
         }
         #expect(reselected >= 2)
-    }
-
-    @Test func fixedTriggerReselectsOnItsOwnExitOnly() throws {
-        let catalog = try Self.catalog(count: 300, seed: TestSeed.value(salt: 13))
-        var strategy = FixedTriggerStrategy(catalog: catalog, triggerRadiusMeters: 700)
-        let first = strategy.begin(at: Self.walk[0])
-        var current = try #require(first.triggers.first)
-        for (n, fix) in Self.walk.dropFirst().enumerated() {
-            #expect(strategy.received(fix) == nil, "no background fixes")
-            #expect(strategy.triggerExited("p0", at: fix) == nil, "a place's exit keeps the regions")
-            if n > 0 { #expect(strategy.triggerExited("trigger-\(n - 1)", at: fix) == nil, "a stale trigger keeps the regions") }
-            let exited = strategy.triggerExited(current.id, at: fix)
-            let regions = try #require(exited)
-            #expect(regions.places.map(\.id) == Self.ids(Self.ranking(catalog, at: fix.coordinate, byEdge: true).prefix(19), catalog))
-            let movement = try #require(regions.triggers.first)
-            #expect(movement.id == "trigger-\(n + 1)", "a fresh id at each reselection")
-            #expect(movement.center == fix.coordinate)
-            #expect(movement.radiusMeters == 700)
-            current = movement
-        }
     }
 
     // MARK: - Names, background fixes, small catalogs
