@@ -75,19 +75,37 @@ extension RegionMonitorEmulator {
         let truth = UnitVector(position)
         let noise = monitoring.positionNoise
         guard noise.sigmaMeters > 0 else { return truth }
+        // Two independent standard normals from one Box–Muller draw.
+        let radius = (-2 * log(1 - noiseRandom.nextUnit())).squareRoot()
+        let angle = 2 * Double.pi * noiseRandom.nextUnit()
+        let (g1, g2) = (radius * cos(angle), radius * sin(angle))
         if let previous = noiseTimeSeconds {
-            let keep = exp(-(timeSeconds - previous) / noise.correlationSeconds)
+            let dt = timeSeconds - previous
+            if dt != noiseStepSeconds {
+                noiseStepSeconds = dt
+                noiseKeep = exp(-dt / noise.correlationSeconds)
+            }
+            let keep = noiseKeep
             let fresh = noise.sigmaMeters * (1 - keep * keep).squareRoot()
-            noiseEastMeters = keep * noiseEastMeters + fresh * random.nextGaussian()
-            noiseNorthMeters = keep * noiseNorthMeters + fresh * random.nextGaussian()
+            noiseEastMeters = keep * noiseEastMeters + fresh * g1
+            noiseNorthMeters = keep * noiseNorthMeters + fresh * g2
         } else {
-            noiseEastMeters = noise.sigmaMeters * random.nextGaussian()
-            noiseNorthMeters = noise.sigmaMeters * random.nextGaussian()
+            noiseEastMeters = noise.sigmaMeters * g1
+            noiseNorthMeters = noise.sigmaMeters * g2
         }
         noiseTimeSeconds = timeSeconds
-        // Local east and north at the true position (at a pole, those of its stored meridian).
-        let lat = position.latitudeRadians, lon = position.longitudeRadians
-        let sinLat = sin(lat), cosLat = cos(lat), sinLon = sin(lon), cosLon = cos(lon)
+        // Local east and north at the true position, from its unit vector (at a pole, those of
+        // its stored meridian).
+        let sinLat = truth.z
+        let cosLat = (truth.x * truth.x + truth.y * truth.y).squareRoot()
+        let sinLon: Double, cosLon: Double
+        if cosLat > 1e-12 {
+            sinLon = truth.y / cosLat
+            cosLon = truth.x / cosLat
+        } else {
+            sinLon = sin(position.longitudeRadians)
+            cosLon = cos(position.longitudeRadians)
+        }
         let east = noiseEastMeters / Earth.meanRadiusMeters
         let north = noiseNorthMeters / Earth.meanRadiusMeters
         let moved = UnitVector(

@@ -28,8 +28,12 @@ extension RegionMonitorEmulator {
     public mutating func register(id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double) -> RegistrationResult {
         precondition(radiusMeters >= 0 && radiusMeters.isFinite, "radius must be finite, >= 0")
         moveClock(to: timeSeconds)
-        let entryCushion = draw(monitoring.entryCushionMeters)
-        let exitCushion = draw(monitoring.exitCushionMeters)
+        // Keyed by the definition: the same region registered again, by any app, gets the same
+        // cushions.
+        var cushions = keyedRandom(
+            id, center.latitude.bitPattern, center.longitude.bitPattern, radiusMeters.bitPattern)
+        let entryCushion = draw(monitoring.entryCushionMeters, using: &cushions)
+        let exitCushion = draw(monitoring.exitCushionMeters, using: &cushions)
         let depth = min(entryCushion, monitoring.entryDepthFraction * radiusMeters)
         let geometry = (
             center: UnitVector(center), radiusChord2: Self.squaredChord(arcMeters: radiusMeters),
@@ -124,8 +128,21 @@ extension RegionMonitorEmulator {
         monitoredCount = 0
     }
 
-    mutating func draw(_ range: ClosedRange<Double>) -> Double {
+    func draw(_ range: ClosedRange<Double>, using random: inout SplitMix64) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * random.nextUnit()
+    }
+
+    /// A stream keyed by the seed, `id` and up to three more words (FNV-1a over the bytes, then
+    /// SplitMix64's finalizer through the first draw).
+    func keyedRandom(_ id: String, _ a: UInt64, _ b: UInt64 = 0, _ c: UInt64 = 0) -> SplitMix64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        hash = (hash ^ a) &* 0x0000_0100_0000_01B3
+        hash = (hash ^ b) &* 0x0000_0100_0000_01B3
+        hash = (hash ^ c) &* 0x0000_0100_0000_01B3
+        var random = SplitMix64(seed: hash)
+        random.state = random.next()
+        return random
     }
 
     func newRegion(
@@ -143,13 +160,14 @@ extension RegionMonitorEmulator {
         let inside = estimate.squaredChord(to: regions[index].center) <= regions[index].radiusChord2
         regions[index].state = inside ? .inside : .outside
         guard inside, case .initialEnter(let dropProbability) = monitoring.insideAtRegistration else { return }
-        // Drawn whatever the probability, so that changing it does not shift later draws.
+        var random = keyedRandom(regions[index].id, 1, timeSeconds.bitPattern)
         let dropped = random.nextUnit() < dropProbability
         if !dropped { decide(.enter, regionID: regions[index].id, at: timeSeconds) }
     }
 
     /// Queues an event decided now, delivered after a drawn latency.
     mutating func decide(_ kind: RegionEvent.Kind, regionID: String, at timeSeconds: Double) {
+        var random = keyedRandom(regionID, kind == .enter ? 2 : 3, timeSeconds.bitPattern)
         let delivered = timeSeconds + monitoring.latency.quantile(random.nextUnit())
         let item = _Pending(
             event: RegionEvent(kind: kind, regionID: regionID, decidedAtSeconds: timeSeconds, deliveredAtSeconds: delivered),

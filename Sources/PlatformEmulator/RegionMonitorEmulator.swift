@@ -21,9 +21,13 @@ import Geodesy
 ///   app updates follow the profile's `overLimit`, `insideAtRegistration`, `reusedIdentifier`,
 ///   `regionsSurviveReboot` and `regionsSurviveAppUpdate`.
 ///
-/// Every random draw (noise, cushions, latencies, dropped initial entries) comes from one
-/// `SplitMix64` seeded at creation, in call order: the same seed and the same calls give the same
-/// events.
+/// Randomness is seeded and keyed, so that two apps replayed on the same phone and path differ
+/// only where what they register differs (common random numbers): the OS's position error is one
+/// stream of its own, fed once per `advance`, whatever is registered; a region's cushions are
+/// drawn from the seed and the region's definition (id, center, radius), so the same region
+/// registered at another moment gets the same cushions; a latency or a dropped initial entry is
+/// drawn from the seed, the region id, the event kind and the decision time. The same seed and
+/// the same calls give the same events.
 ///
 /// - Complexity: `advance` is O(m + p) for m registered regions and p events awaiting delivery,
 ///   with one squared chord per monitored region and a fixed number of transcendental functions
@@ -35,7 +39,10 @@ public struct RegionMonitorEmulator: Sendable {
     /// Regions monitored at once; registrations beyond follow `monitoring.overLimit`.
     public let regionLimit: Int
 
-    var random: SplitMix64
+    /// The seed every keyed draw starts from.
+    let seed: UInt64
+    /// The OS's position error, one stream drawn only by `advance`.
+    var noiseRandom: SplitMix64
     var regions: [_Region] = []
     var indexByID: [String: Int] = [:]
     /// Decided events not yet delivered, sorted by delivery time, then decision order.
@@ -48,6 +55,9 @@ public struct RegionMonitorEmulator: Sendable {
     var noiseEastMeters = 0.0
     var noiseNorthMeters = 0.0
     var noiseTimeSeconds: Double?
+    /// The last step between positions and the share of the error it keeps, exp(−step/τ).
+    var noiseStepSeconds = Double.nan
+    var noiseKeep = 0.0
 
     /// An emulator of `profile`'s region monitoring and region limit.
     public init(profile: PlatformProfile, seed: UInt64) {
@@ -67,7 +77,8 @@ public struct RegionMonitorEmulator: Sendable {
         precondition(regionLimit >= 0, "region limit must be >= 0")
         self.monitoring = monitoring
         self.regionLimit = regionLimit
-        self.random = SplitMix64(seed: seed)
+        self.seed = seed
+        self.noiseRandom = SplitMix64(seed: seed ^ 0x6A09_E667_F3BC_C908)
         pending.reserveCapacity(16)
     }
 

@@ -18,10 +18,11 @@ public enum SimulateCommand: Subcommand {
         with a margin of its longest step plus --delay times its fastest speed. A miss is avoidable when the true point was inside no
         more fences than there are place slots and the planner had not declared the selection
         saturated; the command exits 1 if it finds one, or an unavoidable miss outside a saturated
-        state. With --platform the same walks are also replayed through an emulated phone (ideal:
-        today's fixed --delay; ios, android: the platform's cushion, stay, latency, noise and limits,
-        docs/design/emulators.md) and the entries it would report are scored against the visits on
-        the true path; those figures are reported, not checked. Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
+        state. The same walks are then replayed through an emulated phone (--platform, default ios;
+        ideal: a fixed --delay; ios, android: the platform's cushion, stay, latency, noise and
+        limits, docs/design/emulators.md; none: skip) and the entries it would report are scored
+        against the visits on the true path. Those figures are reported; --min-recall-120 and
+        --expect-reference-misses turn them into checks (exit 1). Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
         edge), commute, dateline (region on the 180th meridian), pole (over the north pole), diagonal
         (a straight line through the region's center at 45 degrees).
         """
@@ -47,8 +48,10 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--strict", help: "Fail on the first bad row of --places or --walk."),
         OptionSpec("--walk", value: "FILE", help: "Replay this walk (CSV or GPX) once instead of generated walks."),
         OptionSpec(
-            "--platform", value: "ideal|ios|android",
-            help: "Also replay the walks through an emulated phone and score the visits the app would hear of (recall, latency, costs)."),
+            "--platform", value: "none|ideal|ios|android",
+            help:
+                "Also replay the walks through an emulated phone and score the visits the app would hear of (recall, latency, costs); none: only the planner's check.",
+            default: "ios"),
         OptionSpec(
             "--strategy", value: "NAME", help: "With --platform: what the app monitors (rotate or a reference design, below).",
             default: "rotate"),
@@ -66,6 +69,12 @@ public enum SimulateCommand: Subcommand {
         OptionSpec(
             "--os-noise", value: "M", help: "With --platform ios|android: the OS's position error per axis, meters.",
             default: "the platform's"),
+        OptionSpec(
+            "--min-recall-120", value: "R",
+            help: "Exit 1 if rotate's recall of visits of at least 120 s on the platform is below R (0...1)."),
+        OptionSpec(
+            "--expect-reference-misses",
+            help: "With --compare: exit 1 if a reference design shows no visit entered while its fence was unmonitored."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress on stderr (shown only when stderr is a terminal)."),
     ]
@@ -123,30 +132,26 @@ public enum SimulateCommand: Subcommand {
             throw .failure("cannot build the place set: \(error)")
         }
         let showProgress = !arguments.flag("--quiet") && console.errIsTerminal
-        let report: OracleReport
-        do {
-            if let fileWalk {
-                report = try simulation.replay(fileWalk)
-            } else {
-                report = try simulation.run { done, total in
-                    if showProgress && (done == total || done % max(1, total / 10) == 0) {
-                        console.err("rotate simulate: \(done)/\(total) walks")
-                    }
-                }
-            }
-        } catch {
-            throw .failure("\(error)")
-        }
-        let platformName =
-            arguments.string("--platform") == nil
-            ? nil : try arguments.choice("--platform", default: "ios", from: ["ideal", "ios", "android"])
+        let chosenPlatform = try arguments.choice("--platform", default: "ios", from: ["none", "ideal", "ios", "android"])
+        let platformName = chosenPlatform == "none" ? nil : chosenPlatform
         let strategyName = try arguments.choice("--strategy", default: "rotate", from: StrategyKind.allCases.map(\.rawValue))
         let strategies = arguments.flag("--compare") ? StrategyKind.allCases : [StrategyKind(rawValue: strategyName) ?? .rotate]
-        if platformName == nil, arguments.flag("--compare") || arguments.string("--strategy") != nil {
-            throw .usage("--strategy and --compare need --platform")
+        let minimumRecall120 =
+            arguments.string("--min-recall-120") == nil ? nil : try arguments.double("--min-recall-120", default: 0, in: 0...1)
+        if platformName == nil,
+            arguments.flag("--compare") || arguments.string("--strategy") != nil || minimumRecall120 != nil
+                || arguments.flag("--expect-reference-misses")
+        {
+            throw .usage("--strategy, --compare, --min-recall-120 and --expect-reference-misses need a platform (not --platform none)")
         }
-        var platformReports: [(strategy: StrategyKind, report: PlatformReplayReport)] = []
+        if arguments.flag("--expect-reference-misses"), !arguments.flag("--compare") {
+            throw .usage("--expect-reference-misses needs --compare")
+        }
+        if minimumRecall120 != nil, !strategies.contains(.rotate) {
+            throw .usage("--min-recall-120 checks rotate: use it with --strategy rotate or --compare")
+        }
         var platformConfiguration = simulation.configuration
+        var platform: Simulation.PlatformRun?
         if let platformName {
             var replay: PlatformReplay =
                 switch platformName {
@@ -166,19 +171,32 @@ public enum SimulateCommand: Subcommand {
                         maxSpeedMetersPerSecond: fileWalk?.fastestSpeedMetersPerSecond ?? scenario.maxSpeedMetersPerSecond,
                         fixIntervalSeconds: scenario.fixes.maxGapSeconds) + scenario.fixes.noiseAllowanceMeters
             }
+            replay.placeSlots = platformConfiguration.placeSlots
             do {
-                platformReports = try simulation.runOnPlatform(
-                    replay, configuration: try platformConfiguration.validated(), strategies: strategies, walk: fileWalk
-                ) { done, total in
+                platform = Simulation.PlatformRun(
+                    replay: replay, configuration: try platformConfiguration.validated(), strategies: strategies)
+            } catch {
+                throw .usage("\(error)")
+            }
+        }
+        let report: OracleReport
+        var platformReports: [(strategy: StrategyKind, report: PlatformReplayReport)] = []
+        do {
+            if let fileWalk {
+                report = try simulation.replay(fileWalk)
+                if let platform {
+                    platformReports = try simulation.runOnPlatform(
+                        platform.replay, configuration: platform.configuration, strategies: platform.strategies, walk: fileWalk)
+                }
+            } else {
+                (report, platformReports) = try simulation.run(onPlatform: platform) { done, total in
                     if showProgress && (done == total || done % max(1, total / 10) == 0) {
-                        console.err("rotate simulate: \(done)/\(total) walks on \(platformName)")
+                        console.err("rotate simulate: \(done)/\(total) walks" + (platformName.map { " (and on \($0))" } ?? ""))
                     }
                 }
-            } catch let error as ConfigurationError {
-                throw .usage("\(error)")
-            } catch {
-                throw .failure("\(error)")
             }
+        } catch {
+            throw .failure("\(error)")
         }
         let config = simulation.configuration
         if arguments.flag("--json") {
@@ -206,7 +224,10 @@ public enum SimulateCommand: Subcommand {
             object.add("stickiness_m", config.stickinessMeters)
             object.add("seed", scenario.seed)
             if let platformName, !arguments.flag("--compare"), let only = platformReports.first {
-                Self.addPlatformFigures(only, platform: platformName, margin: platformConfiguration.marginMeters, to: &object)
+                // `misses` and `avoidable_misses` are the planner check's here; the visits' are
+                // `visit_misses` and `avoidable_visit_misses`.
+                Self.addPlatformFigures(
+                    only, platform: platformName, margin: platformConfiguration.marginMeters, missesKeyPrefix: "visit_", to: &object)
             }
             console.out(object.text)
             if let platformName, arguments.flag("--compare") {
@@ -247,11 +268,25 @@ public enum SimulateCommand: Subcommand {
                 for entry in platformReports { Self.printPlatformFigures(entry, console: console) }
             }
         }
+        var failures: [String] = []
         if report.avoidableMisses > 0 || report.unavoidableOutsideSaturation > 0 {
-            throw .failure(
+            failures.append(
                 "\(report.avoidableMisses) avoidable misses, \(report.unavoidableOutsideSaturation) unavoidable misses outside saturated states"
             )
         }
+        if let minimumRecall120, let rotate = platformReports.first(where: { $0.strategy == .rotate })?.report,
+            rotate.score.recall120 < minimumRecall120
+        {
+            failures.append(
+                "rotate's recall of visits >= 120 s is \(TextFormat.fixed(rotate.score.recall120, decimals: 4)), "
+                    + "below --min-recall-120 \(TextFormat.fixed(minimumRecall120, decimals: 4))")
+        }
+        if arguments.flag("--expect-reference-misses") {
+            for entry in platformReports where entry.strategy != .rotate && entry.report.visitsEnteredUnmonitored == 0 {
+                failures.append("\(entry.strategy.rawValue) entered no fence while it was unmonitored: its known flaw did not show")
+            }
+        }
+        if !failures.isEmpty { throw .failure(failures.joined(separator: "; ")) }
     }
 
     /// `monitoring` with the uncertain parameters the options override.
@@ -285,7 +320,8 @@ public enum SimulateCommand: Subcommand {
 
     /// The platform replay's figures for one strategy under the documented JSON keys.
     static func addPlatformFigures(
-        _ entry: (strategy: StrategyKind, report: PlatformReplayReport), platform: String, margin: Double, to object: inout JSONObject
+        _ entry: (strategy: StrategyKind, report: PlatformReplayReport), platform: String, margin: Double, missesKeyPrefix: String = "",
+        to object: inout JSONObject
     ) {
         let (strategy, visits) = entry
         object.add("platform", platform)
@@ -295,8 +331,11 @@ public enum SimulateCommand: Subcommand {
         object.add("recall", visits.score.recall, decimals: 5)
         object.add("recall_30s", visits.score.recall30, decimals: 5)
         object.add("recall_120s", visits.score.recall120, decimals: 5)
+        object.add("visits_30s", visits.score.visits30)
+        object.add("visits_120s", visits.score.visits120)
         object.add("false_entries", visits.score.falseEntries)
-        object.add("visits_entered_unmonitored", visits.visitsEnteredUnmonitored)
+        object.add("\(missesKeyPrefix)misses", visits.visitsEnteredUnmonitored)
+        object.add(missesKeyPrefix.isEmpty ? "avoidable_misses" : "avoidable_visit_misses", visits.avoidableVisitsEnteredUnmonitored)
         if let median = visits.score.latencySeconds(quantile: 0.5) { object.add("latency_median_s", median, decimals: 1) }
         if let p90 = visits.score.latencySeconds(quantile: 0.9) { object.add("latency_p90_s", p90, decimals: 1) }
         object.add("wakeups_per_km", visits.wakeupsPerKilometer, decimals: 3)
@@ -316,7 +355,8 @@ public enum SimulateCommand: Subcommand {
             "\(strategy.rawValue): \(TextFormat.grouped(score.detected)) of \(TextFormat.grouped(score.visits)) visits detected "
                 + "(recall \(percent(score.recall)); \(percent(score.recall30)) of visits >= 30 s, \(percent(score.recall120)) of >= 120 s), "
                 + "\(TextFormat.grouped(score.falseEntries)) false entries, "
-                + "\(TextFormat.grouped(visits.visitsEnteredUnmonitored)) entered while not monitored")
+                + "\(TextFormat.grouped(visits.visitsEnteredUnmonitored)) entered while not monitored "
+                + "(\(TextFormat.grouped(visits.avoidableVisitsEnteredUnmonitored)) avoidable)")
         console.out(
             "  latency median \(seconds(score.latencySeconds(quantile: 0.5))), p90 \(seconds(score.latencySeconds(quantile: 0.9))), "
                 + "max \(seconds(score.latencySeconds(quantile: 1))); "

@@ -39,10 +39,18 @@ public protocol MonitoringStrategy {
     var name: String { get }
     /// What the app asks for in the background now (may change after each call).
     var backgroundFixes: BackgroundFixes { get }
+    /// Whether the strategy has declared that what it monitors cannot cover every fence within
+    /// reach (rotate's `saturated` guarantee), so the app must decide in-app; a visit entered
+    /// unmonitored then is not counted avoidable. False for designs that never say so.
+    var declaresSaturation: Bool { get }
     /// The regions to monitor from the first fix.
     mutating func begin(at fix: Fix) -> MonitoredRegions
     /// The platform delivered the exit of trigger `id`; `fix` is the woken app's fix.
     mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions?
     /// A background fix arrived.
     mutating func received(_ fix: Fix) -> MonitoredRegions?
+}
+
+extension MonitoringStrategy {
+    public var declaresSaturation: Bool { false }
 }

@@ -18,6 +18,10 @@ public struct PlatformReplay: Sendable {
     public var profile: PlatformProfile
     public var monitoring: PlatformProfile.RegionMonitoring
     public var seed: UInt64
+    /// Place fences an app can monitor here (the region limit less the host's headroom and the
+    /// trigger region): a visit entered unmonitored while the true position is inside no more
+    /// fences than this could have been caught, and counts as avoidable.
+    public var placeSlots: Int
 
     /// A replay on `profile`'s phone, with its region monitoring replaced by `monitoring` when
     /// given (another cushion, latency or noise; or `.ideal(delaySeconds:)`).
@@ -25,13 +29,18 @@ public struct PlatformReplay: Sendable {
         self.profile = profile
         self.monitoring = monitoring ?? profile.regionMonitoring
         self.seed = seed
+        placeSlots = max(0, profile.regionLimit - 3)
     }
 
-    /// The ideal phone: no region limit, no cushion, no noise, a fixed delay.
+    /// The ideal phone: no region limit, no cushion, no noise, a fixed delay, and the woken app's
+    /// fix at once (the planner's own simulation, `Simulation.run`, models the same phone).
     public static func ideal(delaySeconds: Double, seed: UInt64) -> PlatformReplay {
         var profile = PlatformProfile.iOS
         profile.name = "ideal"
         profile.regionLimit = .max
+        for i in profile.locationSources.indices where profile.locationSources[i].kind == .wakeFix {
+            profile.locationSources[i].timeToFixSeconds = 0...0
+        }
         return PlatformReplay(profile: profile, monitoring: .ideal(delaySeconds: delaySeconds), seed: seed)
     }
 
@@ -47,18 +56,19 @@ public struct PlatformReplay: Sendable {
     }
 
     /// Replays `strategy` over `walk` (the `walkIndex`-th of a run: it seeds the emulator);
-    /// `visits` are the walk's (`visits(on:catalog:)`), computed when not given.
+    /// `visits` are the walk's (`visits(on:catalog:)`) and `lengthMeters` its length, computed
+    /// when not given.
     public func replay<Strategy: MonitoringStrategy>(
         _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog,
-        visits given: (true: [Visit], grown: [Visit])? = nil
+        visits given: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil
     ) -> PlatformReplayReport {
         var report = PlatformReplayReport()
         report.walks = 1
-        report.meters = walk.lengthMeters
+        report.meters = lengthMeters ?? walk.lengthMeters
         if let first = walk.samples.first, let last = walk.samples.last { report.seconds = last.timeSeconds - first.timeSeconds }
         var emulator = RegionMonitorEmulator(
             monitoring: monitoring, regionLimit: profile.regionLimit, seed: seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
-        var rng = SplitMix64(seed: seed &+ 0xE703_7ED1_A0B4_28DB &* UInt64(walkIndex + 1))
+        let wakeSeed = seed &+ 0xE703_7ED1_A0B4_28DB &* UInt64(walkIndex + 1)
         let wakeFix = source(.wakeFix)?.timeToFixSeconds ?? 0...0
         let significant = source(.significantChange) ?? source(.backgroundUpdates)
 
@@ -73,14 +83,31 @@ public struct PlatformReplay: Sendable {
         // and the intervals it was monitored, to tell visits entered while unmonitored.
         var monitoredSince: [String: Double] = [:]
         var monitoredIntervals: [String: [ClosedRange<Double>]] = [:]
+        // The intervals the strategy had declared saturation, [since, until).
+        var saturatedSince: Double?
+        var saturatedIntervals: [Range<Double>] = []
+
+        // What the strategy asks for, read after each call to it (it changes only then).
+        var asks = strategy.backgroundFixes
+        var declaresSaturation = strategy.declaresSaturation
+
+        var wanted: [String: (center: Coordinate, radiusMeters: Double)] = [:]
+        var removals: [String] = []
 
         func apply(_ regions: MonitoredRegions?, at time: Double) {
+            asks = strategy.backgroundFixes
+            declaresSaturation = strategy.declaresSaturation
             guard let regions else { return }
-            var wanted: [String: (center: Coordinate, radiusMeters: Double)] = [:]
+            wanted.removeAll(keepingCapacity: true)
             for fence in regions.places { wanted[fence.id] = (fence.center, fence.radiusMeters) }
             for trigger in regions.triggers { wanted[trigger.id] = (trigger.center, trigger.radiusMeters) }
-            for (id, old) in registered.sorted(by: { $0.key < $1.key }) {
+            removals.removeAll(keepingCapacity: true)
+            for (id, old) in registered {
                 if let new = wanted[id], new.center == old.center, new.radiusMeters == old.radiusMeters { continue }
+                removals.append(id)
+            }
+            // In id order: the same calls whatever the dictionary's order.
+            for id in removals.sorted() {
                 _ = emulator.unregister(id: id, at: time)
                 registered[id] = nil
                 report.registrationCalls += 1
@@ -116,9 +143,11 @@ public struct PlatformReplay: Sendable {
                 report.eventsDelivered += 1
                 if triggers.contains(event.regionID) {
                     if event.kind == .exit, wake == nil {
-                        wake = (
-                            event.regionID, event.deliveredAtSeconds + rng.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
-                        )
+                        // Keyed by the delivery time: the same wakeup takes as long under any strategy.
+                        var random = SplitMix64(seed: wakeSeed ^ event.deliveredAtSeconds.bitPattern)
+                        _ = random.next()
+                        let fixSeconds = random.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
+                        wake = (event.regionID, event.deliveredAtSeconds + fixSeconds)
                     }
                 } else if event.kind == .enter {
                     entries.append(ReceivedEntry(placeID: event.regionID, timeSeconds: event.deliveredAtSeconds))
@@ -131,7 +160,15 @@ public struct PlatformReplay: Sendable {
                 apply(strategy.triggerExited(due.id, at: fix), at: time)
             }
             guard begun else { continue }
-            switch strategy.backgroundFixes {
+            defer {
+                if declaresSaturation {
+                    if saturatedSince == nil { saturatedSince = time }
+                } else if let since = saturatedSince {
+                    saturatedIntervals.append(since..<time)
+                    saturatedSince = nil
+                }
+            }
+            switch asks {
             case .none:
                 break
             case .continuous:
@@ -153,12 +190,16 @@ public struct PlatformReplay: Sendable {
         }
         let end = walk.samples.last?.timeSeconds ?? 0
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
+        if let since = saturatedSince { saturatedIntervals.append(since..<Double.infinity) }
         let (visits, nearVisits) = given ?? self.visits(on: walk, catalog: catalog)
         report.score = VisitOracle.score(visits: visits, nearVisits: nearVisits, entries: entries)
-        report.visitsEnteredUnmonitored =
-            visits.filter { visit in
-                !(monitoredIntervals[visit.placeID] ?? []).contains { $0.contains(visit.entrySeconds) }
-            }.count
+        for visit in visits where !(monitoredIntervals[visit.placeID] ?? []).contains(where: { $0.contains(visit.entrySeconds) }) {
+            report.visitsEnteredUnmonitored += 1
+            // Fences the true position is inside at this entry: the visits under way then.
+            let inside = visits.filter { $0.entrySeconds <= visit.entrySeconds && visit.entrySeconds <= $0.exitSeconds }.count
+            let saturated = saturatedIntervals.contains { $0.contains(visit.entrySeconds) }
+            if inside <= placeSlots, !saturated { report.avoidableVisitsEnteredUnmonitored += 1 }
+        }
         return report
     }
 }
@@ -182,6 +223,10 @@ public struct PlatformReplayReport: Hashable, Sendable {
     /// Visits whose fence the OS was not monitoring at the true entry (not registered, removed, or
     /// silently dropped past the limit): no cushion or latency could have caught them.
     public var visitsEnteredUnmonitored = 0
+    /// Of those, the visits whose true entry point was inside no more fences than `placeSlots`
+    /// (visits under way at that moment, merged re-entries included), entered while the strategy
+    /// had not declared saturation: the planner's own test of an avoidable miss, per visit.
+    public var avoidableVisitsEnteredUnmonitored = 0
 
     public init() {}
 
@@ -204,5 +249,6 @@ public struct PlatformReplayReport: Hashable, Sendable {
         gnssOnSeconds += other.gnssOnSeconds
         fixesRequested += other.fixesRequested
         visitsEnteredUnmonitored += other.visitsEnteredUnmonitored
+        avoidableVisitsEnteredUnmonitored += other.avoidableVisitsEnteredUnmonitored
     }
 }

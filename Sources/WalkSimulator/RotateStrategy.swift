@@ -3,9 +3,14 @@ import FencePlanner
 /// rotate's planner as a `MonitoringStrategy`: the rotator's selection (monitored places and the
 /// refresh region) is what the phone monitors.
 ///
-/// While the selection is `exact` the app sleeps and relies on the refresh region's exit; while
+/// While the selection is `exact` the app relies on the refresh region's exit, and also asks for
+/// significant-change updates (iOS; Android's background updates): the margin covers the
+/// platform's 90th-percentile latency, not its tail (iOS up to 5 minutes, a walker's 540 m), and
+/// a significant change that finds the device already outside the refresh circle reselects
+/// (`FenceRotator.update(with:)`) before the late exit arrives. These updates use no GNSS. While
 /// it is `degraded` or `saturated` no refresh circle protects every unmonitored fence, so the app
-/// asks for continuous updates and reselects as it moves (`FenceRotator.update(with:)`).
+/// asks for continuous updates and reselects as it moves. With the whole catalog monitored it asks
+/// for nothing.
 public struct RotateStrategy: MonitoringStrategy {
     public private(set) var rotator: FenceRotator
 
@@ -17,7 +22,14 @@ public struct RotateStrategy: MonitoringStrategy {
 
     public var backgroundFixes: BackgroundFixes {
         guard let guarantee = rotator.state.guarantee else { return .continuous }
-        return guarantee == .exact ? .none : .continuous
+        guard guarantee == .exact else { return .continuous }
+        // With the whole catalog monitored there is nothing to reselect.
+        return rotator.state.refresh == nil ? .none : .significantChange
+    }
+
+    public var declaresSaturation: Bool {
+        if case .saturated = rotator.state.guarantee { return true }
+        return false
     }
 
     public mutating func begin(at fix: Fix) -> MonitoredRegions {

@@ -104,17 +104,58 @@ public struct Simulation: Sendable {
 
     /// Replays every walk; `progress` is called after each walk with (done, total).
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws -> OracleReport {
+        try run(onPlatform: nil, progress: progress).oracle
+    }
+
+    /// What `run(onPlatform:progress:)` replays through an emulated phone: the phone, rotate's
+    /// configuration there, and the strategies.
+    public struct PlatformRun: Sendable {
+        public var replay: PlatformReplay
+        public var configuration: RotationConfiguration
+        public var strategies: [StrategyKind]
+
+        public init(replay: PlatformReplay, configuration: RotationConfiguration, strategies: [StrategyKind] = [.rotate]) {
+            self.replay = replay
+            self.configuration = configuration
+            self.strategies = strategies
+        }
+    }
+
+    /// Replays every walk through the missed-fence oracle and, with `platform`, through its
+    /// emulated phone for each strategy (`runOnPlatform`): each walk is made once for both.
+    /// `progress` is called after each walk with (done, total).
+    public func run(
+        onPlatform platform: PlatformRun?, progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> (oracle: OracleReport, platform: [(strategy: StrategyKind, report: PlatformReplayReport)]) {
         var total = OracleReport()
+        var totals = (platform?.strategies ?? []).map { (strategy: $0, report: PlatformReplayReport()) }
         for index in 0..<scenario.walks {
+            let path = walk(index)
             var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
-            total.merge(
-                MissedFenceOracle.replay(
-                    walk(index), rotator: &rotator, catalog: catalog,
-                    placeSlots: configuration.placeSlots,
-                    platformDelaySeconds: scenario.platformDelaySeconds))
+            let oracle = MissedFenceOracle.replay(
+                path, rotator: &rotator, catalog: catalog, placeSlots: configuration.placeSlots,
+                platformDelaySeconds: scenario.platformDelaySeconds)
+            total.merge(oracle)
+            if let platform { try replay(path, walkIndex: index, lengthMeters: oracle.meters, on: platform, into: &totals) }
             progress(index + 1, scenario.walks)
         }
-        return total
+        return (total, totals)
+    }
+
+    /// One walk through `platform`'s phone for each strategy, added to `totals`; the walk's
+    /// visits and length are computed once for all.
+    func replay(
+        _ path: Walk, walkIndex: Int, lengthMeters: Double? = nil, on platform: PlatformRun,
+        into totals: inout [(strategy: StrategyKind, report: PlatformReplayReport)]
+    ) throws {
+        let visits = platform.replay.visits(on: path, catalog: catalog)
+        let meters = lengthMeters ?? path.lengthMeters
+        for s in totals.indices {
+            var strategy = try totals[s].strategy.make(catalog: catalog, configuration: platform.configuration)
+            totals[s].report.merge(
+                platform.replay.replay(
+                    path, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, visits: visits, lengthMeters: meters))
+        }
     }
 
     /// Replays each of `strategies` over every walk (or over `walk` alone) through an emulated
@@ -125,17 +166,13 @@ public struct Simulation: Sendable {
         _ replay: PlatformReplay, configuration: RotationConfiguration, strategies: [StrategyKind] = [.rotate], walk given: Walk? = nil,
         progress: (Int, Int) -> Void = { _, _ in }
     ) throws -> [(strategy: StrategyKind, report: PlatformReplayReport)] {
-        var totals = strategies.map { ($0, PlatformReplayReport()) }
+        let platform = PlatformRun(replay: replay, configuration: configuration, strategies: strategies)
+        var totals = strategies.map { (strategy: $0, report: PlatformReplayReport()) }
         let count = given == nil ? scenario.walks : 1
         for index in 0..<count {
-            let path = given ?? walk(index)
-            let visits = replay.visits(on: path, catalog: catalog)
-            for s in totals.indices {
-                var strategy = try totals[s].0.make(catalog: catalog, configuration: configuration)
-                totals[s].1.merge(replay.replay(path, walkIndex: index, strategy: &strategy, catalog: catalog, visits: visits))
-            }
+            try self.replay(given ?? walk(index), walkIndex: index, on: platform, into: &totals)
             progress(index + 1, count)
         }
-        return totals.map { (strategy: $0.0, report: $0.1) }
+        return totals
     }
 }

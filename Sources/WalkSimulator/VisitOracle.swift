@@ -62,10 +62,11 @@ public enum VisitOracle {
         var exact = Tracker()
         var grown = Tracker()
         var buffer = NeighborBuffer()
-        var candidates: [(index: Int, exact: Double, grown: Double)] = []
-        // The squared chords of each fence's radius and grown radius, once: a checked point is
-        // compared with a fence by one squared chord, no trigonometry.
-        var chords: [Int: (exact: Double, grown: Double)] = [:]
+        var candidates: [(index: Int, slot: Int, exact: Double, grown: Double)] = []
+        // Each fence met gets a slot (the trackers' storage) and the squared chords of its radius
+        // and grown radius, once: a checked point is compared with a fence by one squared chord,
+        // no trigonometry and no hashing.
+        var slots: [Int: (slot: Int, exact: Double, grown: Double)] = [:]
         var checkedPoint = 0
         let samples = walk.samples
         // The fences near a stretch of up to `stretchMeters` of path, found by one index query
@@ -92,11 +93,15 @@ public enum VisitOracle {
                 candidates.removeAll(keepingCapacity: true)
                 for neighbor in buffer.neighbors {
                     let index = neighbor.index
-                    if chords[index] == nil {
+                    if slots[index] == nil {
                         let radius = catalog.places[index].radiusMeters
-                        chords[index] = (GreatCircle.squaredChord(arcMeters: radius), GreatCircle.squaredChord(arcMeters: radius + extra))
+                        slots[index] = (
+                            slots.count, GreatCircle.squaredChord(arcMeters: radius), GreatCircle.squaredChord(arcMeters: radius + extra)
+                        )
+                        exact.addSlot(id: catalog.places[index].id)
+                        grown.addSlot(id: catalog.places[index].id)
                     }
-                    if let chord = chords[index] { candidates.append((index, chord.exact, chord.grown)) }
+                    if let known = slots[index] { candidates.append((index, known.slot, known.exact, known.grown)) }
                 }
             }
             let length = sample.truePosition.distance(to: next.truePosition)
@@ -118,35 +123,42 @@ public enum VisitOracle {
                 for candidate in candidates {
                     let chord2 = vector.squaredChord(to: catalog.vectors[candidate.index])
                     guard chord2 <= candidate.grown else { continue }
-                    let id = catalog.places[candidate.index].id
-                    grown.inside(candidate.index, id: id, at: time, point: checkedPoint)
-                    if chord2 <= candidate.exact { exact.inside(candidate.index, id: id, at: time, point: checkedPoint) }
+                    grown.inside(candidate.slot, at: time, point: checkedPoint)
+                    if chord2 <= candidate.exact { exact.inside(candidate.slot, at: time, point: checkedPoint) }
                 }
             }
         }
         return (exact.finished(), grown.finished())
     }
 
-    /// The visits in progress and closed, for one set of fences.
+    /// The visits in progress and closed, for one set of fences, by slot.
     struct Tracker {
-        var open: [Int: Visit] = [:]  // place index -> visit in progress (last inside point so far)
-        var lastInsidePoint: [Int: Int] = [:]
+        var ids: [String] = []
+        var open: [Visit?] = []  // slot -> visit in progress (last inside point so far)
+        var lastInsidePoint: [Int] = []
         var closed: [Visit] = []
 
-        /// Checked point number `point`, at `time`, is inside fence `index`.
-        mutating func inside(_ index: Int, id: String, at time: Double, point: Int) {
-            if var visit = open[index], lastInsidePoint[index] == point - 1 || time - visit.exitSeconds <= mergeGapSeconds {
+        /// A fence met for the first time takes the next slot.
+        mutating func addSlot(id: String) {
+            ids.append(id)
+            open.append(nil)
+            lastInsidePoint.append(-2)
+        }
+
+        /// Checked point number `point`, at `time`, is inside the fence in `slot`.
+        mutating func inside(_ slot: Int, at time: Double, point: Int) {
+            if var visit = open[slot], lastInsidePoint[slot] == point - 1 || time - visit.exitSeconds <= mergeGapSeconds {
                 visit.exitSeconds = time  // still inside, or back inside soon enough: the same visit
-                open[index] = visit
+                open[slot] = visit
             } else {
-                if let visit = open[index] { closed.append(visit) }
-                open[index] = Visit(placeID: id, entrySeconds: time, exitSeconds: time)
+                if let visit = open[slot] { closed.append(visit) }
+                open[slot] = Visit(placeID: ids[slot], entrySeconds: time, exitSeconds: time)
             }
-            lastInsidePoint[index] = point
+            lastInsidePoint[slot] = point
         }
 
         func finished() -> [Visit] {
-            (closed + open.values).sorted { ($0.entrySeconds, $0.placeID) < ($1.entrySeconds, $1.placeID) }
+            (closed + open.compactMap { $0 }).sorted { ($0.entrySeconds, $0.placeID) < ($1.entrySeconds, $1.placeID) }
         }
     }
 

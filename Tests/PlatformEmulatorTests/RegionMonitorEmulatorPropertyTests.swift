@@ -84,6 +84,39 @@ import Darwin
         #expect(a.map(\.deliveredAtSeconds) != b.map(\.deliveredAtSeconds))
     }
 
+    /// Common random numbers: a second app on the same phone (same seed, same path) that also
+    /// registers, replaces and removes far-away regions, at other moments, hears exactly the same
+    /// events for the three fences both monitor. Draws keyed by call order would shift every
+    /// cushion, latency and noise sample after the first extra call.
+    @Test func extraRegistrationsDoNotChangeTheEventsOfSharedFences() {
+        let seed = TestSeed.value(salt: 37)
+        for rules in [PlatformProfile.iOS.regionMonitoring, PlatformProfile.android.regionMonitoring] {
+            var plain = RegionMonitorEmulator(monitoring: rules, regionLimit: 100, seed: seed)
+            var busy = RegionMonitorEmulator(monitoring: rules, regionLimit: 100, seed: seed)
+            var plainEvents: [RegionEvent] = []
+            var busyEvents: [RegionEvent] = []
+            for (i, meters) in [0.0, 600, 1_200].enumerated() {
+                plain.register(id: "f\(i)", center: east(meters), radiusMeters: 150, at: 0)
+            }
+            for t in 0..<4_000 {
+                if t % 97 == 0 { busy.register(id: "decoy\(t % 5)", center: east(20_000 + Double(t)), radiusMeters: 80, at: Double(t)) }
+                if t % 131 == 0 { busy.unregister(id: "decoy\((t / 131) % 5)", at: Double(t)) }
+                if t == 3 {
+                    for (i, meters) in [0.0, 600, 1_200].enumerated() {
+                        busy.register(id: "f\(i)", center: east(meters), radiusMeters: 150, at: 3)
+                    }
+                }
+                let phase = Double(t % 2_000)
+                let meters = phase < 1_000 ? -400 + 2 * phase : 1_600 - 2 * (phase - 1_000)
+                plain.advance(to: east(meters), at: Double(t), into: &plainEvents)
+                busy.advance(to: east(meters), at: Double(t), into: &busyEvents)
+            }
+            let shared = busyEvents.filter { $0.regionID.hasPrefix("f") }
+            #expect(plainEvents.count > 4, "\(TestSeed.replay(seed))")
+            #expect(shared == plainEvents, "\(TestSeed.replay(seed))")
+        }
+    }
+
     /// For straight great-circle walks through one fence with no noise and no latency, the entry
     /// and exit times equal those computed from the geometry: the estimate must first be within
     /// `radius − depth` (depth = min(entry cushion, fraction × radius)), then farther than

@@ -144,14 +144,57 @@ import WalkSimulator
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
         for key in [
             "platform", "strategy", "visits", "visits_detected", "recall", "recall_30s", "recall_120s", "false_entries",
-            "wakeups_per_km", "registration_calls_per_km", "gnss_on_fraction",
+            "wakeups_per_km", "registration_calls_per_km", "gnss_on_fraction", "visit_misses", "avoidable_visit_misses",
         ] {
             #expect(object[key] != nil, "\(key)")
         }
         #expect(object["platform"] as? String == platform)
         let visits = object["visits"] as? Int ?? 0
         #expect(visits > 0)
-        if platform == "ideal" { #expect(object["visits_detected"] as? Int == visits) }
+        if platform == "ideal" {
+            #expect(object["visits_detected"] as? Int == visits)
+            #expect(object["avoidable_visit_misses"] as? Int == 0)
+        }
+    }
+
+    /// The emulated iPhone is the default; `--platform none` runs the planner's check alone.
+    @Test func theDefaultPlatformIsIOSAndNoneSkipsTheReplay() throws {
+        func run(_ extra: [String]) throws -> [String: Any] {
+            let result = CapturingConsole.run(
+                ["simulate", "--walks", "1", "--places-count", "400", "--region-km", "6", "--length-km", "2", "--json", "--quiet"] + extra)
+            #expect(result.code == 0, "\(result.err)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        }
+        #expect(try run([])["platform"] as? String == "ios")
+        let none = try run(["--platform", "none"])
+        #expect(none["platform"] == nil && none["visits"] == nil)
+        #expect(none["misses"] as? Int == 0)
+    }
+
+    /// `--min-recall-120` fails the run when rotate's measured recall of visits of at least 120 s
+    /// is below it, and passes at exactly the measured value.
+    @Test func minimumRecallIsACheck() throws {
+        let base = ["simulate", "--set", "clustered", "--walks", "3", "--length-km", "3", "--quiet", "--seed", "1"]
+        let measured = CapturingConsole.run(base + ["--json"])
+        #expect(measured.code == 0, "\(measured.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(measured.out.utf8)) as? [String: Any])
+        let recall = try #require(object["recall_120s"] as? Double)
+        try #require(recall < 1)
+        #expect(CapturingConsole.run(base + ["--min-recall-120", "\(recall)"]).code == 0)
+        let failing = CapturingConsole.run(base + ["--min-recall-120", "\(recall + 0.001)"])
+        #expect(failing.code == 1)
+        #expect(failing.err.contains("below --min-recall-120"))
+    }
+
+    /// `--expect-reference-misses` passes where the reference designs enter unmonitored fences
+    /// (clustered places) and fails where they cannot (a catalog that fits in the region limit).
+    @Test func referenceDesignsMustShowTheirKnownMisses() {
+        let check = ["--compare", "--expect-reference-misses", "--quiet", "--walks", "3", "--length-km", "3"]
+        let clustered = CapturingConsole.run(["simulate", "--set", "clustered"] + check)
+        #expect(clustered.code == 0, "\(clustered.err)")
+        let tiny = CapturingConsole.run(["simulate", "--places-count", "8", "--region-km", "1"] + check)
+        #expect(tiny.code == 1)
+        #expect(tiny.err.contains("its known flaw did not show"))
     }
 
     /// --compare replays every strategy on the same walks: after the oracle's object, one JSON
@@ -170,6 +213,7 @@ import WalkSimulator
         #expect(rows.map { $0["strategy"] as? String } == StrategyKind.allCases.map(\.rawValue))
         #expect(Set(rows.map { $0["km"] as? Double }).count == 1)
         #expect(Set(rows.map { $0["visits"] as? Int }).count == 1)
+        for row in rows { #expect(row["misses"] != nil && row["avoidable_misses"] != nil) }
     }
 
     /// The emulator's uncertain parameters are options: a longer latency shows in the latency
@@ -203,8 +247,10 @@ import WalkSimulator
 
     @Test(arguments: [
         ["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
-        ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"], ["--compare"],
-        ["--strategy", "rotate"], ["--platform", "ios", "--strategy", "nearest5"],
+        ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"], ["--platform", "none", "--compare"],
+        ["--platform", "none", "--strategy", "rotate"], ["--platform", "ios", "--strategy", "nearest5"],
+        ["--min-recall-120", "2"], ["--expect-reference-misses"], ["--platform", "none", "--min-recall-120", "0.5"],
+        ["--strategy", "fixed-trigger", "--min-recall-120", "0.5"],
         ["--platform", "ios", "--cushion", "200-60"], ["--platform", "ios", "--cushion", "x"],
         ["--platform", "ios", "--latency-median", "100", "--latency-p90", "50"], ["--platform", "ios", "--os-noise", "-1"],
     ])

@@ -44,6 +44,16 @@ struct FixedStrategy: MonitoringStrategy {
     mutating func received(_ fix: Fix) -> MonitoredRegions? { nil }
 }
 
+/// Another strategy with its background fixes turned off.
+struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
+    var inner: Inner
+    var name: String { inner.name }
+    var backgroundFixes: BackgroundFixes { .none }
+    mutating func begin(at fix: Fix) -> MonitoredRegions { inner.begin(at: fix) }
+    mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? { inner.triggerExited(id, at: fix) }
+    mutating func received(_ fix: Fix) -> MonitoredRegions? { inner.received(fix) }
+}
+
 @Suite struct PlatformReplayTests {
     static func simulation(walks: Int = 4, set: PlaceSetKind = .uniform, kind: WalkKind = .walk) throws -> Simulation {
         var scenario = Simulation.Scenario()
@@ -183,5 +193,35 @@ struct FixedStrategy: MonitoringStrategy {
         var strategy = FixedStrategy(places: catalog.places.map(\.fence))
         #expect(PlatformReplay(profile: .android, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 1)
         #expect(PlatformReplay(profile: .iOS, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 0)
+    }
+
+    /// When the refresh exit comes later than the margin allows (here every iOS delivery takes
+    /// 15 minutes, three times the published tail, while the margin covers the 10 s 90th
+    /// percentile), rotate's
+    /// significant-change updates find the device outside the refresh circle and reselect: fewer
+    /// visits are entered while their fence is unmonitored than with the refresh exit alone.
+    @Test func significantChangesCoverARefreshExitThatComesLate() throws {
+        let simulation = try Self.simulation(walks: 6)
+        var monitoring = PlatformProfile.iOS.regionMonitoring
+        monitoring.latency = PlatformProfile.LatencyDistribution(
+            minimumSeconds: 900, medianSeconds: 900, p90Seconds: 900, maximumSeconds: 900)
+        let replay = PlatformReplay(profile: .iOS, monitoring: monitoring, seed: 4)
+        var configuration = simulation.configuration
+        configuration.marginMeters = PlatformProfile.iOS.refreshExitMarginMeters(maxSpeedMetersPerSecond: 1.8, fixIntervalSeconds: 1)
+        var withBackstop = PlatformReplayReport()
+        var refreshOnly = PlatformReplayReport()
+        for index in 0..<simulation.scenario.walks {
+            let walk = simulation.walk(index)
+            var rotate = try RotateStrategy(catalog: simulation.catalog, configuration: configuration)
+            #expect(rotate.backgroundFixes == .significantChange || rotate.backgroundFixes == .continuous)
+            withBackstop.merge(replay.replay(walk, walkIndex: index, strategy: &rotate, catalog: simulation.catalog))
+            var plain = WithoutBackgroundFixes(inner: try RotateStrategy(catalog: simulation.catalog, configuration: configuration))
+            refreshOnly.merge(replay.replay(walk, walkIndex: index, strategy: &plain, catalog: simulation.catalog))
+        }
+        #expect(refreshOnly.visitsEnteredUnmonitored > 0)
+        #expect(
+            withBackstop.visitsEnteredUnmonitored < refreshOnly.visitsEnteredUnmonitored,
+            "\(withBackstop.visitsEnteredUnmonitored) with, \(refreshOnly.visitsEnteredUnmonitored) without")
+        #expect(withBackstop.backgroundFixes > 0)
     }
 }
