@@ -22,8 +22,17 @@ extension RegionMonitorEmulator {
     /// - Complexity: O(m + p) for m registered regions and p undelivered events; no allocation
     ///   in the steady state.
     public mutating func advance(to position: Coordinate, at timeSeconds: Double, into events: inout [RegionEvent]) {
+        advance(to: UnitVector(position), poleLongitudeRadians: position.longitudeRadians, at: timeSeconds, into: &events)
+    }
+
+    /// `advance(to:at:into:)` for a position given as its unit vector (a replay converts each
+    /// sample once for every strategy). At a pole the OS's error is laid out along the meridian
+    /// `poleLongitudeRadians`.
+    public mutating func advance(
+        to position: UnitVector, poleLongitudeRadians: Double = 0, at timeSeconds: Double, into events: inout [RegionEvent]
+    ) {
         moveClock(to: timeSeconds)
-        let estimate = estimatedPosition(of: position, at: timeSeconds)
+        let estimate = estimatedPosition(of: position, poleLongitudeRadians: poleLongitudeRadians, at: timeSeconds)
         self.estimate = estimate
         let stay = monitoring.staySeconds
 
@@ -71,8 +80,7 @@ extension RegionMonitorEmulator {
 
     /// The true position moved by the OS's current error (a first-order Gauss–Markov process per
     /// axis, see `PlatformProfile.PositionNoise`), as a unit vector.
-    mutating func estimatedPosition(of position: Coordinate, at timeSeconds: Double) -> UnitVector {
-        let truth = UnitVector(position)
+    mutating func estimatedPosition(of truth: UnitVector, poleLongitudeRadians: Double, at timeSeconds: Double) -> UnitVector {
         let noise = monitoring.positionNoise
         guard noise.sigmaMeters > 0 else { return truth }
         // Two independent standard normals from one Box–Muller draw.
@@ -103,8 +111,8 @@ extension RegionMonitorEmulator {
             sinLon = truth.y / cosLat
             cosLon = truth.x / cosLat
         } else {
-            sinLon = sin(position.longitudeRadians)
-            cosLon = cos(position.longitudeRadians)
+            sinLon = sin(poleLongitudeRadians)
+            cosLon = cos(poleLongitudeRadians)
         }
         let east = noiseEastMeters / Earth.meanRadiusMeters
         let north = noiseNorthMeters / Earth.meanRadiusMeters

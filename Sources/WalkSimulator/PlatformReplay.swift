@@ -50,21 +50,23 @@ public struct PlatformReplay: Sendable {
 
     /// The visits on `walk`'s true path and those of the fences grown by the platform's largest
     /// cushion (the false-entry test), for `replay(_:walkIndex:strategy:catalog:visits:)`.
-    public func visits(on walk: Walk, catalog: PlaceCatalog) -> (true: [Visit], grown: [Visit]) {
+    /// `path` is the walk's converted path, made here when not given.
+    public func visits(on walk: Walk, path: TruePath? = nil, catalog: PlaceCatalog) -> (true: [Visit], grown: [Visit]) {
         let cushion = max(monitoring.entryCushionMeters.upperBound, monitoring.exitCushionMeters.upperBound)
-        return VisitOracle.visits(on: walk, catalog: catalog, grownByMeters: cushion)
+        return VisitOracle.visits(on: walk, path: path ?? TruePath(walk), catalog: catalog, grownByMeters: cushion)
     }
 
     /// Replays `strategy` over `walk` (the `walkIndex`-th of a run: it seeds the emulator);
-    /// `visits` are the walk's (`visits(on:catalog:)`) and `lengthMeters` its length, computed
-    /// when not given.
+    /// `path` is the walk's converted path, `visits` its visits (`visits(on:path:catalog:)`) and
+    /// `lengthMeters` its length, each computed when not given.
     public func replay<Strategy: MonitoringStrategy>(
-        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog,
-        visits given: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil
+        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog, path given: TruePath? = nil,
+        visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil
     ) -> PlatformReplayReport {
+        let path = given ?? TruePath(walk)
         var report = PlatformReplayReport()
         report.walks = 1
-        report.meters = lengthMeters ?? walk.lengthMeters
+        report.meters = lengthMeters ?? path.lengthMeters
         if let first = walk.samples.first, let last = walk.samples.last { report.seconds = last.timeSeconds - first.timeSeconds }
         var emulator = RegionMonitorEmulator(
             monitoring: monitoring, regionLimit: profile.regionLimit, seed: seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
@@ -73,7 +75,7 @@ public struct PlatformReplay: Sendable {
         let significant = source(.significantChange) ?? source(.backgroundUpdates)
 
         var registered: [String: (center: Coordinate, radiusMeters: Double)] = [:]
-        var triggers: Set<String> = []
+        var triggers: [String] = []  // one or two: a linear search beats hashing
         var entries: [ReceivedEntry] = []
         var events: [RegionEvent] = []
         var wake: (id: String, dueSeconds: Double)?
@@ -93,11 +95,48 @@ public struct PlatformReplay: Sendable {
 
         var wanted: [String: (center: Coordinate, radiusMeters: Double)] = [:]
         var removals: [String] = []
+        // The places last applied, when every one of them is registered: a reselection that keeps
+        // them (a moving refresh circle) is then diffed by its triggers alone, with the same calls
+        // the full diff below would make.
+        var appliedPlaces: [Fence]?
+        var appliedTriggers: [RefreshRegion] = []
+
+        func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double) -> Bool {
+            report.registrationCalls += 1
+            if case .rejected = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time) {
+                report.rejectedRegistrations += 1
+                return false
+            }
+            registered[id] = (center, radiusMeters)
+            if emulator.isMonitored(id) { monitoredSince[id] = time }
+            return true
+        }
+
+        func unregister(_ id: String, at time: Double) {
+            _ = emulator.unregister(id: id, at: time)
+            registered[id] = nil
+            report.registrationCalls += 1
+            if let since = monitoredSince.removeValue(forKey: id) { monitoredIntervals[id, default: []].append(since...time) }
+        }
 
         func apply(_ regions: MonitoredRegions?, at time: Double) {
             asks = strategy.backgroundFixes
             declaresSaturation = strategy.declaresSaturation
             guard let regions else { return }
+            defer { appliedTriggers = regions.triggers }
+            if let places = appliedPlaces, Self.samePlaces(places, regions.places) {
+                let kept = { (old: RefreshRegion) in
+                    regions.triggers.contains { $0.id == old.id && $0.center == old.center && $0.radiusMeters == old.radiusMeters }
+                }
+                for old in appliedTriggers.filter({ !kept($0) }).sorted(by: { $0.id < $1.id }) where registered[old.id] != nil {
+                    unregister(old.id, at: time)
+                }
+                for trigger in regions.triggers where registered[trigger.id] == nil {
+                    _ = register(trigger.id, trigger.center, trigger.radiusMeters, at: time)
+                }
+                triggers = regions.triggers.map(\.id)
+                return
+            }
             wanted.removeAll(keepingCapacity: true)
             for fence in regions.places { wanted[fence.id] = (fence.center, fence.radiusMeters) }
             for trigger in regions.triggers { wanted[trigger.id] = (trigger.center, trigger.radiusMeters) }
@@ -107,25 +146,17 @@ public struct PlatformReplay: Sendable {
                 removals.append(id)
             }
             // In id order: the same calls whatever the dictionary's order.
-            for id in removals.sorted() {
-                _ = emulator.unregister(id: id, at: time)
-                registered[id] = nil
-                report.registrationCalls += 1
-                if let since = monitoredSince.removeValue(forKey: id) { monitoredIntervals[id, default: []].append(since...time) }
-            }
+            for id in removals.sorted() { unregister(id, at: time) }
             // Places first, then triggers, each in the strategy's order: the order a host calls in.
-            for (id, region) in regions.places.map({ ($0.id, ($0.center, $0.radiusMeters)) })
-                + regions.triggers.map({ ($0.id, ($0.center, $0.radiusMeters)) }) where registered[id] == nil
-            {
-                report.registrationCalls += 1
-                if case .rejected = emulator.register(id: id, center: region.0, radiusMeters: region.1, at: time) {
-                    report.rejectedRegistrations += 1
-                    continue
-                }
-                registered[id] = region
-                if emulator.isMonitored(id) { monitoredSince[id] = time }
+            var allPlacesRegistered = true
+            for place in regions.places where registered[place.id] == nil {
+                if !register(place.id, place.center, place.radiusMeters, at: time) { allPlacesRegistered = false }
             }
-            triggers = Set(regions.triggers.map(\.id))
+            for trigger in regions.triggers where registered[trigger.id] == nil {
+                _ = register(trigger.id, trigger.center, trigger.radiusMeters, at: time)
+            }
+            appliedPlaces = allPlacesRegistered ? regions.places : nil
+            triggers = regions.triggers.map(\.id)
         }
 
         for (i, sample) in walk.samples.enumerated() {
@@ -138,7 +169,8 @@ public struct PlatformReplay: Sendable {
                 lastBackground = (time, fix.coordinate)
             }
             events.removeAll(keepingCapacity: true)
-            emulator.advance(to: sample.truePosition, at: time, into: &events)
+            emulator.advance(
+                to: path.vectors[i], poleLongitudeRadians: sample.truePosition.longitudeRadians, at: time, into: &events)
             for event in events {
                 report.eventsDelivered += 1
                 if triggers.contains(event.regionID) {
@@ -191,7 +223,7 @@ public struct PlatformReplay: Sendable {
         let end = walk.samples.last?.timeSeconds ?? 0
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
         if let since = saturatedSince { saturatedIntervals.append(since..<Double.infinity) }
-        let (visits, nearVisits) = given ?? self.visits(on: walk, catalog: catalog)
+        let (visits, nearVisits) = givenVisits ?? self.visits(on: walk, path: path, catalog: catalog)
         report.score = VisitOracle.score(visits: visits, nearVisits: nearVisits, entries: entries)
         for visit in visits where !(monitoredIntervals[visit.placeID] ?? []).contains(where: { $0.contains(visit.entrySeconds) }) {
             report.visitsEnteredUnmonitored += 1
@@ -201,6 +233,22 @@ public struct PlatformReplay: Sendable {
             if inside <= placeSlots, !saturated { report.avoidableVisitsEnteredUnmonitored += 1 }
         }
         return report
+    }
+}
+
+extension PlatformReplay {
+    /// Whether `new` holds the same fences as `old`, in any order (a reselection usually keeps
+    /// its places and reorders them by distance). Each fence of `new` is looked for by its
+    /// center's latitude (one comparison of two numbers per candidate), and compared in full only
+    /// there: no hashing.
+    static func samePlaces(_ old: [Fence], _ new: [Fence]) -> Bool {
+        guard old.count == new.count else { return false }
+        return old.withUnsafeBufferPointer { old in
+            new.allSatisfy { fence in
+                let latitude = fence.center.latitude
+                return old.contains { $0.center.latitude == latitude && $0 == fence }
+            }
+        }
     }
 }
 

@@ -143,18 +143,20 @@ public struct Simulation: Sendable {
     }
 
     /// One walk through `platform`'s phone for each strategy, added to `totals`; the walk's
-    /// visits and length are computed once for all.
+    /// converted path, visits and length are computed once for all.
     func replay(
         _ path: Walk, walkIndex: Int, lengthMeters: Double? = nil, on platform: PlatformRun,
         into totals: inout [(strategy: StrategyKind, report: PlatformReplayReport)]
     ) throws {
-        let visits = platform.replay.visits(on: path, catalog: catalog)
-        let meters = lengthMeters ?? path.lengthMeters
+        let truePath = TruePath(path)
+        let visits = platform.replay.visits(on: path, path: truePath, catalog: catalog)
+        let meters = lengthMeters ?? truePath.lengthMeters
         for s in totals.indices {
             var strategy = try totals[s].strategy.make(catalog: catalog, configuration: platform.configuration)
             totals[s].report.merge(
                 platform.replay.replay(
-                    path, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, visits: visits, lengthMeters: meters))
+                    path, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, path: truePath, visits: visits,
+                    lengthMeters: meters))
         }
     }
 

@@ -59,6 +59,13 @@ public enum VisitOracle {
     /// The visits of the fences as they are and of the fences grown by `grownByMeters`, from one
     /// pass over the path (one distance per checked point and nearby fence serves both).
     public static func visits(on walk: Walk, catalog: PlaceCatalog, grownByMeters extra: Double) -> (true: [Visit], grown: [Visit]) {
+        visits(on: walk, path: TruePath(walk), catalog: catalog, grownByMeters: extra)
+    }
+
+    /// `visits(on:catalog:grownByMeters:)` over the walk's path converted already.
+    public static func visits(
+        on walk: Walk, path: TruePath, catalog: PlaceCatalog, grownByMeters extra: Double
+    ) -> (true: [Visit], grown: [Visit]) {
         var exact = Tracker()
         var grown = Tracker()
         var buffer = NeighborBuffer()
@@ -81,15 +88,14 @@ public enum VisitOracle {
                 var covered = 0.0
                 stretchEnd = i + 1
                 while stretchEnd < samples.count, covered < stretchMeters {
-                    covered += samples[stretchEnd - 1].truePosition.distance(to: samples[stretchEnd].truePosition)
+                    covered += path.stepMeters[stretchEnd - 1]
                     stretchEnd += 1
                 }
                 // The last sample of the stretch steps on to the next one: its step is covered too.
                 if stretchEnd < samples.count {
-                    covered += samples[stretchEnd - 1].truePosition.distance(to: samples[stretchEnd].truePosition)
+                    covered += path.stepMeters[stretchEnd - 1]
                 }
-                catalog.index.within(
-                    covered + extra + 0.001, of: UnitVector(samples[stretchStart].truePosition), measuredTo: .edge, into: &buffer)
+                catalog.index.within(covered + extra + 0.001, of: path.vectors[stretchStart], measuredTo: .edge, into: &buffer)
                 candidates.removeAll(keepingCapacity: true)
                 for neighbor in buffer.neighbors {
                     let index = neighbor.index
@@ -104,13 +110,13 @@ public enum VisitOracle {
                     if let known = slots[index] { candidates.append((index, known.slot, known.exact, known.grown)) }
                 }
             }
-            let length = sample.truePosition.distance(to: next.truePosition)
+            let length = i + 1 < samples.count ? path.stepMeters[i] : 0
             let steps = i + 1 < samples.count ? max(1, Int((length / MissedFenceOracle.checkSpacingMeters).rounded(.up))) : 1
             // Points between the two samples by normalized linear interpolation of their unit
             // vectors: within 0.2 mm of the great circle for steps up to 100 m (the error grows
             // as the square of the step), without trigonometry per point.
-            let a = UnitVector(sample.truePosition)
-            let b = UnitVector(next.truePosition)
+            let a = path.vectors[i]
+            let b = i + 1 < samples.count ? path.vectors[i + 1] : a
             for s in 0..<steps {
                 let fraction = Double(s) / Double(steps)
                 let vector =
