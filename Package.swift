@@ -7,8 +7,9 @@ import PackageDescription
 //   SpatialIndex    -> Geodesy, CPrefetch              k-d tree, brute-force reference
 //   FencePlanner    -> SpatialIndex                    catalog, selection, diff, rotator
 //   FenceRules      -> Geodesy                         P(inside), hysteresis and dwell rules
+//   FenceMonitor    -> FencePlanner, FenceRules        the event engine: region events and fixes in, place events out
 //   PlatformEmulator -> FencePlanner                   iOS, Android and ideal region monitoring, sourced parameters
-//   WalkSimulator   -> PlatformEmulator, FenceRules    walks, oracles, platform replays, evaluation
+//   WalkSimulator   -> PlatformEmulator, FenceMonitor  walks, oracles, platform replays, evaluation
 //   RotateFormats   -> FencePlanner                    CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
 //   SyncService     -> RotateFormats, FencePlanner     devices, catalog changes, the sidecar
 //   RotateKit       -> every public library above      re-exports them (what other packages import)
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
         .library(name: "FencePlanner", targets: ["FencePlanner"]),
         .library(name: "FenceRules", targets: ["FenceRules"]),
+        .library(name: "FenceMonitor", targets: ["FenceMonitor"]),
         .library(name: "PlatformEmulator", targets: ["PlatformEmulator"]),
         .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
         .library(name: "RotateFormats", targets: ["RotateFormats"]),
@@ -36,14 +38,16 @@ let package = Package(
         .target(name: "SpatialIndex", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
+        .target(name: "FenceMonitor", dependencies: ["FencePlanner", "FenceRules", "SpatialIndex", "Geodesy"]),
         .target(name: "PlatformEmulator", dependencies: ["FencePlanner", "Geodesy"]),
-        .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "SyncService", dependencies: ["RotateFormats", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(
             name: "RotateKit",
             dependencies: [
-                "SyncService", "RotateFormats", "WalkSimulator", "PlatformEmulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+                "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "PlatformEmulator", "FenceRules", "FencePlanner",
+                "SpatialIndex", "Geodesy",
             ]
         ),
         .target(
@@ -76,6 +80,7 @@ let package = Package(
             dependencies: ["FenceRules", "Geodesy", "RotateTestSupport"],
             exclude: ["make_rice_reference.py"]
         ),
+        .testTarget(name: "FenceMonitorTests", dependencies: ["FenceMonitor", "FenceRules", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "PlatformEmulatorTests", dependencies: ["PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),

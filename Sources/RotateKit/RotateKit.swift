@@ -1,5 +1,6 @@
 // The umbrella module: `import RotateKit` brings in every public library of the package, so a
 // package that depends on the `RotateKit` product needs no other import.
+@_exported import FenceMonitor
 @_exported import FencePlanner
 @_exported import FenceRules
 @_exported import Geodesy

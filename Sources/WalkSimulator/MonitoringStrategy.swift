@@ -49,8 +49,19 @@ public protocol MonitoringStrategy {
     mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions?
     /// A background fix arrived.
     mutating func received(_ fix: Fix) -> MonitoredRegions?
+    /// Whether the app decides its place events itself, from the platform's events and its own
+    /// fixes (rotate's event engine): the replay then hands it every place event the platform
+    /// delivers and scores the entries it reports (`takeEntries`), not the platform's own.
+    var decidesPlaceEvents: Bool { get }
+    /// The platform delivered the entry (or exit) of place `id` at `timeSeconds`.
+    mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double)
+    /// The entries the app reported since the last call.
+    mutating func takeEntries() -> [ReceivedEntry]
 }
 
 extension MonitoringStrategy {
     public var declaresSaturation: Bool { false }
+    public var decidesPlaceEvents: Bool { false }
+    public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
+    public mutating func takeEntries() -> [ReceivedEntry] { [] }
 }

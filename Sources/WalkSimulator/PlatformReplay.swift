@@ -7,7 +7,8 @@ import PlatformEmulator
 ///
 /// At every sample the true position is fed to the emulator (`RegionMonitorEmulator`), which
 /// delivers region events by its platform's rules. An entry of a place fence is a received entry
-/// (`VisitOracle`); an exit of a trigger region wakes the app, which obtains a fix (the first
+/// (`VisitOracle`), or, for a strategy that decides its place events itself (rotate's event
+/// engine), goes to the strategy, whose reported entries are received instead; an exit of a trigger region wakes the app, which obtains a fix (the first
 /// sample's fix at least the platform's wake-fix time after the delivery) and hands it to the
 /// strategy. Background fixes reach the strategy as it asks: every fix (continuous updates, the
 /// GNSS receiver on), or significant changes (iOS: a fix once the device is 500 m from the last
@@ -92,6 +93,7 @@ public struct PlatformReplay: Sendable {
         // What the strategy asks for, read after each call to it (it changes only then).
         var asks = strategy.backgroundFixes
         var declaresSaturation = strategy.declaresSaturation
+        let decidesPlaceEvents = strategy.decidesPlaceEvents
 
         var wanted: [String: (center: Coordinate, radiusMeters: Double)] = [:]
         var removals: [String] = []
@@ -181,6 +183,8 @@ public struct PlatformReplay: Sendable {
                         let fixSeconds = random.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
                         wake = (event.regionID, event.deliveredAtSeconds + fixSeconds)
                     }
+                } else if decidesPlaceEvents {
+                    strategy.placeEvent(event.regionID, entered: event.kind == .enter, at: event.deliveredAtSeconds)
                 } else if event.kind == .enter {
                     entries.append(ReceivedEntry(placeID: event.regionID, timeSeconds: event.deliveredAtSeconds))
                 }
@@ -193,6 +197,7 @@ public struct PlatformReplay: Sendable {
             }
             guard begun else { continue }
             defer {
+                if decidesPlaceEvents { entries += strategy.takeEntries() }
                 if declaresSaturation {
                     if saturatedSince == nil { saturatedSince = time }
                 } else if let since = saturatedSince {

@@ -1,52 +1,83 @@
+import FenceMonitor
 import FencePlanner
 
-/// rotate's planner as a `MonitoringStrategy`: the rotator's selection (monitored places and the
-/// refresh region) is what the phone monitors.
+/// rotate as a `MonitoringStrategy`: its event engine (`FenceMonitor`) decides what the phone
+/// monitors (the rotator's selection: monitored places and the refresh region) and which place
+/// events the app reports, from the platform's region events and its own fixes.
 ///
-/// While the selection is `exact` the app relies on the refresh region's exit, and also asks for
-/// significant-change updates (iOS; Android's background updates): the margin covers the
-/// platform's 90th-percentile latency, not its tail (iOS up to 5 minutes, a walker's 540 m), and
-/// a significant change that finds the device already outside the refresh circle reselects
-/// (`FenceRotator.update(with:)`) before the late exit arrives. These updates use no GNSS. While
-/// it is `degraded` or `saturated` no refresh circle protects every unmonitored fence, so the app
-/// asks for continuous updates and reselects as it moves. With the whole catalog monitored it asks
+/// The engine asks for the least location service that keeps its guarantee, and the replay
+/// delivers fixes accordingly: while `exact` the app relies on the refresh region's exit and
+/// also asks for significant changes (iOS; Android's background updates, no GNSS): the margin
+/// covers the platform's 90th-percentile latency, not its tail (iOS up to 5 minutes, a walker's
+/// 540 m), and a significant change that finds the device already outside the refresh circle
+/// reselects before the late exit arrives. While `degraded` or `saturated` no refresh circle
+/// protects every unmonitored fence, so the app asks for continuous updates, reselects as it
+/// moves and decides the places within reach in-app. With the whole catalog monitored it asks
 /// for nothing.
 public struct RotateStrategy: MonitoringStrategy {
-    public private(set) var rotator: FenceRotator
+    public private(set) var monitor: FenceMonitor
+    /// Every place event the engine reported, in order.
+    public private(set) var placeEvents: [PlaceEvent] = []
+    private var entries: [ReceivedEntry] = []
 
-    public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
-        rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings())
+        throws(ConfigurationError)
+    {
+        monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings)
     }
 
     public var name: String { "rotate" }
+    public var rotator: FenceRotator { monitor.rotator }
 
     public var backgroundFixes: BackgroundFixes {
-        guard let guarantee = rotator.state.guarantee else { return .continuous }
-        guard guarantee == .exact else { return .continuous }
-        // With the whole catalog monitored there is nothing to reselect.
-        return rotator.state.refresh == nil ? .none : .significantChange
+        switch monitor.locationRequest() {
+        case .none: .none
+        case .significantChanges: .significantChange
+        case .continuous, .oneFix: .continuous
+        }
     }
 
     public var declaresSaturation: Bool {
-        if case .saturated = rotator.state.guarantee { return true }
+        if case .saturated = monitor.rotator.state.guarantee { return true }
         return false
     }
 
+    public var decidesPlaceEvents: Bool { true }
+
     public mutating func begin(at fix: Fix) -> MonitoredRegions {
-        guard let update = rotator.update(with: fix) else { return Self.regions(of: rotator.state) }
-        return Self.regions(of: update.selection)
+        _ = handle(.fix(fix, source: .wakeFix))
+        return Self.regions(of: monitor.rotator.state)
     }
 
     public mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? {
-        Self.regions(of: rotator.reselect(at: fix).selection)
+        let time = fix.timestampSeconds ?? 0
+        let exited = handle(.region(RegionReport(regionID: id, kind: .exit, timeSeconds: time)))
+        let fixed = handle(.fix(fix, source: .wakeFix))
+        return exited ?? fixed
     }
 
     public mutating func received(_ fix: Fix) -> MonitoredRegions? {
-        rotator.update(with: fix).map { Self.regions(of: $0.selection) }
+        handle(.fix(fix, source: backgroundFixes == .continuous ? .continuous : .significantChange))
     }
 
-    static func regions(of selection: Selection) -> MonitoredRegions {
-        MonitoredRegions(places: selection.fences, triggers: selection.refresh.map { [$0] } ?? [])
+    public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {
+        _ = handle(.region(RegionReport(regionID: id, kind: entered ? .entry : .exit, timeSeconds: timeSeconds)))
+    }
+
+    public mutating func takeEntries() -> [ReceivedEntry] {
+        defer { entries.removeAll(keepingCapacity: true) }
+        return entries
+    }
+
+    /// Hands `input` to the engine, keeps its entries, and returns what to monitor when its
+    /// registrations changed.
+    private mutating func handle(_ input: MonitorInput) -> MonitoredRegions? {
+        let output = monitor.handle(input)
+        placeEvents += output.placeEvents
+        for event in output.placeEvents where event.kind == .entry {
+            entries.append(ReceivedEntry(placeID: event.placeID, timeSeconds: event.timeSeconds))
+        }
+        return output.operations.isEmpty ? nil : Self.regions(of: monitor.rotator.state)
     }
 
     static func regions(of state: RotatorState) -> MonitoredRegions {

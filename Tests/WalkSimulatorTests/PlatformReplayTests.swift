@@ -32,6 +32,12 @@ struct RecordingStrategy<Inner: MonitoringStrategy>: MonitoringStrategy {
         if let regions { returned.append(regions) }
         return regions
     }
+
+    var decidesPlaceEvents: Bool { inner.decidesPlaceEvents }
+    mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {
+        inner.placeEvent(id, entered: entered, at: timeSeconds)
+    }
+    mutating func takeEntries() -> [ReceivedEntry] { inner.takeEntries() }
 }
 
 /// Monitors a fixed set of places (and no trigger), asking for `fixes` in the background.
@@ -52,6 +58,11 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
     mutating func begin(at fix: Fix) -> MonitoredRegions { inner.begin(at: fix) }
     mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? { inner.triggerExited(id, at: fix) }
     mutating func received(_ fix: Fix) -> MonitoredRegions? { inner.received(fix) }
+    var decidesPlaceEvents: Bool { inner.decidesPlaceEvents }
+    mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {
+        inner.placeEvent(id, entered: entered, at: timeSeconds)
+    }
+    mutating func takeEntries() -> [ReceivedEntry] { inner.takeEntries() }
 }
 
 @Suite struct PlatformReplayTests {

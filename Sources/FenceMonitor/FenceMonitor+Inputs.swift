@@ -1,0 +1,238 @@
+import FencePlanner
+import FenceRules
+import Geodesy
+import SpatialIndex
+
+extension FenceMonitor {
+    mutating func handleFix(_ fix: Fix, source: FixSource, at time: Double, into output: inout MonitorOutput) {
+        let coordinate = fix.coordinate
+        guard coordinate.latitude.isFinite, coordinate.longitude.isFinite else {
+            output.ignored = "the fix's coordinate is not finite"
+            return
+        }
+        if let accuracy = fix.accuracyMeters, !(accuracy.isFinite && accuracy >= 0) {
+            output.ignored = "accuracy \(accuracy) is not a finite number >= 0"
+            return
+        }
+        if let last = state.lastFixSeconds, !(time > last) {
+            output.ignored = "fix at \(time) s is not after the last fix at \(last) s"
+            return
+        }
+        if let latest = state.lastInputSeconds, time < latest - settings.maxFixAgeSeconds {
+            output.ignored = "fix at \(time) s is more than \(settings.maxFixAgeSeconds) s older than the latest input at \(latest) s"
+            return
+        }
+        state.lastFixSeconds = time
+
+        // What the platform monitors. After a refresh exit the fix reselects even if it still
+        // looks inside the old circle (noise, delay); an untrusted fix is handled by the rotator,
+        // which never drops a fence the user may be inside.
+        let update: RotationUpdate?
+        if state.refreshExitPending {
+            update = rotator.reselect(at: fix)
+            state.refreshExitPending = false
+        } else {
+            update = rotator.update(with: fix)
+        }
+
+        let trusted = fix.accuracyMeters.map { $0 <= rotator.configuration.maxTrustedAccuracyMeters } ?? true
+        if trusted { decide(at: fix, time: time, into: &output) }
+
+        if let update {
+            output.operations = update.diff.operations
+            // Registered while inside: no entry will come from the platform. The app decides from
+            // this fix when no stream of fixes follows (and the platform's later state report is
+            // absorbed); continuous fixes decide through the rule.
+            if trusted && source != .continuous {
+                for id in update.diff.insideAtStart { enterIfInside(id, fix: fix, time: time, into: &output) }
+            }
+        }
+    }
+
+    /// The in-app rule over the places within reach of a trusted fix, and those the host was told
+    /// the user is inside.
+    private mutating func decide(at fix: Fix, time: Double, into output: inout MonitorOutput) {
+        let vector = UnitVector(fix.coordinate)
+        let sigma = fix.accuracyMeters.map { settings.accuracyModel.sigma(forAccuracyMeters: $0) } ?? settings.defaultSigmaMeters
+        let reach = settings.reachSigmas * sigma
+        let step = state.lastTrustedFix.map { $0.distance(to: fix.coordinate) } ?? 0
+        state.lastTrustedFix = fix.coordinate
+        state.lastTrustedFixSeconds = time
+
+        // The tracked places first (in order), then the untracked ones that came within reach.
+        for i in state.tracks.indices {
+            let distance = Self.meters(vector, trackVectors[i])
+            evaluate(track: i, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
+        }
+        refreshNeighborhood(around: vector, reach: reach)
+        for position in neighborhood where !trackPositions.contains(position) {
+            let radius = catalog.radiiMeters[position]
+            let distance = Self.meters(vector, catalog.vectors[position])
+            guard distance - radius <= reach else { continue }
+            let fence = catalog.fences[position]
+            state.tracks.append(PlaceTrack(id: fence.id, center: fence.center, radiusMeters: radius))
+            trackPositions.append(position)
+            trackVectors.append(catalog.vectors[position])
+            evaluate(
+                track: state.tracks.count - 1, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
+        }
+        // Forget places that are outside, far, and have no evidence under way.
+        var kept = 0
+        for i in state.tracks.indices {
+            let track = state.tracks[i]
+            let far = Self.meters(vector, trackVectors[i]) - track.radiusMeters > reach
+            if track.inside || track.streak > 0 || !far {
+                state.tracks[kept] = track
+                trackPositions[kept] = trackPositions[i]
+                trackVectors[kept] = trackVectors[i]
+                kept += 1
+            }
+        }
+        state.tracks.removeLast(state.tracks.count - kept)
+        trackPositions.removeLast(trackPositions.count - kept)
+        trackVectors.removeLast(trackVectors.count - kept)
+    }
+
+    /// The great-circle distance between two unit vectors, meters (as `Coordinate.distance(to:)`).
+    static func meters(_ a: UnitVector, _ b: UnitVector) -> Double {
+        Earth.meanRadiusMeters * a.angleRadians(to: b)
+    }
+
+    /// Queries the places with fence edges within `reach` plus the slack of `vector`, unless the
+    /// last query already covers them.
+    private mutating func refreshNeighborhood(around vector: UnitVector, reach: Double) {
+        if let center = neighborhoodCenter, Self.meters(vector, center) + reach <= neighborhoodReachMeters { return }
+        let queried = reach + settings.neighborhoodSlackMeters
+        catalog.index.within(queried, of: vector, measuredTo: .edge, into: &buffer)
+        neighborhood = buffer.neighbors.map(\.index)
+        neighborhoodCenter = vector
+        neighborhoodReachMeters = queried
+    }
+
+    /// The confident rule for one track at one fix.
+    private mutating func evaluate(
+        track i: Int, distance: Double, sigma: Double, reach: Double, step: Double, time: Double, into output: inout MonitorOutput
+    ) {
+        let radius = state.tracks[i].radiusMeters
+        let p = distance - radius > reach ? 0 : InsideProbability.value(distanceMeters: distance, radiusMeters: radius, sigmaMeters: sigma)
+        state.tracks[i].lastProbability = p
+        state.tracks[i].lastProbabilitySeconds = time
+        let inside = state.tracks[i].inside
+        let contradicts = inside ? p < settings.exitProbability : p > settings.enterProbability
+        guard contradicts else {
+            state.tracks[i].streak = 0
+            state.tracks[i].streakMeters = 0
+            return
+        }
+        state.tracks[i].streak += 1
+        state.tracks[i].streakMeters += step
+        let dwelt =
+            state.tracks[i].streak >= settings.dwellFixes || (settings.dwellMeters.map { state.tracks[i].streakMeters >= $0 } ?? false)
+        guard dwelt else { return }
+        if inside {
+            exit(track: i, at: time, evidence: .fixes(probabilityInside: p), into: &output)
+        } else {
+            enter(track: i, at: time, evidence: .fixes(probabilityInside: p), into: &output)
+        }
+    }
+
+    private mutating func enter(track i: Int, at time: Double, evidence: Evidence, into output: inout MonitorOutput) {
+        state.tracks[i].inside = true
+        state.tracks[i].enteredSeconds = time
+        state.tracks[i].dwellReported = false
+        state.tracks[i].streak = 0
+        state.tracks[i].streakMeters = 0
+        output.placeEvents.append(PlaceEvent(placeID: state.tracks[i].id, kind: .entry, timeSeconds: time, evidence: evidence))
+    }
+
+    private mutating func exit(track i: Int, at time: Double, evidence: Evidence, into output: inout MonitorOutput) {
+        state.tracks[i].inside = false
+        state.tracks[i].enteredSeconds = nil
+        state.tracks[i].streak = 0
+        state.tracks[i].streakMeters = 0
+        output.placeEvents.append(PlaceEvent(placeID: state.tracks[i].id, kind: .exit, timeSeconds: time, evidence: evidence))
+    }
+
+    /// The track of place `id` in the current catalog, added when missing; nil for an id the
+    /// catalog does not know.
+    private mutating func track(of id: String) -> Int? {
+        if let i = state.tracks.firstIndex(where: { $0.id == id }) { return i }
+        guard let position = catalog.position(of: id) else { return nil }
+        let fence = catalog.fences[position]
+        state.tracks.append(PlaceTrack(id: fence.id, center: fence.center, radiusMeters: fence.radiusMeters))
+        trackPositions.append(position)
+        trackVectors.append(catalog.vectors[position])
+        return state.tracks.count - 1
+    }
+
+    /// A place registered while the fix is inside it: entered now if P(inside) at this fix
+    /// exceeds the entry threshold.
+    private mutating func enterIfInside(_ id: String, fix: Fix, time: Double, into output: inout MonitorOutput) {
+        guard let i = track(of: id), !state.tracks[i].inside else { return }
+        let sigma = fix.accuracyMeters.map { settings.accuracyModel.sigma(forAccuracyMeters: $0) } ?? settings.defaultSigmaMeters
+        let distance = Self.meters(UnitVector(fix.coordinate), trackVectors[i])
+        let p = InsideProbability.value(distanceMeters: distance, radiusMeters: state.tracks[i].radiusMeters, sigmaMeters: sigma)
+        state.tracks[i].lastProbability = p
+        state.tracks[i].lastProbabilitySeconds = time
+        if p > settings.enterProbability { enter(track: i, at: time, evidence: .fixes(probabilityInside: p), into: &output) }
+    }
+
+    mutating func handleRegion(_ report: RegionReport, into output: inout MonitorOutput) {
+        let time = report.timeSeconds
+        if report.regionID.hasPrefix(catalog.refreshIdentifierPrefix) {
+            guard report.regionID == rotator.state.refresh?.id else {
+                output.ignored = "region '\(report.regionID)' is not the registered refresh region"
+                return
+            }
+            // An entry of the refresh region (Android's initial trigger) says nothing new.
+            if report.kind == .exit { state.refreshExitPending = true }
+            return
+        }
+        guard let i = track(of: report.regionID) else {
+            output.ignored = "region '\(report.regionID)' is no place of catalog version \(catalog.version)"
+            return
+        }
+        switch report.kind {
+        case .entry:
+            // Absorbed when the app entered it already.
+            if !state.tracks[i].inside { enter(track: i, at: time, evidence: .platform, into: &output) }
+        case .exit:
+            guard state.tracks[i].inside else { return }
+            // Absorbed while a recent trusted fix puts the user inside (a late exit from an
+            // earlier visit, or the platform's own noise) and fixes keep coming, so the rule
+            // decides the exit; with no stream of fixes, nothing else would ever end the visit.
+            if let p = state.tracks[i].lastProbability, let seen = state.tracks[i].lastProbabilitySeconds,
+                time - seen <= settings.platformExitOverrideSeconds, p > settings.enterProbability,
+                case .continuous = locationRequest()
+            {
+                return
+            }
+            exit(track: i, at: time, evidence: .platform, into: &output)
+        }
+    }
+
+    mutating func handleCatalog(_ newCatalog: PlaceCatalog, at time: Double, into output: inout MonitorOutput) {
+        let resumed: FenceRotator
+        do {
+            resumed = try FenceRotator(catalog: newCatalog, configuration: rotator.configuration, state: rotator.state)
+        } catch {
+            output.ignored = "catalog version \(newCatalog.version) cannot resume this device: \(error)"
+            return
+        }
+        rotator = resumed
+        // A place removed or redefined while the user is inside it ends its visit now.
+        var kept: [PlaceTrack] = []
+        for track in state.tracks {
+            let same = newCatalog.position(of: track.id).map {
+                newCatalog.fences[$0].center == track.center && newCatalog.fences[$0].radiusMeters == track.radiusMeters
+            }
+            if same == true {
+                kept.append(track)
+            } else if track.inside {
+                output.placeEvents.append(PlaceEvent(placeID: track.id, kind: .exit, timeSeconds: time, evidence: .catalogChange))
+            }
+        }
+        state.tracks = kept
+        rebuildTrackPositions()
+    }
+}

@@ -1,0 +1,170 @@
+import FencePlanner
+import FenceRules
+import Geodesy
+import SpatialIndex
+
+/// One device's geofence event engine: platform region events and fixes in; place events
+/// (one entry and one exit per visit), registration operations and the location service the app
+/// needs out.
+///
+/// - **What the platform monitors** is the rotator's selection (`FenceRotator`): the nearest
+///   places plus a refresh region, reselected on a fix outside it, on the fix after the platform
+///   reports leaving it, or on every fix while `degraded` or `saturated`.
+/// - **Deciding in-app.** Every trusted fix is checked against the places within reach (fence
+///   edge within `Settings.reachSigmas` σ), registered or not, by the confident rule (`ConfidentRule`'s
+///   rule, kept here as Codable state): enter when P(inside) stays above `enterProbability`, leave
+///   when it stays below `exitProbability`, each for `dwellFixes` fixes or `dwellMeters` of
+///   movement, whichever comes first.
+/// - **Merging.** A place's entry is emitted once, by whichever source decides first: a platform
+///   entry for a place the app already entered is absorbed, and so is the app's decision for a
+///   place the platform entered (the rule then needs contradicting evidence to leave). A platform
+///   exit is absorbed while a fix at most `platformExitOverrideSeconds` old puts the user inside.
+///   A place registered while the user is inside it (`insideAtStart`) is entered from a wake fix
+///   or a significant change when P(inside) exceeds `enterProbability` (no further fix may come
+///   soon; continuous fixes go through the rule); the platform's later state report is absorbed.
+/// - **Untrusted fixes** (accuracy worse than the configuration's `maxTrustedAccuracyMeters`,
+///   out of order, or older than `maxFixAgeSeconds` before the latest input) never produce an
+///   exit: the rule ignores them, and the rotator never drops a fence the user may be inside.
+///
+/// A value type with no clock: the same inputs give the same outputs. Its `state` is `Codable`;
+/// a monitor resumed from it (`init(catalog:configuration:settings:state:)`) answers as the
+/// original would.
+public struct FenceMonitor: Sendable {
+    /// The in-app rule's parameters and what the platform offers.
+    public struct Settings: Hashable, Sendable {
+        public var enterProbability = 0.9
+        public var exitProbability = 0.1
+        public var dwellFixes = 3
+        /// The evidence may instead persist over this much movement, meters (nil: fixes only,
+        /// the published rule; 20 m keeps a car from being carried far through a fence before the
+        /// rule reacts, `rotate evaluate --adaptive-dwell`).
+        public var dwellMeters: Double?
+        public var accuracyModel = AccuracyModel.oneSigma
+        /// σ for a fix that reports no accuracy, meters.
+        public var defaultSigmaMeters = 10.0
+        /// Fences whose edge is farther than this many σ are outside without computing
+        /// P(inside) (below 3·10⁻⁵ there).
+        public var reachSigmas = 4.0
+        /// The neighbourhood is queried this much wider than the reach and reused until the
+        /// device has moved this far, meters.
+        public var neighborhoodSlackMeters = 50.0
+        /// A platform exit is absorbed while a fix this recent (seconds) put the user inside.
+        public var platformExitOverrideSeconds = 30.0
+        /// A fix older than this before the latest input is stale, seconds.
+        public var maxFixAgeSeconds = 60.0
+        /// Places that report a dwell event after this many seconds inside (Android's loitering
+        /// delay), by place id.
+        public var dwellSeconds: [String: Double] = [:]
+        /// What to ask for while `exact` with places unmonitored: a late refresh exit's backstop.
+        public var exactBackstop = LocationRequest.significantChanges
+
+        public init() {}
+
+        /// The defaults, with the backstop the platform offers (significant changes or
+        /// background updates; none when it has neither).
+        public init(profile: PlatformProfile) {
+            let kinds = Set(profile.locationSources.map(\.kind))
+            exactBackstop = kinds.contains(.significantChange) || kinds.contains(.backgroundUpdates) ? .significantChanges : .none
+        }
+    }
+
+    public internal(set) var rotator: FenceRotator
+    public let settings: Settings
+    public internal(set) var state: MonitorState
+    /// Catalog positions of `state.tracks` (−1: not in this catalog), and their unit vectors.
+    var trackPositions: [Int] = []
+    var trackVectors: [UnitVector] = []
+    /// The neighbourhood last queried: catalog positions with fence edges within `reach` of `center`.
+    var neighborhood: [Int] = []
+    var neighborhoodCenter: UnitVector?
+    var neighborhoodReachMeters = 0.0
+    var buffer = NeighborBuffer()
+
+    public var catalog: PlaceCatalog { rotator.catalog }
+
+    /// A monitor with nothing registered: its first usable fix selects.
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings())
+        throws(ConfigurationError)
+    {
+        rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+        self.settings = settings
+        state = MonitorState()
+    }
+
+    /// A monitor resuming from a stored state (see `FenceRotator.init(catalog:configuration:state:)`
+    /// for what makes a state foreign).
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings(), state: MonitorState)
+        throws(RotatorStateError)
+    {
+        rotator = try FenceRotator(catalog: catalog, configuration: configuration, state: state.rotator)
+        self.settings = settings
+        self.state = state
+        rebuildTrackPositions()
+    }
+
+    mutating func rebuildTrackPositions() {
+        trackPositions = state.tracks.map { track in
+            catalog.position(of: track.id).flatMap { catalog.fences[$0].center == track.center ? $0 : nil } ?? -1
+        }
+        trackVectors = state.tracks.map { UnitVector($0.center) }
+        neighborhoodCenter = nil
+    }
+
+    /// Handles one input and says what to do.
+    public mutating func handle(_ input: MonitorInput) -> MonitorOutput {
+        var output = MonitorOutput()
+        guard let time = input.timeSeconds, time.isFinite else {
+            output.ignored = "the input has no finite time"
+            return finish(output, at: state.lastInputSeconds ?? 0)
+        }
+        switch input {
+        case .fix(let fix, let source):
+            handleFix(fix, source: source, at: time, into: &output)
+        case .region(let report):
+            handleRegion(report, into: &output)
+        case .platformReset:
+            if let refresh = rotator.state.refresh { output.operations.append(.startRefresh(refresh)) }
+            output.operations += rotator.state.monitored.map(RegistrationOperation.start)
+        case .registered(let identifiers, _):
+            output.reconciliation = rotator.reconcile(registered: identifiers)
+        case .catalog(let newCatalog, _):
+            handleCatalog(newCatalog, at: time, into: &output)
+        }
+        if output.ignored == nil { state.lastInputSeconds = max(state.lastInputSeconds ?? time, time) }
+        return finish(output, at: time)
+    }
+
+    /// Dwell events due at `time`, the events in a stable order, and the location request.
+    private mutating func finish(_ output: MonitorOutput, at time: Double) -> MonitorOutput {
+        var output = output
+        if output.ignored == nil, !settings.dwellSeconds.isEmpty {
+            for i in state.tracks.indices where state.tracks[i].inside && !state.tracks[i].dwellReported {
+                guard let dwell = settings.dwellSeconds[state.tracks[i].id], let entered = state.tracks[i].enteredSeconds,
+                    time - entered >= dwell
+                else { continue }
+                state.tracks[i].dwellReported = true
+                output.placeEvents.append(
+                    PlaceEvent(placeID: state.tracks[i].id, kind: .dwell, timeSeconds: time, evidence: .timeInside))
+            }
+        }
+        state.rotator = rotator.state
+        output.guarantee = rotator.state.guarantee
+        output.location = locationRequest()
+        return output
+    }
+
+    /// The least location service that keeps the guarantee (see `LocationRequest`).
+    public func locationRequest() -> LocationRequest {
+        if rotator.state.reselections == 0 || state.refreshExitPending || rotator.mustReselect { return .oneFix }
+        // A place entered in-app that the platform does not monitor: only fixes can see its exit.
+        let monitored = rotator.state.monitored
+        if state.tracks.contains(where: { track in track.inside && !monitored.contains { $0.id == track.id } }) {
+            return .continuous(distanceFilterMeters: 0)
+        }
+        switch rotator.state.guarantee {
+        case .saturated?: return .continuous(distanceFilterMeters: 0)
+        case .degraded(let fallback)?: return .continuous(distanceFilterMeters: fallback)
+        case .exact?, nil: return rotator.state.refresh == nil ? .none : settings.exactBackstop
+        }
+    }
+}

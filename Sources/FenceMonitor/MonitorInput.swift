@@ -1,0 +1,61 @@
+import FencePlanner
+
+/// One thing that happened to a device, as the host hands it to `FenceMonitor`. Every input
+/// carries its time: the engine has no clock of its own.
+public enum MonitorInput: Sendable {
+    /// A location report and the service that produced it. Its `timestampSeconds` is its time
+    /// (required: a fix without one is ignored with a reason).
+    case fix(Fix, source: FixSource)
+    /// The platform reported crossing a registered region (a place or the refresh region).
+    case region(RegionReport)
+    /// The platform lost every registration (Android: reboot, app update): re-register all.
+    case platformReset(atSeconds: Double)
+    /// The identifiers the device reports registered now, after lost or partly applied diffs.
+    case registered([String], atSeconds: Double)
+    /// A new version of the catalog.
+    case catalog(PlaceCatalog, atSeconds: Double)
+
+    /// The input's time, seconds.
+    public var timeSeconds: Double? {
+        switch self {
+        case .fix(let fix, _): fix.timestampSeconds
+        case .region(let report): report.timeSeconds
+        case .platformReset(let t), .registered(_, let t), .catalog(_, let t): t
+        }
+    }
+}
+
+/// The location service a fix came from (what `LocationRequest` asks for).
+public enum FixSource: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Continuous updates (the GNSS receiver on).
+    case continuous
+    /// iOS significant-change updates, or Android's background updates.
+    case significantChange = "significant_change"
+    /// The one fix an app obtains when a region event wakes it.
+    case wakeFix = "wake_fix"
+}
+
+/// A platform region event: which registered identifier, entry or exit, when it was delivered.
+public struct RegionReport: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case entry
+        case exit
+    }
+
+    public var regionID: String
+    public var kind: Kind
+    /// Delivery time, seconds (on the same scale as the fixes').
+    public var timeSeconds: Double
+
+    public init(regionID: String, kind: Kind, timeSeconds: Double) {
+        self.regionID = regionID
+        self.kind = kind
+        self.timeSeconds = timeSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case regionID = "region"
+        case kind = "event"
+        case timeSeconds = "t"
+    }
+}

@@ -1,0 +1,94 @@
+import FencePlanner
+
+/// What the host does after one input: notify place events, apply registration operations (in
+/// order), and keep the location service the engine asks for.
+public struct MonitorOutput: Hashable, Sendable {
+    /// Entries, exits and dwells, in time order; each visit yields one entry and one exit.
+    public var placeEvents: [PlaceEvent] = []
+    /// Platform calls in their safe order (`RegistrationDiff.operations`), or every registration
+    /// again after a platform reset.
+    public var operations: [RegistrationOperation] = []
+    /// After a `registered` report: what to stop and start so that the platform holds the plan.
+    public var reconciliation: Reconciliation?
+    /// The location service the host should run from now on.
+    public var location: LocationRequest = .none
+    /// The guarantee in force with that request (nil before the first selection).
+    public var guarantee: Guarantee?
+    /// Why the input was ignored, if it was (it changed nothing).
+    public var ignored: String?
+
+    public init() {}
+}
+
+/// A place event: the user entered, left, or stayed in a place.
+public struct PlaceEvent: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case entry
+        case exit
+        /// Inside for the place's dwell time (`FenceMonitor.Settings.dwellSeconds`), once per visit.
+        case dwell
+    }
+
+    public var placeID: String
+    public var kind: Kind
+    /// The input's time, seconds.
+    public var timeSeconds: Double
+    public var evidence: Evidence
+
+    public init(placeID: String, kind: Kind, timeSeconds: Double, evidence: Evidence) {
+        self.placeID = placeID
+        self.kind = kind
+        self.timeSeconds = timeSeconds
+        self.evidence = evidence
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case placeID = "place"
+        case kind = "event"
+        case timeSeconds = "t"
+        case evidence
+    }
+}
+
+/// Why the engine says so.
+public enum Evidence: Hashable, Sendable, Codable {
+    /// The platform's region event.
+    case platform
+    /// The app's own decision from fixes, with P(inside) at the deciding fix.
+    case fixes(probabilityInside: Double)
+    /// The place was removed from the catalog or redefined while the user was inside it.
+    case catalogChange
+    /// The time inside reached the place's dwell time.
+    case timeInside
+
+    /// The trace spelling: `platform`, `app`, `catalog` or `time`.
+    public var name: String {
+        switch self {
+        case .platform: "platform"
+        case .fixes: "app"
+        case .catalogChange: "catalog"
+        case .timeInside: "time"
+        }
+    }
+}
+
+/// The location service the engine needs now: the least that keeps the guarantee.
+public enum LocationRequest: Hashable, Sendable, Codable {
+    /// The platform's regions suffice.
+    case none
+    /// Significant-change updates (iOS) or background updates (Android): no GNSS; a backstop for
+    /// a refresh exit delivered late.
+    case significantChanges
+    /// One fix now: after a refresh exit, a catalog change or before the first selection.
+    case oneFix
+    /// Continuous updates, at least one per `distanceFilterMeters` of movement (0: every fix).
+    case continuous(distanceFilterMeters: Double)
+
+    /// Whether the request keeps the GNSS receiver on.
+    public var keepsGNSSOn: Bool {
+        switch self {
+        case .continuous, .oneFix: true
+        case .none, .significantChanges: false
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import FencePlanner
+import Geodesy
+
+/// The stored part of a `FenceMonitor`: the rotator's registrations, the places the engine is
+/// deciding (inside, or near enough to enter) and the last fix, with a format version.
+public struct MonitorState: Hashable, Sendable, Codable {
+    /// The version this build writes and reads.
+    public static let currentFormatVersion = 1
+
+    public var formatVersion = MonitorState.currentFormatVersion
+    /// What the platform holds.
+    public var rotator = RotatorState()
+    /// The places being decided, in the order they were first tracked.
+    public var tracks: [PlaceTrack] = []
+    /// The last fix the in-app rule used (its step starts the next fix's dwell distance).
+    public var lastTrustedFix: Coordinate?
+    public var lastTrustedFixSeconds: Double?
+    /// The latest time of any input (a fix older than `Settings.maxFixAgeSeconds` before it is stale).
+    public var lastInputSeconds: Double?
+    /// The last fix's time, any trust: an earlier or equal one is out of order.
+    public var lastFixSeconds: Double?
+    /// The platform reported leaving the refresh region: the next usable fix reselects.
+    public var refreshExitPending = false
+
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion = "format_version"
+        case rotator, tracks
+        case lastTrustedFix = "last_trusted_fix"
+        case lastTrustedFixSeconds = "last_trusted_fix_t"
+        case lastInputSeconds = "last_input_t"
+        case lastFixSeconds = "last_fix_t"
+        case refreshExitPending = "refresh_exit_pending"
+    }
+
+    /// Decodes and validates: this build's format version, unique track ids, finite times and
+    /// non-negative dwell counters; anything else is `DecodingError.dataCorrupted`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        guard formatVersion == Self.currentFormatVersion else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .formatVersion, in: container,
+                debugDescription: "unsupported monitor state version \(formatVersion) (this build reads \(Self.currentFormatVersion))")
+        }
+        rotator = try container.decode(RotatorState.self, forKey: .rotator)
+        tracks = try container.decode([PlaceTrack].self, forKey: .tracks)
+        lastTrustedFix = try container.decodeIfPresent(Coordinate.self, forKey: .lastTrustedFix)
+        lastTrustedFixSeconds = try container.decodeIfPresent(Double.self, forKey: .lastTrustedFixSeconds)
+        lastInputSeconds = try container.decodeIfPresent(Double.self, forKey: .lastInputSeconds)
+        lastFixSeconds = try container.decodeIfPresent(Double.self, forKey: .lastFixSeconds)
+        refreshExitPending = try container.decode(Bool.self, forKey: .refreshExitPending)
+        guard Set(tracks.map(\.id)).count == tracks.count else {
+            throw DecodingError.dataCorruptedError(forKey: .tracks, in: container, debugDescription: "duplicate track ids")
+        }
+        for time in [lastTrustedFixSeconds, lastInputSeconds, lastFixSeconds] where time.map({ !$0.isFinite }) ?? false {
+            throw DecodingError.dataCorruptedError(forKey: .lastInputSeconds, in: container, debugDescription: "a time is not finite")
+        }
+    }
+}
+
+/// One place the engine is deciding: what the host was told (inside or not) and the in-app
+/// rule's evidence so far.
+public struct PlaceTrack: Hashable, Sendable, Codable {
+    public var id: String
+    public var center: Coordinate
+    public var radiusMeters: Double
+    /// Whether the host was told the user is inside (an entry without its exit yet).
+    public var inside = false
+    /// The entry's time, while inside.
+    public var enteredSeconds: Double?
+    /// Whether this visit's dwell event was emitted.
+    public var dwellReported = false
+    /// Consecutive fixes contradicting `inside`, and the distance moved over them, meters.
+    public var streak = 0
+    public var streakMeters = 0.0
+    /// P(inside) at the last trusted fix that was evaluated, and that fix's time.
+    public var lastProbability: Double?
+    public var lastProbabilitySeconds: Double?
+
+    public init(id: String, center: Coordinate, radiusMeters: Double) {
+        self.id = id
+        self.center = center
+        self.radiusMeters = radiusMeters
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, center
+        case radiusMeters = "radius_m"
+        case inside
+        case enteredSeconds = "entered_t"
+        case dwellReported = "dwell_reported"
+        case streak
+        case streakMeters = "streak_m"
+        case lastProbability = "last_p"
+        case lastProbabilitySeconds = "last_p_t"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        center = try container.decode(Coordinate.self, forKey: .center)
+        radiusMeters = try container.decode(Double.self, forKey: .radiusMeters)
+        inside = try container.decode(Bool.self, forKey: .inside)
+        enteredSeconds = try container.decodeIfPresent(Double.self, forKey: .enteredSeconds)
+        dwellReported = try container.decode(Bool.self, forKey: .dwellReported)
+        streak = try container.decode(Int.self, forKey: .streak)
+        streakMeters = try container.decode(Double.self, forKey: .streakMeters)
+        lastProbability = try container.decodeIfPresent(Double.self, forKey: .lastProbability)
+        lastProbabilitySeconds = try container.decodeIfPresent(Double.self, forKey: .lastProbabilitySeconds)
+        guard !id.isEmpty, radiusMeters.isFinite, radiusMeters > 0, streak >= 0, streakMeters.isFinite, streakMeters >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .id, in: container, debugDescription: "a track needs an id, a radius > 0 and a non-negative streak")
+        }
+        guard inside == (enteredSeconds != nil) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .enteredSeconds, in: container, debugDescription: "an entry time exactly while inside")
+        }
+    }
+}
