@@ -52,12 +52,15 @@ let package = Package(
         ),
         .target(
             name: "BenchmarkKit",
-            dependencies: ["SyncService", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]
+            dependencies: [
+                "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+            ]
         ),
         .target(
             name: "RotateCommands",
             dependencies: [
-                "BenchmarkKit", "SyncService", "RotateFormats", "WalkSimulator", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+                "BenchmarkKit", "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex",
+                "Geodesy",
             ]
         ),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),

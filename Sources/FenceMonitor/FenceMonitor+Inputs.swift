@@ -114,7 +114,13 @@ extension FenceMonitor {
         track i: Int, distance: Double, sigma: Double, reach: Double, step: Double, time: Double, into output: inout MonitorOutput
     ) {
         let radius = state.tracks[i].radiusMeters
-        let p = distance - radius > reach ? 0 : InsideProbability.value(distanceMeters: distance, radiusMeters: radius, sigmaMeters: sigma)
+        // P(inside) only near the edge: beyond `reach` outside it is below 3·10⁻⁵, and as deep
+        // inside above 1 − 3.4·10⁻⁴ (the center of a fence of radius 4 σ): the rule's evidence is
+        // the same as with the exact value.
+        let edge = distance - radius
+        let p =
+            edge > reach
+            ? 0 : edge < -reach ? 1 : InsideProbability.value(distanceMeters: distance, radiusMeters: radius, sigmaMeters: sigma)
         state.tracks[i].lastProbability = p
         state.tracks[i].lastProbabilitySeconds = time
         let inside = state.tracks[i].inside

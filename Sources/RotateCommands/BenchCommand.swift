@@ -33,6 +33,11 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--walk-reselection", help: "Time whole reselections along a walk (fixes 15 m apart), cold and warm-started."),
         OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
         OptionSpec(
+            "--engine",
+            help:
+                "Time the event engine per fix (planner and in-app decisions) against the planner alone, on a walk (--count places, --queries fixes)."
+        ),
+        OptionSpec(
             "--devices", value: "N",
             help: "Update N devices concurrently instead, each on its own walk (--count places, --fixes per device)."),
         OptionSpec(
@@ -141,6 +146,10 @@ public enum BenchCommand: Subcommand {
                     "selections identical (warm, cold, both paths): \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
             }
             if report.mismatches > 0 { throw .failure("warm and cold reselections differ at \(report.mismatches) fixes") }
+            return
+        }
+        if arguments.flag("--engine") {
+            try runEngine(arguments, console: console)
             return
         }
         if arguments.flag("--probability") {
@@ -349,5 +358,47 @@ extension BenchCommand {
                     + (report.mismatches == 0 ? "identical" : "\(report.mismatches) MISMATCHES"))
         }
         if report.mismatches > 0 { throw .failure("the index and the brute-force check disagree on \(report.mismatches) devices") }
+    }
+}
+
+extension BenchCommand {
+    /// `rotate bench --engine`: the event engine per fix against the planner alone.
+    static func runEngine(_ arguments: Arguments, console: Console) throws(CommandError) {
+        let count = try arguments.int("--count", default: 100_000, in: 1_000...50_000_000)
+        let fixes = try arguments.int("--queries", default: 20_000, in: 10...10_000_000)
+        let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
+        let report: EngineBenchmark.Report
+        do {
+            report = try EngineBenchmark.run(
+                places: count, fixes: fixes, repetitions: repetitions, seed: try arguments.uint64("--seed", default: 1))
+        } catch {
+            throw .failure("\(error)")
+        }
+        if arguments.flag("--json") {
+            var object = JSONObject()
+            object.add("n", report.places)
+            object.add("fixes", report.fixes)
+            object.add("planner_ns_per_fix", report.planner.median, decimals: 1)
+            object.add("engine_ns_per_fix", report.engine.median, decimals: 1)
+            object.add("in_app_ns_per_fix", report.inAppNanosecondsPerFix, decimals: 1)
+            object.add("entries", report.entries)
+            object.add("exits", report.exits)
+            object.add("same_registrations", report.sameRegistrations ? 1 : 0)
+            console.out(object.text)
+        } else {
+            console.out(
+                "rotate bench --engine: \(TextFormat.grouped(report.places)) clustered places (100 m fences), "
+                    + "a walk of \(TextFormat.grouped(report.fixes)) fixes 1.4 m apart (5 m noise) x \(repetitions); 17 place slots")
+            func line(_ label: String, _ m: Measurement) -> String {
+                label + "\(TextFormat.grouped(m.median)) ns/fix median (min \(TextFormat.grouped(m.min)), max \(TextFormat.grouped(m.max)))"
+            }
+            console.out(line("planner alone (FenceRotator.update)  ", report.planner))
+            console.out(line("engine (FenceMonitor.handle)         ", report.engine))
+            console.out(
+                "in-app decisions                     \(TextFormat.grouped(report.inAppNanosecondsPerFix)) ns/fix (medians' difference)")
+            console.out("place events                         \(report.entries) entries, \(report.exits) exits")
+            console.out("same registrations                   \(report.sameRegistrations ? "yes" : "NO")")
+        }
+        if !report.sameRegistrations { throw .failure("the engine's registrations differ from the planner's") }
     }
 }

@@ -1,3 +1,4 @@
+import FenceMonitor
 import FencePlanner
 import Geodesy
 import RotateFormats
@@ -15,8 +16,12 @@ public enum PlanCommand: Subcommand {
         step between two fixes of the walk plus --delay times the fastest speed, so that checking at
         fixes covers what happens between them.
 
+        The event engine (FenceMonitor) runs over the same fixes, each a continuous update, and
+        decides the place events in-app: they go into the trace and onto the map.
+
         Formats: ndjson is the plan trace of docs/formats.md (a config line, one reselect line per
-        reselection with its diff, a summary line with the oracle's misses); csv is one row per
+        reselection with its diff, one place_event line per entry or exit, a summary line with the
+        oracle's misses; --trace-version 1 writes the trace without place events); csv is one row per
         reselection; geojson is a FeatureCollection of fences, refresh circles, reselection points,
         misses and the walk; svg is a map; summary is a short table (the default when stdout is a
         terminal, ndjson otherwise). --map FILE.svg writes the map as well, whatever the format.
@@ -32,6 +37,9 @@ public enum PlanCommand: Subcommand {
                 "--format", value: "ndjson|csv|geojson|svg|summary", help: "What to write.", default: "summary on a terminal, else ndjson"),
             OptionSpec("--out", value: "FILE", help: "Write the plan to FILE instead of stdout."),
             OptionSpec("--map", value: "FILE", help: "Also write an SVG map to FILE."),
+            OptionSpec(
+                "--trace-version", value: "1|2", help: "Plan trace version to write (1: no place_event lines).",
+                default: "\(PlanTrace.currentVersion)"),
         ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
@@ -59,12 +67,16 @@ public enum PlanCommand: Subcommand {
         let report = MissedFenceOracle.replay(
             walk, rotator: &rotator, catalog: places.catalog, placeSlots: configuration.placeSlots,
             platformDelaySeconds: delay, recordUpdates: true)
+        let traceVersion = try arguments.int("--trace-version", default: PlanTrace.currentVersion, in: 1...PlanTrace.currentVersion)
+        let events = try placeEvents(walkFile.fixes, catalog: places.catalog, configuration: configuration)
         let trace = PlanTrace(
             configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters,
-            fixes: report.fixes, updates: report.updates, missed: report.misses.count)
-        let record = PlanRecord(
+            fixes: report.fixes, updates: report.updates, missed: report.misses.count,
+            placeEvents: traceVersion >= 2 ? events.map(\.line) : nil)
+        var record = PlanRecord(
             catalog: places.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates,
             misses: report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) })
+        record.placeEvents = events.compactMap(\.mark)
         let title =
             "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
             + "\(report.reselections) reselections, \(report.misses.count) misses"
@@ -82,7 +94,7 @@ public enum PlanCommand: Subcommand {
         default:
             try TextOutput.emit(
                 summaryLines(
-                    places: places, walkPath: walkPath, report: report, configuration: configuration,
+                    places: places, walkPath: walkPath, report: report, configuration: configuration, placeEvents: events.map(\.line),
                     mapPath: arguments.string("--map")), out: out, console: console)
         }
         if let mapPath = arguments.string("--map") {
@@ -91,6 +103,39 @@ public enum PlanCommand: Subcommand {
         if report.avoidableMisses > 0 {
             throw .failure("\(report.avoidableMisses) avoidable missed fences (see the plan's misses)")
         }
+    }
+
+    /// The event engine over the walk's fixes, each a continuous update (a fix's time, or its
+    /// index when the walk has no times): the place events as trace lines and map marks.
+    static func placeEvents(
+        _ fixes: [Fix], catalog: PlaceCatalog, configuration: RotationConfiguration
+    ) throws(CommandError) -> [(line: PlanTrace.PlaceEvent, mark: PlanRecord.PlaceMark?)] {
+        var monitor: FenceMonitor
+        do {
+            monitor = try FenceMonitor(catalog: catalog, configuration: configuration)
+        } catch {
+            throw .usage("\(error)")
+        }
+        let timed = fixes.allSatisfy { $0.timestampSeconds != nil }
+        var events: [(line: PlanTrace.PlaceEvent, mark: PlanRecord.PlaceMark?)] = []
+        for (i, fix) in fixes.enumerated() {
+            let time = timed ? fix.timestampSeconds ?? 0 : Double(i)
+            let input = Fix(fix.coordinate, accuracyMeters: fix.accuracyMeters, timestampSeconds: time)
+            for event in monitor.handle(.fix(input, source: .continuous)).placeEvents {
+                var probability: Double?
+                if case .fixes(let p) = event.evidence { probability = p }
+                let line = PlanTrace.PlaceEvent(
+                    fix: i, t: time, place: event.placeID, event: event.kind.rawValue, evidence: event.evidence.name,
+                    probability: probability)
+                let mark =
+                    event.kind == .dwell
+                    ? nil
+                    : PlanRecord.PlaceMark(
+                        placeID: event.placeID, position: fix.coordinate, entry: event.kind == .entry, inApp: probability != nil)
+                events.append((line, mark))
+            }
+        }
+        return events
     }
 
     static func csvLines(_ trace: PlanTrace) -> [String] {
@@ -116,7 +161,7 @@ public enum PlanCommand: Subcommand {
 
     static func summaryLines(
         places: Inputs.LoadedPlaces, walkPath: String, report: OracleReport,
-        configuration: RotationConfiguration, mapPath: String?
+        configuration: RotationConfiguration, placeEvents: [PlanTrace.PlaceEvent], mapPath: String?
     ) -> [String] {
         var exact = 0, degraded = 0, saturated = 0
         for recorded in report.updates {
@@ -135,6 +180,7 @@ public enum PlanCommand: Subcommand {
                 + "\(exact) exact, \(degraded) degraded, \(saturated) saturated",
             "registrations  \(report.starts) starts, \(report.stops) stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 1)) per km), at most \(report.maxSlotsUsed) regions at once",
             "misses         \(report.misses.count) (\(report.avoidableMisses) avoidable)",
+            "place events   \(placeEvents.filter { $0.event == "entry" }.count) entries, \(placeEvents.filter { $0.event == "exit" }.count) exits (decided in-app from the walk's fixes)",
         ]
         if let mapPath { lines.append("map            \(mapPath)") }
         return lines

@@ -23,6 +23,25 @@ public struct PlanRecord: Sendable {
     public var monitored: [String: [ClosedRange<Int>]]
     public var reselections: [Reselection]
     public var misses: [Miss]
+    /// The event engine's entries and exits along the walk, where they were decided.
+    public var placeEvents: [PlaceMark] = []
+
+    /// An entry or exit drawn on the map.
+    public struct PlaceMark: Hashable, Sendable {
+        public var placeID: String
+        /// The fix where it was decided.
+        public var position: Coordinate
+        public var entry: Bool
+        /// Decided in-app from fixes (else the platform's event).
+        public var inApp: Bool
+
+        public init(placeID: String, position: Coordinate, entry: Bool, inApp: Bool) {
+            self.placeID = placeID
+            self.position = position
+            self.entry = entry
+            self.inApp = inApp
+        }
+    }
 
     /// A moment the user was inside a fence that was not monitored.
     public struct Miss: Hashable, Sendable {

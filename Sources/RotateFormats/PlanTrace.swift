@@ -2,10 +2,14 @@ import FencePlanner
 import Foundation
 
 /// The plan trace of `rotate plan --format ndjson` (see `docs/formats.md`, "Plan trace"): a
-/// `config` line, one `reselect` line per reselection, and a `summary` line.
+/// `config` line, one `reselect` line per reselection, from version 2 one `place_event` line per
+/// place event, and a `summary` line.
 public struct PlanTrace: Equatable, Sendable {
+    /// The version written by default; version 1 has no `place_event` lines.
+    public static let currentVersion = 2
+
     public struct Config: Equatable, Sendable {
-        public var version = 1
+        public var version = PlanTrace.currentVersion
         public var limit: Int
         public var headroom: Int
         public var placeSlots: Int
@@ -41,6 +45,30 @@ public struct PlanTrace: Equatable, Sendable {
         public var overlapping: Int?
     }
 
+    /// A place event of the event engine: entry, exit or dwell, at a walk fix (version 2).
+    public struct PlaceEvent: Equatable, Sendable {
+        /// 0-based index of the walk fix at which it was decided.
+        public var fix: Int
+        /// Its time, seconds (the fix's).
+        public var t: Double
+        public var place: String
+        /// `entry`, `exit` or `dwell`.
+        public var event: String
+        /// `app` (decided from fixes), `platform`, `catalog` or `time`.
+        public var evidence: String
+        /// P(inside) at the deciding fix, with `app` evidence.
+        public var probability: Double?
+
+        public init(fix: Int, t: Double, place: String, event: String, evidence: String, probability: Double?) {
+            self.fix = fix
+            self.t = t
+            self.place = place
+            self.event = event
+            self.evidence = evidence
+            self.probability = probability
+        }
+    }
+
     public struct Summary: Equatable, Sendable {
         public var fixes: Int
         public var reselections: Int
@@ -51,22 +79,28 @@ public struct PlanTrace: Equatable, Sendable {
 
     public var config: Config
     public var reselections: [Reselect]
+    /// Written and read from version 2 on; empty in a version 1 trace.
+    public var placeEvents: [PlaceEvent]
     public var summary: Summary
 
-    public init(config: Config, reselections: [Reselect], summary: Summary) {
+    public init(config: Config, reselections: [Reselect], placeEvents: [PlaceEvent] = [], summary: Summary) {
         self.config = config
         self.reselections = reselections
+        self.placeEvents = placeEvents
         self.summary = summary
     }
 
     /// The trace of a replay: its reselections in order, over a walk of `fixes` fixes, with
-    /// `missed` missed fences.
+    /// `missed` missed fences; with `placeEvents` (in fix order) a version 2 trace, without them
+    /// version 1.
     public init(
         configuration: RotationConfiguration, places: Int, defaultRadiusMeters: Double, fixes: Int, updates: [RecordedUpdate],
-        missed: Int
+        missed: Int, placeEvents: [PlaceEvent]? = nil
     ) {
+        self.placeEvents = placeEvents ?? []
         config = Config(
-            limit: configuration.limit, headroom: configuration.headroom, placeSlots: configuration.placeSlots,
+            version: placeEvents == nil ? 1 : PlanTrace.currentVersion, limit: configuration.limit, headroom: configuration.headroom,
+            placeSlots: configuration.placeSlots,
             places: places, radiusMeters: defaultRadiusMeters, marginMeters: configuration.marginMeters,
             minRefreshRadiusMeters: configuration.minRefreshRadiusMeters)
         reselections = updates.map { recorded in
@@ -102,7 +136,22 @@ public struct PlanTrace: Equatable, Sendable {
                 + "\"place_slots\":\(config.placeSlots),\"places\":\(config.places),\"radius_m\":\(Self.number(config.radiusMeters)),"
                 + "\"margin_m\":\(Self.number(config.marginMeters)),\"min_refresh_radius_m\":\(Self.number(config.minRefreshRadiusMeters))}"
         )
+        // Place events after the reselection of their fix, in fix order.
+        var nextEvent = 0
+        func placeEventLines(before fix: Int) {
+            guard config.version >= 2 else { return }
+            while nextEvent < placeEvents.count, placeEvents[nextEvent].fix < fix {
+                let e = placeEvents[nextEvent]
+                var line =
+                    "{\"type\":\"place_event\",\"fix\":\(e.fix),\"t\":\(Self.number(e.t)),\"place\":\(JSONObject.quoted(e.place)),"
+                    + "\"event\":\(JSONObject.quoted(e.event)),\"evidence\":\(JSONObject.quoted(e.evidence))"
+                if let p = e.probability { line += ",\"p\":\(Self.number(p))" }
+                lines.append(line + "}")
+                nextEvent += 1
+            }
+        }
         for r in reselections {
+            placeEventLines(before: r.fix)
             var line =
                 "{\"type\":\"reselect\",\"fix\":\(r.fix),\"lat\":\(Self.number(r.lat)),\"lon\":\(Self.number(r.lon)),"
                 + "\"start\":\(Self.strings(r.start)),\"stop\":\(Self.strings(r.stop)),\"inside_at_start\":\(Self.strings(r.insideAtStart)),"
@@ -119,6 +168,7 @@ public struct PlanTrace: Equatable, Sendable {
             if let overlapping = r.overlapping { line += ",\"overlapping\":\(overlapping)" }
             lines.append(line + "}")
         }
+        placeEventLines(before: .max)
         lines.append(
             "{\"type\":\"summary\",\"fixes\":\(summary.fixes),\"reselections\":\(summary.reselections),"
                 + "\"starts\":\(summary.starts),\"stops\":\(summary.stops),\"missed\":\(summary.missed)}")
@@ -136,12 +186,15 @@ public struct PlanTrace: Equatable, Sendable {
     /// Reads a trace back from NDJSON text (numbers are parsed exactly, so a written trace reads
     /// back equal).
     ///
+    /// Lines of a type this reader does not know are skipped (a later version may add types).
+    ///
     /// - Throws: `PlanTraceError` with the 1-based line of the first line that is not a JSON
     ///   object, lacks a required key or has a wrong type, and for a missing `config` or `summary`.
     public static func parse(_ text: String) throws(PlanTraceError) -> PlanTrace {
         var config: Config?
         var summary: Summary?
         var reselections: [Reselect] = []
+        var placeEvents: [PlaceEvent] = []
         let decoder = JSONDecoder()
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = offset + 1
@@ -183,13 +236,19 @@ public struct PlanTrace: Equatable, Sendable {
                     fixes: try need(fields.fixes, "fixes"), reselections: try need(fields.reselections, "reselections"),
                     starts: try need(fields.starts, "starts"), stops: try need(fields.stops, "stops"),
                     missed: try need(fields.missed, "missed"))
-            case let other:
-                throw PlanTraceError(line: line, reason: "unknown type '\(other)'")
+            case "place_event":
+                placeEvents.append(
+                    PlaceEvent(
+                        fix: try need(fields.fix, "fix"), t: try need(fields.t, "t"), place: try need(fields.place, "place"),
+                        event: try need(fields.event, "event"), evidence: try need(fields.evidence, "evidence"),
+                        probability: fields.p))
+            default:
+                continue
             }
         }
         guard let config else { throw PlanTraceError(line: 1, reason: "no config line") }
         guard let summary else { throw PlanTraceError(line: 1, reason: "no summary line") }
-        return PlanTrace(config: config, reselections: reselections, summary: summary)
+        return PlanTrace(config: config, reselections: reselections, placeEvents: placeEvents, summary: summary)
     }
 
     /// Any trace line: every key optional, checked per type by `parse`.
@@ -218,9 +277,11 @@ public struct PlanTrace: Equatable, Sendable {
         var guarantee, fallback: String?
         var overlapping: Int?
         var fixes, reselections, starts, stops, missed: Int?
+        var t, p: Double?
+        var place, event, evidence: String?
 
         enum CodingKeys: String, CodingKey {
-            case type, version, limit, headroom, places, fix, lat, lon
+            case type, version, limit, headroom, places, fix, lat, lon, t, p, place, event, evidence
             case start, stop, monitored, refresh, guarantee, fallback, overlapping, fixes, reselections, starts, stops, missed
             case placeSlots = "place_slots"
             case radiusMeters = "radius_m"
@@ -258,6 +319,11 @@ public struct PlanTrace: Equatable, Sendable {
             starts = try c.decodeIfPresent(Int.self, forKey: .starts)
             stops = try c.decodeIfPresent(Int.self, forKey: .stops)
             missed = try c.decodeIfPresent(Int.self, forKey: .missed)
+            t = try c.decodeIfPresent(Double.self, forKey: .t)
+            p = try c.decodeIfPresent(Double.self, forKey: .p)
+            place = try c.decodeIfPresent(String.self, forKey: .place)
+            event = try c.decodeIfPresent(String.self, forKey: .event)
+            evidence = try c.decodeIfPresent(String.self, forKey: .evidence)
         }
     }
 }

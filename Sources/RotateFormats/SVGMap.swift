@@ -106,6 +106,21 @@ public enum SVGMap {
                 "<path d=\"M\(f(x - 6)),\(f(y - 6)) L\(f(x + 6)),\(f(y + 6)) M\(f(x - 6)),\(f(y + 6)) L\(f(x + 6)),\(f(y - 6))\" stroke=\"#d0021b\" stroke-width=\"3\"><title>missed \(escape(miss.placeID))</title></path>"
             )
         }
+        // Place events: entries green, exits purple; filled when decided in-app, hollow when the
+        // platform reported them.
+        for mark in record.placeEvents {
+            let (x, y) = screen(mark.position)
+            let color = mark.entry ? "#2e9e44" : "#7b3fb0"
+            let fill = mark.inApp ? "fill=\"\(color)\"" : "fill=\"white\""
+            let shape =
+                mark.entry
+                ? "<path d=\"M\(f(x)),\(f(y - 6)) L\(f(x + 5)),\(f(y + 4)) L\(f(x - 5)),\(f(y + 4)) Z\""
+                : "<path d=\"M\(f(x)),\(f(y + 6)) L\(f(x + 5)),\(f(y - 4)) L\(f(x - 5)),\(f(y - 4)) Z\""
+            svg.append(
+                shape
+                    + " \(fill) stroke=\"\(color)\" stroke-width=\"1.5\"><title>\(mark.entry ? "entry" : "exit") \(escape(mark.placeID)) (\(mark.inApp ? "in-app" : "platform"))</title></path>"
+            )
+        }
         // Scale bar: a round length near a fifth of the width.
         let target = meters / 5
         let magnitude = pow(10, floor(log10(target)))
@@ -124,7 +139,7 @@ public enum SVGMap {
         svg.append(
             "<text x=\"\(f(width - 24))\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#222\">N</text><path d=\"M\(f(width - 24)),34 l-6,14 l6,-4 l6,4 z\" fill=\"#222\"/>"
         )
-        svg.append("<rect x=\"10\" y=\"10\" width=\"300\" height=\"150\" rx=\"6\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>")
+        svg.append("<rect x=\"10\" y=\"10\" width=\"300\" height=\"190\" rx=\"6\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>")
         svg.append("<text x=\"20\" y=\"30\" font-weight=\"bold\" fill=\"#222\">\(escape(title))</text>")
         let legend: [(String, String)] = [
             (
@@ -139,6 +154,8 @@ public enum SVGMap {
             ("<circle cx=\"28\" cy=\"113\" r=\"4.5\" fill=\"#3b7dd8\"/>", "reselection (red: degraded/saturated)"),
             ("<line x1=\"20\" y1=\"133\" x2=\"36\" y2=\"133\" stroke=\"#3b7dd8\" stroke-dasharray=\"6 4\"/>", "refresh circle"),
             ("<path d=\"M23,146 L33,156 M23,156 L33,146\" stroke=\"#d0021b\" stroke-width=\"3\"/>", "missed fence"),
+            ("<path d=\"M28,166 L33,176 L23,176 Z\" fill=\"#2e9e44\" stroke=\"#2e9e44\"/>", "entry (filled: in-app; hollow: platform)"),
+            ("<path d=\"M28,196 L33,186 L23,186 Z\" fill=\"#7b3fb0\" stroke=\"#7b3fb0\"/>", "exit (the same)"),
         ]
         for (i, (symbol, label)) in legend.enumerated() {
             svg.append(symbol + "<text x=\"44\" y=\"\(57 + 20 * i)\" fill=\"#222\">\(label)</text>")

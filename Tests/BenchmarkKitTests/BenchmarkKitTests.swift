@@ -52,4 +52,12 @@ import Testing
         #expect(a.nodesPerQuery >= 2 && a.nodesPerQuery < 100)
         #expect(a.nodesPerQuery == b.nodesPerQuery && a.pointsPerQuery == b.pointsPerQuery)
     }
+
+    /// The engine benchmark's walk enters fences, and the engine makes the planner's registrations.
+    @Test func engineBenchmarkMakesThePlannersRegistrations() throws {
+        let report = try EngineBenchmark.run(places: 2_000, fixes: 3_000, repetitions: 1, seed: 4)
+        #expect(report.sameRegistrations)
+        #expect(report.fixes == 3_000)
+        #expect(report.entries >= report.exits && report.entries - report.exits <= 3)
+    }
 }

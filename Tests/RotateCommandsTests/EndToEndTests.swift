@@ -60,6 +60,19 @@ import Testing
         let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
         #expect(rows.first?.hasPrefix("fix,lat,lon,guarantee") == true)
         #expect(rows.count == trace.reselections.count + 1)
+        // Version 2: the event engine's place events, each place entered before it is left, the
+        // same on the map; version 1 on request, without them.
+        #expect(trace.config.version == 2 && !trace.placeEvents.isEmpty)
+        var inside: Set<String> = []
+        for event in trace.placeEvents {
+            if event.event == "entry" { #expect(inside.insert(event.place).inserted) } else { #expect(inside.remove(event.place) != nil) }
+            #expect(event.evidence == "app" && event.probability != nil)
+        }
+        let svg = try run(["plan", "--places", shops, "--walk", walk, "--format", "svg"]).out
+        #expect(svg.components(separatedBy: "<title>entry ").count - 1 == trace.placeEvents.filter { $0.event == "entry" }.count)
+        let v1 = try PlanTrace.parse(
+            try run(["plan", "--places", shops, "--walk", walk, "--format", "ndjson", "--trace-version", "1"]).out)
+        #expect(v1.config.version == 1 && v1.placeEvents.isEmpty && v1.reselections == trace.reselections)
     }
 
     @Test(arguments: [

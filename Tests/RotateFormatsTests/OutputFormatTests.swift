@@ -73,9 +73,50 @@ import WalkSimulator
         #expect(objects.last?["reselections"] as? Int == objects.count - 2)
     }
 
+    /// Version 2 writes place events after the reselection of their fix, in fix order, and reads
+    /// them back; version 1 has none; lines of an unknown type are skipped.
+    @Test func placeEventsAreVersionTwoLines() throws {
+        let (v1, _, _) = try replay()
+        #expect(v1.config.version == 1 && !v1.ndjsonLines.contains { $0.contains("place_event") })
+        let fixes = v1.reselections.map(\.fix)
+        let events = [
+            PlanTrace.PlaceEvent(fix: fixes[1], t: Double(fixes[1]), place: "a", event: "entry", evidence: "app", probability: 0.95),
+            PlanTrace.PlaceEvent(
+                fix: fixes[1] + 1, t: Double(fixes[1] + 1), place: "b", event: "entry", evidence: "platform", probability: nil),
+            PlanTrace.PlaceEvent(
+                fix: fixes[2] + 3, t: 0.5 + Double(fixes[2]), place: "a", event: "exit", evidence: "app", probability: 0.05),
+            PlanTrace.PlaceEvent(fix: fixes.last! + 1, t: 9e9, place: "b\"q", event: "exit", evidence: "platform", probability: nil),
+        ]
+        var v2 = v1
+        v2.config.version = 2
+        v2.placeEvents = events
+        let lines = v2.ndjsonLines
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        var lastFix = -1
+        var placeEventCount = 0
+        for object in objects.dropFirst().dropLast() {
+            let fix = try #require(object["fix"] as? Int)
+            #expect(fix >= lastFix, "lines in fix order")
+            lastFix = fix
+            if object["type"] as? String == "place_event" {
+                placeEventCount += 1
+                let keys = ["type", "fix", "t", "place", "event", "evidence"] + (object["p"] == nil ? [] : ["p"])
+                #expect(Set(object.keys) == Set(keys))
+            }
+        }
+        #expect(placeEventCount == events.count)
+        let text = lines.joined(separator: "\n") + "\n"
+        #expect(try PlanTrace.parse(text) == v2)
+        // A later version's unknown line type is skipped.
+        var future = lines
+        future.insert("{\"type\":\"weather\",\"fix\":3,\"rain_mm\":2}", at: 2)
+        #expect(try PlanTrace.parse(future.joined(separator: "\n")) == v2)
+    }
+
     @Test(arguments: [
         ("{\"type\":\"config\"", 1), ("{\"type\":\"summary\",\"fixes\":1,\"reselections\":0,\"starts\":0,\"stops\":0,\"missed\":0}", 1),
         ("not json", 1), ("{\"type\":\"weird\"}", 1), ("[1,2]", 1),
+        ("{\"type\":\"place_event\",\"fix\":1,\"t\":1,\"event\":\"entry\",\"evidence\":\"app\"}", 1),
     ])
     func badTracesAreErrorsWithLines(text: String, line: Int) {
         #expect(throws: PlanTraceError.self) { try PlanTrace.parse(text) }
