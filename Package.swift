@@ -11,7 +11,7 @@ import PackageDescription
 //   PlatformEmulator -> FencePlanner                   iOS, Android and ideal region monitoring, sourced parameters
 //   WalkSimulator   -> PlatformEmulator, FenceMonitor  walks, oracles, platform replays, evaluation
 //   RotateFormats   -> FencePlanner                    CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
-//   SyncService     -> RotateFormats, FencePlanner     devices, catalog changes, the sidecar
+//   SyncService     -> RotateFormats, FenceMonitor     devices, catalog changes, the sidecar
 //   RotateKit       -> every public library above      re-exports them (what other packages import)
 //   BenchmarkKit    -> SyncService, WalkSimulator, …   stopwatch, bench scenarios
 //   RotateCommands  -> BenchmarkKit, …                 the `rotate` subcommands
@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "PlatformEmulator", dependencies: ["FencePlanner", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "SyncService", dependencies: ["RotateFormats", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "SyncService", dependencies: ["RotateFormats", "FenceMonitor", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(
             name: "RotateKit",
             dependencies: [
@@ -94,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncServiceTests",
-            dependencies: ["SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]
+            dependencies: ["SyncService", "FenceMonitor", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]
         ),
         .testTarget(name: "RotateKitTests", dependencies: ["RotateKit", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),

@@ -40,6 +40,7 @@ extension FenceMonitor {
 
         if let update {
             output.operations = update.diff.operations
+            output.insideAtStart = update.diff.insideAtStart
             // Registered while inside: no entry will come from the platform. The app decides from
             // this fix when no stream of fixes follows (and the platform's later state report is
             // absorbed); continuous fixes decide through the rule.
@@ -226,19 +227,26 @@ extension FenceMonitor {
             return
         }
         rotator = resumed
-        // A place removed or redefined while the user is inside it ends its visit now.
-        var kept: [PlaceTrack] = []
-        for track in state.tracks {
-            let same = newCatalog.position(of: track.id).map {
-                newCatalog.fences[$0].center == track.center && newCatalog.fences[$0].radiusMeters == track.radiusMeters
-            }
-            if same == true {
-                kept.append(track)
-            } else if track.inside {
-                output.placeEvents.append(PlaceEvent(placeID: track.id, kind: .exit, timeSeconds: time, evidence: .catalogChange))
+        rebuildTrackPositions()
+        endTracksNotInCatalog(at: time, into: &output)
+    }
+
+    /// Drops the tracks of places the catalog no longer has with their definition; a visit under
+    /// way in one of them ends now (`catalogChange`).
+    mutating func endTracksNotInCatalog(at time: Double, into output: inout MonitorOutput) {
+        var kept = 0
+        for i in state.tracks.indices {
+            if trackPositions[i] >= 0 {
+                state.tracks[kept] = state.tracks[i]
+                trackPositions[kept] = trackPositions[i]
+                trackVectors[kept] = trackVectors[i]
+                kept += 1
+            } else if state.tracks[i].inside {
+                output.placeEvents.append(PlaceEvent(placeID: state.tracks[i].id, kind: .exit, timeSeconds: time, evidence: .catalogChange))
             }
         }
-        state.tracks = kept
-        rebuildTrackPositions()
+        state.tracks.removeLast(state.tracks.count - kept)
+        trackPositions.removeLast(trackPositions.count - kept)
+        trackVectors.removeLast(trackVectors.count - kept)
     }
 }

@@ -104,7 +104,9 @@ public struct FenceMonitor: Sendable {
 
     mutating func rebuildTrackPositions() {
         trackPositions = state.tracks.map { track in
-            catalog.position(of: track.id).flatMap { catalog.fences[$0].center == track.center ? $0 : nil } ?? -1
+            catalog.position(of: track.id).flatMap {
+                catalog.fences[$0].center == track.center && catalog.fences[$0].radiusMeters == track.radiusMeters ? $0 : nil
+            } ?? -1
         }
         trackVectors = state.tracks.map { UnitVector($0.center) }
         neighborhoodCenter = nil
@@ -117,6 +119,9 @@ public struct FenceMonitor: Sendable {
             output.ignored = "the input has no finite time"
             return finish(output, at: state.lastInputSeconds ?? 0)
         }
+        // A state resumed over another catalog version may track places that are gone or were
+        // redefined: their visits end now.
+        if trackPositions.contains(-1) { endTracksNotInCatalog(at: time, into: &output) }
         switch input {
         case .fix(let fix, let source):
             handleFix(fix, source: source, at: time, into: &output)

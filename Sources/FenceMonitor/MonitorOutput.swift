@@ -8,6 +8,9 @@ public struct MonitorOutput: Hashable, Sendable {
     /// Platform calls in their safe order (`RegistrationDiff.operations`), or every registration
     /// again after a platform reset.
     public var operations: [RegistrationOperation] = []
+    /// Places started while the fix is inside them (`RegistrationDiff.insideAtStart`): no entry
+    /// will come from the platform; the engine decided them from the fix.
+    public var insideAtStart: [String] = []
     /// After a `registered` report: what to stop and start so that the platform holds the plan.
     public var reconciliation: Reconciliation?
     /// The location service the host should run from now on.

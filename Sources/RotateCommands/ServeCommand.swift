@@ -5,12 +5,18 @@ import SyncService
 /// `rotate serve --stdio`: a line-protocol sidecar for services not written in Swift.
 public enum ServeCommand: Subcommand {
     public static let name = "serve"
-    public static let abstract = "Serve rotations over stdin/stdout: JSON location reports and catalog changes in, diffs out."
+    public static let abstract =
+        "Serve rotations and place events over stdin/stdout: JSON location reports, region events and catalog changes in, diffs and place events out."
     public static let discussion = """
         Reads one JSON object per line on stdin and writes one per line on stdout, in order:
           {"device":"d1","lat":45.81,"lon":15.97,"t":1700000000,"accuracy_m":8}
-            -> {"line":1,"device":"d1","action":"update","guarantee":"exact","stop":[],"start_refresh":{...},"start":[...],...}
-               or {"line":N,"device":"d1","action":"none"} while the device stays inside its refresh region
+            -> {"line":1,"device":"d1","action":"update","guarantee":"exact","stop":[],"start_refresh":{...},"start":[...],...,
+                "place_events":[...],"location":{"request":"significant_changes"}}
+               or {"line":N,"device":"d1","action":"none",...} while the device stays inside its refresh region
+          {"device":"d1","region":"shop7","event":"entry","t":1700000040}
+            -> {"line":2,"device":"d1","action":"none","place_events":[{"place":"shop7","event":"entry",...}],"location":{...}}
+        Each device has an event engine: one entry and one exit per visit, from the platform's region events or
+        decided from the device's fixes, and the location service it should run (docs/sidecar.md).
           {"changes":[{"op":"add","id":"x","lat":45.8,"lon":15.9,"radius_m":120},{"op":"remove","id":"y"}]}
             -> {"line":N,"action":"catalog","catalog_version":1,"places":501}
         ops: add (id, lat, lon, radius_m, optional name and transitions), remove (id), move (id, lat, lon),
@@ -18,14 +24,14 @@ public enum ServeCommand: Subcommand {
         an older catalog version is re-validated at its next report. A bad line (not JSON, unknown or
         missing fields, wrong types, out-of-range values, an unknown place) gets {"line":N,"error":"..."}
         and the stream goes on. With --state FILE, every device's state and the applied change sets are
-        saved atomically (temporary file, fsync, rename) every --snapshot-every reports, at the end of
+        saved atomically (temporary file, fsync, rename) every --snapshot-every device inputs, at the end of
         input and on SIGTERM or SIGINT, and loaded at start; a corrupt state file stops the start (exit 1).
         """
     public static let options: [OptionSpec] =
         Inputs.placeOptions + [
             OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport)."),
             OptionSpec("--state", value: "FILE", help: "Load device states from FILE at start and snapshot them to it."),
-            OptionSpec("--snapshot-every", value: "N", help: "Reports between snapshots.", default: "1000"),
+            OptionSpec("--snapshot-every", value: "N", help: "Device inputs (reports, region events) between snapshots.", default: "1000"),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
 

@@ -1,30 +1,35 @@
+import FenceMonitor
 import FencePlanner
 
-/// The devices a service holds over one catalog, by device id: a rotator for each device that
-/// reported since start, and the stored states of the others, resumed at their first report.
+/// The devices a service holds over one catalog, by device id: an event engine (`FenceMonitor`)
+/// for each device that reported since start, and the stored states of the others, resumed at
+/// their first input.
 ///
 /// A device planned against an older catalog version is resumed from its state, which
 /// re-validates it against the current version (`FenceRotator.init(catalog:configuration:state:)`),
-/// so a catalog change reaches each device at its next report.
+/// so a catalog change reaches each device at its next input; a visit under way in a place the
+/// change removed or redefined ends then.
 public struct DeviceRegistry: Sendable {
     public private(set) var catalog: PlaceCatalog
     public let configuration: RotationConfiguration
-    private var rotators: [String: FenceRotator] = [:]
+    public let settings: FenceMonitor.Settings
+    private var monitors: [String: FenceMonitor] = [:]
     /// States loaded but not yet resumed.
-    private var dormant: [String: RotatorState] = [:]
+    private var dormant: [String: MonitorState] = [:]
 
-    public init(catalog: PlaceCatalog, configuration: RotationConfiguration) {
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings()) {
         self.catalog = catalog
         self.configuration = configuration
+        self.settings = settings
     }
 
     /// Devices held, resident or stored.
-    public var count: Int { rotators.count + dormant.count }
+    public var count: Int { monitors.count + dormant.count }
 
     /// Every device's current state.
-    public var states: [String: RotatorState] {
+    public var states: [String: MonitorState] {
         var states = dormant
-        for (device, rotator) in rotators { states[device] = rotator.state }
+        for (device, monitor) in monitors { states[device] = monitor.state }
         return states
     }
 
@@ -32,50 +37,65 @@ public struct DeviceRegistry: Sendable {
     ///
     /// - Throws: `DeviceError` naming the first device (in id order) whose state cannot belong to
     ///   the catalog and configuration; then nothing is added.
-    public mutating func restore(_ states: [String: RotatorState]) throws(DeviceError) {
+    public mutating func restore(_ states: [String: MonitorState]) throws(DeviceError) {
         for (device, state) in states.sorted(by: { $0.key < $1.key }) {
             do {
-                _ = try FenceRotator(catalog: catalog, configuration: configuration, state: state)
+                _ = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: state)
             } catch {
                 throw DeviceError(device: device, reason: "\(error)")
             }
         }
         for (device, state) in states {
-            rotators[device] = nil
+            monitors[device] = nil
             dormant[device] = state
         }
     }
 
-    /// Replaces the catalog by the next version; devices are re-validated at their next report.
+    /// Replaces the catalog by the next version; devices are re-validated at their next input.
     public mutating func apply(_ changes: [CatalogChange]) throws(CatalogChangeError) {
         catalog = try catalog.applying(changes)
     }
 
-    /// Feeds one fix of `device` (a device not held yet starts fresh).
+    /// Hands one input of `device` to its engine (a device not held yet starts fresh).
     ///
-    /// - Returns: the reselection, or nil while the device stays inside its refresh region.
     /// - Throws: `DeviceError` when the configuration is invalid or a stored state cannot be resumed.
-    public mutating func report(_ fix: Fix, from device: String) throws(DeviceError) -> RotationUpdate? {
-        var rotator: FenceRotator
+    public mutating func handle(_ input: MonitorInput, from device: String) throws(DeviceError) -> MonitorOutput {
+        var monitor: FenceMonitor
         do {
-            if let existing = rotators[device], existing.catalog.version == catalog.version {
-                rotator = existing
-            } else if let saved = rotators[device]?.state ?? dormant[device] {
-                rotator = try FenceRotator(catalog: catalog, configuration: configuration, state: saved)
+            if let existing = monitors[device], existing.catalog.version == catalog.version {
+                monitor = existing
+            } else if let saved = monitors[device]?.state ?? dormant[device] {
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: saved)
                 dormant[device] = nil
             } else {
-                rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings)
             }
         } catch {
             throw DeviceError(device: device, reason: "\(error)")
         }
-        let update = rotator.update(with: fix)
-        rotators[device] = rotator
-        return update
+        let output = monitor.handle(input)
+        monitors[device] = monitor
+        return output
+    }
+
+    /// The location service the device's engine asks for now (`oneFix` for a device not held).
+    public func locationRequest(of device: String) -> LocationRequest {
+        if let monitor = monitors[device] { return monitor.locationRequest() }
+        if let state = dormant[device],
+            let monitor = try? FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: state)
+        {
+            return monitor.locationRequest()
+        }
+        return .oneFix
+    }
+
+    /// The device's rotator (what its platform holds), if the device is held.
+    public func rotatorState(of device: String) -> RotatorState? {
+        monitors[device]?.rotator.state ?? dormant[device]?.rotator
     }
 }
 
-/// A device whose state cannot be resumed or whose rotator cannot start.
+/// A device whose state cannot be resumed or whose engine cannot start.
 public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var device: String
     public var reason: String

@@ -1,3 +1,4 @@
+import FenceMonitor
 import FencePlanner
 
 /// The line server behind `rotate serve --stdio`, without I/O: one input line in, the output
@@ -7,7 +8,8 @@ public struct Sidecar: Sendable {
     public private(set) var devices: DeviceRegistry
     /// The input lines that changed the catalog, in order, saved with the states.
     private var changeLines: [String] = []
-    /// Whether the last line handled was a location report (what snapshot counts count).
+    /// Whether the last line handled was a device's input, a location report or a region event
+    /// (what snapshot counts count).
     public private(set) var lastWasReport = false
 
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration) {
@@ -60,11 +62,24 @@ public struct Sidecar: Sendable {
             }
             changeLines.append(text)
             return [SidecarResponse.catalog(line: number, version: devices.catalog.version, places: devices.catalog.count)]
-        case .success(.report(let device, let fix, _)):
+        case .success(.report(let device, let fix, let time, let source)):
+            lastWasReport = true
+            let timed = Fix(fix.coordinate, accuracyMeters: fix.accuracyMeters, timestampSeconds: time)
+            // Without a source, the fix is what the engine last asked the device for: one of
+            // its continuous updates, or else a single fix.
+            let asked: FixSource =
+                if case .continuous = devices.locationRequest(of: device) { .continuous } else { .wakeFix }
+            do {
+                let output = try devices.handle(.fix(timed, source: source ?? asked), from: device)
+                return [SidecarResponse.report(line: number, device: device, output: output)]
+            } catch {
+                return [SidecarResponse.error(line: number, error.description)]
+            }
+        case .success(.region(let device, let report)):
             lastWasReport = true
             do {
-                let update = try devices.report(fix, from: device)
-                return [SidecarResponse.report(line: number, device: device, update: update)]
+                let output = try devices.handle(.region(report), from: device)
+                return [SidecarResponse.report(line: number, device: device, output: output)]
             } catch {
                 return [SidecarResponse.error(line: number, error.description)]
             }

@@ -1,14 +1,18 @@
+import FenceMonitor
 import FencePlanner
 import Foundation
 import Geodesy
 
 /// The line protocol of `rotate serve --stdio`: one JSON object per input line, one per output
-/// line. A location report is `{"device", "lat", "lon", "t", "accuracy_m"?}`; a catalog change set
-/// is `{"changes": [{"op": "add"|"remove"|"move"|"radius"|"transitions", "id", …}]}`. Anything
+/// line. A location report is `{"device", "lat", "lon", "t", "accuracy_m"?, "source"?}`; a platform region
+/// event is `{"device", "region", "event": "entry"|"exit", "t"}`; a catalog change set is
+/// `{"changes": [{"op": "add"|"remove"|"move"|"radius"|"transitions", "id", …}]}`. Anything
 /// else — bad JSON, unknown or missing fields, wrong types, out-of-range values — is an error for
 /// that line only.
 public enum SidecarRequest: Equatable, Sendable {
-    case report(device: String, fix: Fix, time: Double)
+    /// `source`: the location service that produced the fix, when the line says.
+    case report(device: String, fix: Fix, time: Double, source: FixSource? = nil)
+    case region(device: String, RegionReport)
     case changes([CatalogChange])
 
     /// Parses one input line.
@@ -25,7 +29,18 @@ public enum SidecarRequest: Equatable, Sendable {
                 for (index, item) in list.enumerated() { changes.append(try change(item, index: index)) }
                 return .success(.changes(changes))
             }
-            try only(fields, ["device", "lat", "lon", "t", "accuracy_m"])
+            if fields["region"] != nil || fields["event"] != nil {
+                try only(fields, ["device", "region", "event", "t"])
+                let device = try string(fields, "device")
+                guard !device.isEmpty else { throw SidecarLineError("'device' must not be empty") }
+                let region = try string(fields, "region")
+                guard !region.isEmpty else { throw SidecarLineError("'region' must not be empty") }
+                guard let kind = RegionReport.Kind(rawValue: try string(fields, "event")) else {
+                    throw SidecarLineError("'event' must be entry or exit")
+                }
+                return .success(.region(device: device, RegionReport(regionID: region, kind: kind, timeSeconds: try number(fields, "t"))))
+            }
+            try only(fields, ["device", "lat", "lon", "t", "accuracy_m", "source"])
             let device = try string(fields, "device")
             guard !device.isEmpty else { throw SidecarLineError("'device' must not be empty") }
             let coordinate = try position(fields)
@@ -36,7 +51,14 @@ public enum SidecarRequest: Equatable, Sendable {
                 guard meters >= 0 else { throw SidecarLineError("'accuracy_m' must be >= 0") }
                 accuracy = meters
             }
-            return .success(.report(device: device, fix: Fix(coordinate, accuracyMeters: accuracy), time: time))
+            var source: FixSource?
+            if fields["source"] != nil {
+                guard let value = FixSource(rawValue: try string(fields, "source")) else {
+                    throw SidecarLineError("'source' must be continuous, significant_change or wake_fix")
+                }
+                source = value
+            }
+            return .success(.report(device: device, fix: Fix(coordinate, accuracyMeters: accuracy), time: time, source: source))
         } catch {
             return .failure(error)
         }

@@ -1,45 +1,80 @@
+import FenceMonitor
 import FencePlanner
 import RotateFormats
 
 /// Output lines of `rotate serve`.
 public enum SidecarResponse {
-    /// `{"line", "device", "action": "none"}` or, for a reselection, `"action": "update"` with the
-    /// guarantee, `stop_refresh`, `stop` (ids), `start_refresh` ({id, lat, lon, radius_m}),
-    /// `start` ([{id, lat, lon, radius_m, transitions}]) and `inside_at_start` (ids).
-    public static func report(line: Int, device: String, update: RotationUpdate?) -> String {
+    /// `{"line", "device", "action": "none"}` or, when the registrations change, `"action":
+    /// "update"` with the guarantee, `stop_refresh`, `stop` (ids), `start_refresh` ({id, lat, lon,
+    /// radius_m}), `start` ([{id, lat, lon, radius_m, transitions}]) and `inside_at_start` (ids);
+    /// then, always, `place_events` ([{place, event, t, evidence, p?}]), `location` ({request,
+    /// distance_filter_m?}) and, when the engine ignored the input, `ignored` (the reason).
+    public static func report(line: Int, device: String, output: MonitorOutput) -> String {
         var object = JSONObject()
         object.add("line", line)
         object.add("device", device)
-        guard let update else {
+        if output.operations.isEmpty {
             object.add("action", "none")
-            return object.text
-        }
-        let diff = update.diff
-        object.add("action", "update")
-        object.add("guarantee", update.selection.guarantee.name)
-        if let id = diff.stopRefresh { object.add("stop_refresh", id) }
-        object.add("stop", json: "[" + diff.stop.map { JSONObject.quoted($0.id) }.joined(separator: ",") + "]")
-        if let region = diff.startRefresh {
-            var refresh = JSONObject()
-            refresh.add("id", region.id)
-            refresh.add("lat", region.center.latitude, decimals: 7)
-            refresh.add("lon", region.center.longitude, decimals: 7)
-            refresh.add("radius_m", region.radiusMeters, decimals: 2)
-            object.add("start_refresh", json: refresh.text)
+        } else {
+            object.add("action", "update")
+            object.add("guarantee", output.guarantee?.name ?? "exact")
+            var stop: [String] = []
+            var start: [Fence] = []
+            var startRefresh: RefreshRegion?
+            for operation in output.operations {
+                switch operation {
+                case .stopRefresh(let id): object.add("stop_refresh", id)
+                case .stop(let fence): stop.append(fence.id)
+                case .startRefresh(let region): startRefresh = region
+                case .start(let fence): start.append(fence)
+                }
+            }
+            object.add("stop", json: "[" + stop.map(JSONObject.quoted).joined(separator: ",") + "]")
+            if let region = startRefresh {
+                var refresh = JSONObject()
+                refresh.add("id", region.id)
+                refresh.add("lat", region.center.latitude, decimals: 7)
+                refresh.add("lon", region.center.longitude, decimals: 7)
+                refresh.add("radius_m", region.radiusMeters, decimals: 2)
+                object.add("start_refresh", json: refresh.text)
+            }
+            object.add(
+                "start",
+                json: "["
+                    + start.map { fence in
+                        var item = JSONObject()
+                        item.add("id", fence.id)
+                        item.add("lat", fence.center.latitude, decimals: 7)
+                        item.add("lon", fence.center.longitude, decimals: 7)
+                        item.add("radius_m", fence.radiusMeters, decimals: 2)
+                        item.add("transitions", fence.transitions.rawValue)
+                        return item.text
+                    }.joined(separator: ",") + "]")
+            object.add("inside_at_start", json: "[" + output.insideAtStart.map(JSONObject.quoted).joined(separator: ",") + "]")
         }
         object.add(
-            "start",
+            "place_events",
             json: "["
-                + diff.start.map { fence in
+                + output.placeEvents.map { event in
                     var item = JSONObject()
-                    item.add("id", fence.id)
-                    item.add("lat", fence.center.latitude, decimals: 7)
-                    item.add("lon", fence.center.longitude, decimals: 7)
-                    item.add("radius_m", fence.radiusMeters, decimals: 2)
-                    item.add("transitions", fence.transitions.rawValue)
+                    item.add("place", event.placeID)
+                    item.add("event", event.kind.rawValue)
+                    item.add("t", event.timeSeconds, decimals: 3)
+                    item.add("evidence", event.evidence.name)
+                    if case .fixes(let p) = event.evidence { item.add("p", p, decimals: 4) }
                     return item.text
                 }.joined(separator: ",") + "]")
-        object.add("inside_at_start", json: "[" + diff.insideAtStart.map(JSONObject.quoted).joined(separator: ",") + "]")
+        var location = JSONObject()
+        switch output.location {
+        case .none: location.add("request", "none")
+        case .significantChanges: location.add("request", "significant_changes")
+        case .oneFix: location.add("request", "one_fix")
+        case .continuous(let meters):
+            location.add("request", "continuous")
+            location.add("distance_filter_m", meters, decimals: 2)
+        }
+        object.add("location", json: location.text)
+        if let reason = output.ignored { object.add("ignored", reason) }
         return object.text
     }
 

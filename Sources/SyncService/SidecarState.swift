@@ -1,3 +1,4 @@
+import FenceMonitor
 import FencePlanner
 import Foundation
 
@@ -7,16 +8,18 @@ import Glibc
 import Darwin
 #endif
 
-/// What `rotate serve` persists: every device's rotator state and the catalog change sets applied
-/// since start (replayed over the places file when the state is loaded), with a format version.
+/// What `rotate serve` persists: every device's event-engine state and the catalog change sets
+/// applied since start (replayed over the places file when the state is loaded), with a format
+/// version. Version 1 files (each device's rotator state alone) are read and migrated: the
+/// device resumes with what its platform holds and no place under way.
 public struct SidecarState: Codable, Equatable, Sendable {
-    public static let currentFormatVersion = 1
+    public static let currentFormatVersion = 2
 
     public var formatVersion = SidecarState.currentFormatVersion
     /// The input lines that changed the catalog, in order (each a `{"changes": [...]}` object).
     public var changeLines: [String] = []
     /// Each device's state, by device id.
-    public var devices: [String: RotatorState] = [:]
+    public var devices: [String: MonitorState] = [:]
 
     public init() {}
 
@@ -28,14 +31,22 @@ public struct SidecarState: Codable, Equatable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
-        guard formatVersion == Self.currentFormatVersion else {
+        let version = try container.decode(Int.self, forKey: .formatVersion)
+        guard version == 1 || version == Self.currentFormatVersion else {
             throw DecodingError.dataCorruptedError(
                 forKey: .formatVersion, in: container,
-                debugDescription: "unsupported state version \(formatVersion) (this build reads \(Self.currentFormatVersion))")
+                debugDescription: "unsupported state version \(version) (this build reads 1 and \(Self.currentFormatVersion))")
         }
         changeLines = try container.decode([String].self, forKey: .changeLines)
-        devices = try container.decode([String: RotatorState].self, forKey: .devices)
+        if version == 1 {
+            devices = try container.decode([String: RotatorState].self, forKey: .devices).mapValues { rotator in
+                var state = MonitorState()
+                state.rotator = rotator
+                return state
+            }
+        } else {
+            devices = try container.decode([String: MonitorState].self, forKey: .devices)
+        }
     }
 
     /// Reads a state file; nil when there is none yet.

@@ -1,11 +1,13 @@
+import FenceMonitor
 import FencePlanner
 import Geodesy
 import RotateTestSupport
 import SyncService
 import Testing
 
-/// `DeviceRegistry` against the obvious reference: one `FenceRotator` per device in a dictionary,
-/// each resumed from its own state whenever the catalog version changes.
+/// `DeviceRegistry` against the obvious references: one `FenceMonitor` per device in a
+/// dictionary, each resumed from its own state whenever the catalog version changes, and one
+/// `FenceRotator` per device for what the platforms hold.
 @Suite struct DeviceRegistryTests {
     static let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 6_000, radii: 50...300, seed: 41)
     static let configuration = RotationConfiguration(limit: 12, headroom: 1, marginMeters: 20)
@@ -16,6 +18,7 @@ import Testing
         let walks = (0..<6).map { d in PlannerFixtures.walk(count: 80, from: start, maxStepMeters: 60, seed: seed ^ UInt64(d)) }
         var registry = DeviceRegistry(catalog: Self.catalog, configuration: Self.configuration)
         var reference: [String: FenceRotator] = [:]
+        var engines: [String: FenceMonitor] = [:]
         var catalog = Self.catalog
         // Removes the places the first device monitors halfway through, and moves another.
         var changed = false
@@ -30,33 +33,43 @@ import Testing
                 for (device, rotator) in reference {
                     reference[device] = try FenceRotator(catalog: catalog, configuration: Self.configuration, state: rotator.state)
                 }
+                for (device, engine) in engines {
+                    engines[device] = try FenceMonitor(catalog: catalog, configuration: Self.configuration, state: engine.state)
+                }
                 changed = true
             }
             for (d, walk) in walks.enumerated() {
                 let device = "d\(d)"
+                let fix = Fix(walk[step].coordinate, accuracyMeters: walk[step].accuracyMeters, timestampSeconds: Double(step))
                 var rotator = try reference[device] ?? FenceRotator(catalog: catalog, configuration: Self.configuration)
-                let expected = rotator.update(with: walk[step])
+                let update = rotator.update(with: fix)
                 reference[device] = rotator
-                #expect(try registry.report(walk[step], from: device) == expected, "\(device) step \(step), \(TestSeed.replay(seed))")
+                var engine = try engines[device] ?? FenceMonitor(catalog: catalog, configuration: Self.configuration)
+                let expected = engine.handle(.fix(fix, source: .continuous))
+                engines[device] = engine
+                let output = try registry.handle(.fix(fix, source: .continuous), from: device)
+                #expect(output == expected, "\(device) step \(step), \(TestSeed.replay(seed))")
+                #expect(output.operations == (update?.diff.operations ?? []), "\(device) step \(step), \(TestSeed.replay(seed))")
             }
         }
         #expect(changed && registry.catalog.version == catalog.version)
-        #expect(registry.states == reference.mapValues(\.state))
+        #expect(registry.states == engines.mapValues(\.state))
+        #expect(registry.states.mapValues(\.rotator) == reference.mapValues(\.state))
         #expect(registry.count == walks.count)
     }
 
     @Test func restoredStatesResumeAtTheFirstReportAndForeignOnesAreRefused() throws {
         var first = DeviceRegistry(catalog: Self.catalog, configuration: Self.configuration)
-        let fix = Fix(Coordinate(validLatitude: 45.8, longitude: 15.97))
-        _ = try first.report(fix, from: "a")
+        let position = Coordinate(validLatitude: 45.8, longitude: 15.97)
+        _ = try first.handle(.fix(Fix(position, timestampSeconds: 0), source: .continuous), from: "a")
         var second = DeviceRegistry(catalog: Self.catalog, configuration: Self.configuration)
         try second.restore(first.states)
         #expect(second.count == 1 && second.states == first.states)
-        // Resumed, not started afresh: the same fix inside the refresh region changes nothing.
-        #expect(try second.report(fix, from: "a") == nil)
+        // Resumed, not started afresh: the same position inside the refresh region changes nothing.
+        #expect(try second.handle(.fix(Fix(position, timestampSeconds: 1), source: .continuous), from: "a").operations.isEmpty)
 
         var foreign = try #require(first.states["a"])
-        foreign.monitored = Array(repeating: foreign.monitored[0], count: 20)  // more places than slots
+        foreign.rotator.monitored = Array(repeating: foreign.rotator.monitored[0], count: 20)  // more places than slots
         var third = DeviceRegistry(catalog: Self.catalog, configuration: Self.configuration)
         #expect(throws: DeviceError.self) { try third.restore(["ok": first.states["a"]!, "bad": foreign]) }
         #expect(third.count == 0, "nothing is added when one state is refused")

@@ -1,3 +1,4 @@
+import FenceMonitor
 import FencePlanner
 import Foundation
 import Geodesy
@@ -10,11 +11,14 @@ import Testing
 @Suite struct SidecarTests {
     @Test func reportsAndChangeSetsParse() throws {
         guard
-            case .success(.report(let device, let fix, let time)) = SidecarRequest.parse(
+            case .success(.report(let device, let fix, let time, _)) = SidecarRequest.parse(
                 #"{"device":"d1","lat":45.5,"lon":-15.25,"t":17,"accuracy_m":8.5}"#)
         else { Issue.record("not a report"); return }
         let expectedFix = Fix(try Coordinate(latitude: 45.5, longitude: -15.25), accuracyMeters: 8.5)
         #expect(device == "d1" && time == 17 && fix == expectedFix)
+        #expect(
+            SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"source":"wake_fix"}"#)
+                == .success(.report(device: "d1", fix: Fix(try Coordinate(latitude: 0, longitude: 1)), time: 0, source: .wakeFix)))
         let plain = Fix(try Coordinate(latitude: 0, longitude: 1))
         #expect(
             SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"accuracy_m":null}"#)
@@ -49,6 +53,11 @@ import Testing
         (#"{"changes":[{"op":"remove","id":"x","lat":1}]}"#, "change #0: unknown field 'lat'"),
         (#"{"changes":[3]}"#, "change #0 is not an object"),
         (#"{"changes":[{"op":"transitions","id":"x","transitions":"sideways"}]}"#, "change #0: 'transitions' must be entry, exit or both"),
+        (#"{"device":"d","region":"x","event":"stay","t":1}"#, "'event' must be entry or exit"),
+        (#"{"device":"d","lat":1,"lon":2,"t":1,"source":"gps"}"#, "'source' must be continuous, significant_change or wake_fix"),
+        (#"{"device":"d","region":"x","event":"entry"}"#, "missing 't'"),
+        (#"{"device":"d","region":"","event":"entry","t":1}"#, "'region' must not be empty"),
+        (#"{"device":"d","region":"x","event":"entry","t":1,"lat":2}"#, "unknown field 'lat'"),
     ])
     func badLinesAreRefusedWithTheirReason(line: String, reason: String) {
         #expect(SidecarRequest.parse(line) == .failure(SidecarLineError(reason)))
@@ -66,13 +75,53 @@ import Testing
         }
     }
 
+    /// Region events and fixes through the sidecar: a platform entry is a place event, the same
+    /// entry again is absorbed, the app's own decision from fixes comes with P(inside), and every
+    /// answer says which location service to run.
+    @Test func regionEventsAndFixesBecomePlaceEvents() throws {
+        let places = (0..<30).map { i in
+            Place(
+                id: "s\(i)",
+                coordinate: Coordinate(validLatitude: 45.8, longitude: 15.97).destination(
+                    bearingDegrees: 12 * Double(i), distanceMeters: 300 + 40 * Double(i)), radiusMeters: 60)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        var sidecar = Sidecar(catalog: catalog, configuration: RotationConfiguration())
+        func answer(_ line: String, _ number: Int) throws -> [String: Any] {
+            let lines = sidecar.handle(line, number: number)
+            #expect(lines.count == 1)
+            return try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        }
+        func fix(_ position: Coordinate, _ t: Int) -> String {
+            #"{"device":"d","lat":\#(position.latitude),"lon":\#(position.longitude),"t":\#(t),"accuracy_m":5}"#
+        }
+        let far = places[0].coordinate.destination(bearingDegrees: 180, distanceMeters: 250)
+        let first = try answer(fix(far, 0), 1)
+        #expect(first["action"] as? String == "update")
+        #expect((first["location"] as? [String: Any])?["request"] as? String == "significant_changes")
+        let entry = try answer(#"{"device":"d","region":"s0","event":"entry","t":5}"#, 2)
+        let events = try #require(entry["place_events"] as? [[String: Any]])
+        #expect(events.count == 1 && events[0]["place"] as? String == "s0" && events[0]["evidence"] as? String == "platform")
+        let again = try answer(#"{"device":"d","region":"s0","event":"entry","t":6}"#, 3)
+        #expect((again["place_events"] as? [Any])?.isEmpty == true)
+        var inApp: [[String: Any]] = []
+        for t in 7...12 {
+            inApp += try answer(fix(places[5].coordinate, t), 3 + t)["place_events"] as? [[String: Any]] ?? []
+        }
+        #expect(inApp.contains { $0["place"] as? String == "s5" && $0["event"] as? String == "entry" && $0["p"] != nil })
+        let stale = try answer(fix(far, 2), 20)
+        #expect(stale["ignored"] as? String != nil && stale["action"] as? String == "none")
+    }
+
     /// Responses are one JSON object per line that a JSON reader accepts.
     @Test func responsesAreJSONObjects() throws {
         let catalog = PlannerFixtures.catalog(count: 60, sideMeters: 2_000, seed: 8)
-        var rotator = try FenceRotator(catalog: catalog, configuration: RotationConfiguration())
-        let update = rotator.update(with: Fix(Coordinate(validLatitude: 45.8, longitude: 15.97)))
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration())
+        let update = monitor.handle(.fix(Fix(catalog.places[0].coordinate, accuracyMeters: 5, timestampSeconds: 0), source: .wakeFix))
+        #expect(!update.operations.isEmpty && !update.placeEvents.isEmpty)
         for line in [
-            SidecarResponse.report(line: 1, device: "a\"b", update: update), SidecarResponse.report(line: 2, device: "a", update: nil),
+            SidecarResponse.report(line: 1, device: "a\"b", output: update),
+            SidecarResponse.report(line: 2, device: "a", output: MonitorOutput()),
             SidecarResponse.catalog(line: 3, version: 2, places: 61), SidecarResponse.error(line: 4, "bad \n thing"),
         ] {
             #expect(!line.contains("\n"))
@@ -88,16 +137,23 @@ import Testing
         let path = directory.appendingPathComponent("state.json").path
         #expect(try SidecarState.read(path: path) == nil)
         let catalog = PlannerFixtures.catalog(count: 60, sideMeters: 2_000, seed: 8)
-        var rotator = try FenceRotator(catalog: catalog, configuration: RotationConfiguration())
-        _ = rotator.update(with: Fix(Coordinate(validLatitude: 45.8, longitude: 15.97)))
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration())
+        _ = monitor.handle(.fix(Fix(catalog.places[0].coordinate, accuracyMeters: 5, timestampSeconds: 0), source: .wakeFix))
         var state = SidecarState()
-        state.devices = ["a": rotator.state, "b": RotatorState()]
+        state.devices = ["a": monitor.state, "b": MonitorState()]
         state.changeLines = [#"{"changes":[]}"#]
         try state.write(path: path)
         #expect(try SidecarState.read(path: path) == state)
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+        // A version 1 file (rotator states alone) is read and migrated.
+        let rotatorJSON = String(decoding: try JSONEncoder().encode(monitor.state.rotator), as: UTF8.self)
+        try Data(#"{"format_version":1,"change_lines":[],"devices":{"a":\#(rotatorJSON)}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        let migrated = try #require(try SidecarState.read(path: path))
+        #expect(migrated.formatVersion == 2 && migrated.devices["a"]?.rotator == monitor.state.rotator)
+        #expect(migrated.devices["a"]?.tracks.isEmpty == true)
         for corrupt in [
-            "", "{", #"{"format_version":2,"change_lines":[],"devices":{}}"#, #"{"format_version":1,"devices":{}}"#,
+            "", "{", #"{"format_version":3,"change_lines":[],"devices":{}}"#, #"{"format_version":1,"devices":{}}"#,
+            #"{"format_version":2,"change_lines":[],"devices":{"a":{"format_version":1,"monitored":[],"reselections":0}}}"#,
             #"{"format_version":1,"change_lines":[],"devices":{"a":{"format_version":1,"monitored":[],"reselections":-1}}}"#,
         ] {
             try Data(corrupt.utf8).write(to: URL(fileURLWithPath: path))
