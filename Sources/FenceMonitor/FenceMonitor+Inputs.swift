@@ -36,7 +36,10 @@ extension FenceMonitor {
         }
 
         let trusted = fix.accuracyMeters.map { $0 <= rotator.configuration.maxTrustedAccuracyMeters } ?? true
-        if trusted { decide(at: fix, time: time, into: &output) }
+        if trusted {
+            state.lastTrustedFixContinuous = source == .continuous
+            decide(at: fix, time: time, into: &output)
+        }
 
         if let update {
             output.operations = update.diff.operations
@@ -201,21 +204,40 @@ extension FenceMonitor {
         }
         switch report.kind {
         case .entry:
-            // Absorbed when the app entered it already.
-            if !state.tracks[i].inside { enter(track: i, at: time, evidence: .platform, into: &output) }
+            // Absorbed when the app entered it already, or when a fix of the last few seconds,
+            // one of a stream, puts the user clearly outside (a late entry of a visit the app
+            // already ended, or the platform's own noise): the rule enters if the user really is
+            // inside.
+            guard !state.tracks[i].inside else { return }
+            let streaming: Bool
+            if case .continuous = locationRequest() { streaming = true } else { streaming = state.lastTrustedFixContinuous }
+            if streaming, let p = probabilityAtLastTrustedFix(track: i, within: settings.platformEntryVetoSeconds, of: time),
+                p < settings.platformEntryVetoProbability
+            {
+                return
+            }
+            enter(track: i, at: time, evidence: .platform, into: &output)
         case .exit:
             guard state.tracks[i].inside else { return }
-            // Absorbed while a recent trusted fix puts the user inside (a late exit from an
-            // earlier visit, or the platform's own noise) and fixes keep coming, so the rule
-            // decides the exit; with no stream of fixes, nothing else would ever end the visit.
-            if let p = state.tracks[i].lastProbability, let seen = state.tracks[i].lastProbabilitySeconds,
-                time - seen <= settings.platformExitOverrideSeconds, p > settings.enterProbability,
-                case .continuous = locationRequest()
+            // Absorbed while the engine asks for continuous fixes and a recent one puts the user
+            // inside (a late exit of an earlier visit, or the platform's own noise): the rule
+            // decides the exit from the fixes that follow. Otherwise nothing else would end the
+            // visit, so the exit is taken.
+            if case .continuous = locationRequest(),
+                let p = probabilityAtLastTrustedFix(track: i, within: settings.platformOverrideSeconds, of: time),
+                p > settings.enterProbability
             {
                 return
             }
             exit(track: i, at: time, evidence: .platform, into: &output)
         }
+    }
+
+    /// P(inside) of track `i` at the last trusted fix, when that fix is at most `seconds` before
+    /// `time`; nil otherwise. A place not evaluated at that fix was beyond reach: 0.
+    func probabilityAtLastTrustedFix(track i: Int, within seconds: Double, of time: Double) -> Double? {
+        guard let seen = state.lastTrustedFixSeconds, time - seen <= seconds else { return nil }
+        return state.tracks[i].lastProbabilitySeconds == seen ? state.tracks[i].lastProbability ?? 0 : 0
     }
 
     mutating func handleCatalog(_ newCatalog: PlaceCatalog, at time: Double, into output: inout MonitorOutput) {

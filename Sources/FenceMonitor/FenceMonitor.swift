@@ -17,8 +17,11 @@ import SpatialIndex
 ///   movement, whichever comes first.
 /// - **Merging.** A place's entry is emitted once, by whichever source decides first: a platform
 ///   entry for a place the app already entered is absorbed, and so is the app's decision for a
-///   place the platform entered (the rule then needs contradicting evidence to leave). A platform
-///   exit is absorbed while a fix at most `platformExitOverrideSeconds` old puts the user inside.
+///   place the platform entered (the rule then needs contradicting evidence to leave). While the
+///   engine asks for continuous fixes, a platform exit is absorbed when a fix at most
+///   `platformOverrideSeconds` old puts the user inside; while fixes stream, a platform entry is
+///   absorbed when one at most `platformEntryVetoSeconds` old puts the user clearly outside
+///   (`platformEntryVetoProbability`): the rule decides there.
 ///   A place registered while the user is inside it (`insideAtStart`) is entered from a wake fix
 ///   or a significant change when P(inside) exceeds `enterProbability` (no further fix may come
 ///   soon; continuous fixes go through the rule); the platform's later state report is absorbed.
@@ -48,8 +51,17 @@ public struct FenceMonitor: Sendable {
         /// The neighbourhood is queried this much wider than the reach and reused until the
         /// device has moved this far, meters.
         public var neighborhoodSlackMeters = 50.0
-        /// A platform exit is absorbed while a fix this recent (seconds) put the user inside.
-        public var platformExitOverrideSeconds = 30.0
+        /// While the engine asks for continuous fixes, a platform exit is absorbed when a fix this
+        /// recent (seconds) put the user inside.
+        public var platformOverrideSeconds = 30.0
+        /// While fixes stream (asked for, or the last one was a continuous update), a platform
+        /// entry is absorbed when a fix this recent (seconds) put the user clearly outside.
+        public var platformEntryVetoSeconds = 5.0
+        /// "Clearly outside": P(inside) below this at that fix (about 2.3 σ past the edge of a
+        /// large fence). Stricter than `exitProbability`, so that a user walking along the edge
+        /// inside a fence (fixes scattered across it, the rule never confident) keeps the
+        /// platform's entry.
+        public var platformEntryVetoProbability = 0.01
         /// A fix older than this before the latest input is stale, seconds.
         public var maxFixAgeSeconds = 60.0
         /// Places that report a dwell event after this many seconds inside (Android's loitering

@@ -15,6 +15,8 @@ public struct MonitorState: Hashable, Sendable, Codable {
     /// The last fix the in-app rule used (its step starts the next fix's dwell distance).
     public var lastTrustedFix: Coordinate?
     public var lastTrustedFixSeconds: Double?
+    /// Whether that fix was a continuous update (more are coming).
+    public var lastTrustedFixContinuous = false
     /// The latest time of any input (a fix older than `Settings.maxFixAgeSeconds` before it is stale).
     public var lastInputSeconds: Double?
     /// The last fix's time, any trust: an earlier or equal one is out of order.
@@ -29,6 +31,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         case rotator, tracks
         case lastTrustedFix = "last_trusted_fix"
         case lastTrustedFixSeconds = "last_trusted_fix_t"
+        case lastTrustedFixContinuous = "last_trusted_fix_continuous"
         case lastInputSeconds = "last_input_t"
         case lastFixSeconds = "last_fix_t"
         case refreshExitPending = "refresh_exit_pending"
@@ -48,6 +51,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         tracks = try container.decode([PlaceTrack].self, forKey: .tracks)
         lastTrustedFix = try container.decodeIfPresent(Coordinate.self, forKey: .lastTrustedFix)
         lastTrustedFixSeconds = try container.decodeIfPresent(Double.self, forKey: .lastTrustedFixSeconds)
+        lastTrustedFixContinuous = try container.decodeIfPresent(Bool.self, forKey: .lastTrustedFixContinuous) ?? false
         lastInputSeconds = try container.decodeIfPresent(Double.self, forKey: .lastInputSeconds)
         lastFixSeconds = try container.decodeIfPresent(Double.self, forKey: .lastFixSeconds)
         refreshExitPending = try container.decode(Bool.self, forKey: .refreshExitPending)

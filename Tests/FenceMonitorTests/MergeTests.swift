@@ -16,10 +16,10 @@ import Testing
         return try FenceMonitor(catalog: try PlaceCatalog(places: places), configuration: configuration)
     }
 
-    static func fix(_ meters: Double, at t: Double, accuracy: Double = 5) -> MonitorInput {
+    static func fix(_ meters: Double, at t: Double, accuracy: Double = 5, source: FixSource = .continuous) -> MonitorInput {
         .fix(
             Fix(center.destination(bearingDegrees: 90, distanceMeters: meters), accuracyMeters: accuracy, timestampSeconds: t),
-            source: .continuous)
+            source: source)
     }
 
     /// The platform's entry for a place the app entered from fixes is absorbed, and so is the
@@ -32,13 +32,32 @@ import Testing
         #expect(events.map(\.kind) == [.entry])
         #expect(monitor.handle(.region(RegionReport(regionID: "shop", kind: .entry, timeSeconds: 6))).placeEvents.isEmpty)
 
+        // The app woken far away (a single fix), then the platform's entry: the platform's is
+        // the entry, and the fixes that follow agree with it.
         var other = try Self.monitor()
-        _ = other.handle(Self.fix(400, at: 0))
+        _ = other.handle(Self.fix(400, at: 0, source: .wakeFix))
         let first = other.handle(.region(RegionReport(regionID: "shop", kind: .entry, timeSeconds: 1))).placeEvents
         #expect(first.map(\.kind) == [.entry] && first.first?.evidence == .platform)
         var later: [PlaceEvent] = []
         for t in 2...6 { later += other.handle(Self.fix(20, at: Double(t))).placeEvents }
         #expect(later.isEmpty, "the fixes agree with the platform: nothing new")
+    }
+
+    /// While fixes keep coming, a platform entry that a fix of a second ago contradicts (the user
+    /// is far outside) is absorbed, and so is a late one after the app ended the visit; without a
+    /// stream of fixes it is taken.
+    @Test func aPlatformEntryContradictedByAFreshFixIsAbsorbed() throws {
+        var monitor = try Self.monitor()
+        _ = monitor.handle(Self.fix(400, at: 0))
+        #expect(monitor.handle(.region(RegionReport(regionID: "shop", kind: .entry, timeSeconds: 1))).placeEvents.isEmpty)
+        var events: [PlaceEvent] = []
+        for t in 2...5 { events += monitor.handle(Self.fix(10, at: Double(t))).placeEvents }
+        for t in 6...10 { events += monitor.handle(Self.fix(400, at: Double(t))).placeEvents }
+        #expect(events.map(\.kind) == [.entry, .exit])
+        #expect(monitor.handle(.region(RegionReport(regionID: "shop", kind: .entry, timeSeconds: 11))).placeEvents.isEmpty)
+        _ = monitor.handle(Self.fix(400, at: 12, source: .wakeFix))
+        let taken = monitor.handle(.region(RegionReport(regionID: "shop", kind: .entry, timeSeconds: 13))).placeEvents
+        #expect(taken.map(\.kind) == [.entry])
     }
 
     /// A platform exit while a fresh fix puts the user inside is absorbed when fixes keep coming
@@ -62,9 +81,9 @@ import Testing
     /// right after a fix inside: nothing else would end the visit.
     @Test func aPlatformExitWithoutFixesIsTaken() throws {
         var monitor = try Self.monitor()
-        _ = monitor.handle(Self.fix(400, at: 0))
+        _ = monitor.handle(Self.fix(400, at: 0, source: .wakeFix))
         _ = monitor.handle(.region(RegionReport(regionID: "shop", kind: .entry, timeSeconds: 1)))
-        _ = monitor.handle(Self.fix(10, at: 2))
+        _ = monitor.handle(Self.fix(10, at: 2, source: .significantChange))
         #expect(monitor.locationRequest() == .none)
         let exit = monitor.handle(.region(RegionReport(regionID: "shop", kind: .exit, timeSeconds: 3))).placeEvents
         #expect(exit.map(\.kind) == [.exit])
@@ -73,7 +92,7 @@ import Testing
     /// Untrusted fixes (too inaccurate, out of order, stale) never end a visit.
     @Test func untrustedFixesNeverExit() throws {
         var monitor = try Self.monitor()
-        _ = monitor.handle(Self.fix(400, at: 0))
+        _ = monitor.handle(Self.fix(400, at: 0, source: .wakeFix))
         _ = monitor.handle(.region(RegionReport(regionID: "shop", kind: .entry, timeSeconds: 1)))
         var events: [PlaceEvent] = []
         for t in 2...20 { events += monitor.handle(Self.fix(2_000, at: Double(t), accuracy: 500)).placeEvents }

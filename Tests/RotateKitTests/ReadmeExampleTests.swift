@@ -7,13 +7,13 @@ import Testing
 /// fails when the README's block and the lines between the markers below differ, or when the
 /// example stops doing what it says.
 @Suite struct ReadmeExampleTests {
-    /// What the example's host calls did: the platform's regions after each call, state requests,
-    /// location-update requests.
+    /// What the example's host calls did: the platform's regions after each call, the place
+    /// events notified, the location services requested.
     final class Host {
         var regions: Set<String> = []
         var mostRegions = 0
-        var stateRequests: [String] = []
-        var locationRequests: [Double] = []
+        var notified: [PlaceEvent] = []
+        var locationRequests: [LocationRequest] = []
 
         func apply(_ operation: RegistrationOperation) {
             switch operation {
@@ -24,20 +24,20 @@ import Testing
             }
             mostRegions = max(mostRegions, regions.count)
         }
-        func askForState(_ id: String) { stateRequests.append(id) }
-        func watchLocation(reselectAfterMeters meters: Double) { locationRequests.append(meters) }
+        func notify(_ event: PlaceEvent) { notified.append(event) }
+        func requestLocation(_ request: LocationRequest) { locationRequests.append(request) }
     }
 
-    func runExample(fixes: [(Double, Double)]) throws -> (host: Host, rotator: FenceRotator, resumed: FenceRotator, rejected: Int) {
+    func runExample(inputs: [MonitorInput]) throws -> (host: Host, monitor: FenceMonitor, resumed: FenceMonitor, rejected: Int) {
         let host = Host()
         func apply(_ operation: RegistrationOperation) { host.apply(operation) }
-        func askForState(_ id: String) { host.askForState(id) }
-        func watchLocation(reselectAfterMeters meters: Double) { host.watchLocation(reselectAfterMeters: meters) }
+        func notify(_ event: PlaceEvent) { host.notify(event) }
+        func requestLocation(_ request: LocationRequest) { host.requestLocation(request) }
         var storedRows: [String: Data] = [:]
         let placesPath = DatasetPaths.path("shops-500.csv")
         var rejected = 0
-        var last: FenceRotator?
-        for (lat, lon) in fixes {
+        var last: FenceMonitor?
+        for input in inputs {
             let device = "d1"
             // README: begin
             let file = try PlacesCSV.read(path: placesPath)  // once per service
@@ -45,48 +45,65 @@ import Testing
             let catalog = try PlaceCatalog(places: file.places)  // immutable, shared by every device
             let configuration = RotationConfiguration.preset(.iOS, maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5)
 
-            // Per location report of `device`: its rotator, resumed from the stored state if any.
-            var rotator: FenceRotator
+            // Per input of `device`: its engine, resumed from the stored state if any. An input is a fix,
+            // .fix(Fix(coordinate, accuracyMeters: 8, timestampSeconds: t), source: .continuous), or a region
+            // event the phone delivered, .region(RegionReport(regionID: id, kind: .entry, timeSeconds: t)).
+            var monitor: FenceMonitor
             if let row = storedRows[device] {
-                let state = try JSONDecoder().decode(RotatorState.self, from: row)
-                rotator = try FenceRotator(catalog: catalog, configuration: configuration, state: state)
+                let state = try JSONDecoder().decode(MonitorState.self, from: row)
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, state: state)
             } else {
-                rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration)
             }
-            let fix = Fix(try Coordinate(latitude: lat, longitude: lon), accuracyMeters: 8)
-            if let update = rotator.update(with: fix) {
-                for operation in update.diff.operations { apply(operation) }  // stop refresh, stops, start refresh, starts
-                for id in update.diff.insideAtStart { askForState(id) }  // inside already: no entry will fire
-                switch update.selection.guarantee {
-                case .exact: break  // the platform's region events suffice
-                case .degraded(let meters): watchLocation(reselectAfterMeters: meters)
-                case .saturated: watchLocation(reselectAfterMeters: 0)
-                }
-            }
-            storedRows[device] = try JSONEncoder().encode(rotator.state)  // Codable: a row, a file
+            let output = monitor.handle(input)
+            for operation in output.operations { apply(operation) }  // stop refresh, stops, start refresh, starts
+            for event in output.placeEvents { notify(event) }  // one entry and one exit per visit
+            requestLocation(output.location)  // none, significant changes, one fix, or continuous updates
+            storedRows[device] = try JSONEncoder().encode(monitor.state)  // Codable: a row, a file
             // README: end
             rejected = file.rejected.count
-            last = rotator
+            last = monitor
         }
-        let rotator = try #require(last)
-        let resumed = try FenceRotator(
-            catalog: rotator.catalog, configuration: rotator.configuration,
-            state: JSONDecoder().decode(RotatorState.self, from: try #require(storedRows["d1"])))
-        return (host, rotator, resumed, rejected)
+        let monitor = try #require(last)
+        let resumed = try FenceMonitor(
+            catalog: monitor.catalog, configuration: monitor.rotator.configuration,
+            state: JSONDecoder().decode(MonitorState.self, from: try #require(storedRows["d1"])))
+        return (host, monitor, resumed, rejected)
     }
 
-    @Test func theExampleRegistersWhatTheRotatorPlansWithinTheLimit() throws {
-        // The bundled walk's diagonal across the town of shops, 100 m between reports.
+    /// Along the bundled walk's diagonal across the town of shops, a fix every 10 m (continuous
+    /// updates), with the platform's entry of a shop the walk passes and a late duplicate of it:
+    /// the host holds what the engine plans within the limit, each visit is notified once (from
+    /// whichever source came first), and the stored state resumes as the original.
+    @Test func theExampleRegistersWhatTheEnginePlansAndNotifiesEachVisitOnce() throws {
         let start = try Coordinate(latitude: 46.0320192, longitude: 14.477621)
-        let fixes = (0..<60).map { i in start.destination(bearingDegrees: 45, distanceMeters: Double(i) * 100) }
-            .map { ($0.latitude, $0.longitude) }
-        let (host, rotator, resumed, rejected) = try runExample(fixes: fixes)
+        let positions = (0..<600).map { start.destination(bearingDegrees: 45, distanceMeters: Double($0) * 10) }
+        var inputs: [MonitorInput] = positions.enumerated().map { i, position in
+            .fix(Fix(position, accuracyMeters: 8, timestampSeconds: Double(i)), source: .continuous)
+        }
+        // The platform's entry of a shop while the walk is inside it, and the same entry again,
+        // delivered late, once the walk is 100 m past the shop's edge.
+        let shops = try PlaceCatalog(places: PlacesCSV.read(path: DatasetPaths.path("shops-500.csv")).places)
+        guard let shop = shops[id: "shop086"] else {
+            Issue.record("no shop086 in the bundled shops")
+            return
+        }
+        let inside = try #require(positions.firstIndex { $0.distance(to: shop.coordinate) < shop.radiusMeters - 20 })
+        let past = try #require(
+            positions.indices.first { $0 > inside && positions[$0].distance(to: shop.coordinate) > shop.radiusMeters + 100 })
+        inputs.insert(.region(RegionReport(regionID: shop.id, kind: .entry, timeSeconds: Double(past) + 0.5)), at: past + 1)
+        inputs.insert(.region(RegionReport(regionID: shop.id, kind: .entry, timeSeconds: Double(inside) + 0.5)), at: inside + 1)
+        let (host, monitor, resumed, rejected) = try runExample(inputs: inputs)
         #expect(rejected == 0)
-        let planned = Set(rotator.state.monitored.map(\.id) + [rotator.state.refresh?.id].compactMap { $0 })
+        let planned = Set(monitor.rotator.state.monitored.map(\.id) + [monitor.rotator.state.refresh?.id].compactMap { $0 })
         #expect(host.regions == planned)
-        #expect(host.mostRegions <= rotator.configuration.limit - rotator.configuration.headroom)
-        #expect(rotator.state.reselections > 1)
-        #expect(resumed.state == rotator.state)
+        #expect(host.mostRegions <= monitor.rotator.configuration.limit - monitor.rotator.configuration.headroom)
+        #expect(monitor.rotator.state.reselections > 1)
+        #expect(resumed.state == monitor.state)
+        #expect(host.locationRequests.count == inputs.count)
+        let entries = host.notified.filter { $0.kind == .entry }
+        #expect(entries.count >= 2 && Set(entries.map(\.placeID)).count == entries.count)
+        #expect(entries.filter { $0.placeID == "shop086" }.count == 1)
     }
 
     /// The README's Swift block under "The library in a page" is the code between the markers.
