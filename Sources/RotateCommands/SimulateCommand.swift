@@ -228,6 +228,7 @@ public enum SimulateCommand: Subcommand {
                 // `visit_misses` and `avoidable_visit_misses`.
                 Self.addPlatformFigures(
                     only, platform: platformName, margin: platformConfiguration.marginMeters, missesKeyPrefix: "visit_", to: &object)
+                object.add("not_exact_fraction", only.report.notExactFraction, decimals: 5)
             }
             console.out(object.text)
             if let platformName, arguments.flag("--compare") {
@@ -236,6 +237,7 @@ public enum SimulateCommand: Subcommand {
                     Self.addPlatformFigures(entry, platform: platformName, margin: platformConfiguration.marginMeters, to: &row)
                     row.add("km", entry.report.kilometers, decimals: 3)
                     row.add("walks", entry.report.walks)
+                    row.add("not_exact_fraction", entry.report.notExactFraction, decimals: 5)
                     console.out(row.text)
                 }
             }
@@ -363,7 +365,8 @@ public enum SimulateCommand: Subcommand {
                 + "\(TextFormat.fixed(visits.wakeupsPerKilometer, decimals: 2)) wakeups per km, "
                 + "\(TextFormat.fixed(visits.registrationCallsPerKilometer, decimals: 2)) registration calls per km"
                 + (visits.rejectedRegistrations > 0 ? " (\(visits.rejectedRegistrations) refused)" : "")
-                + ", GNSS on \(percent(visits.gnssOnFraction)) of the time")
+                + ", GNSS on \(percent(visits.gnssOnFraction)) of the time"
+                + (strategy == .rotate ? " (not exact \(percent(visits.notExactFraction)))" : ""))
     }
 
     /// "12" or "5-50" (km) as a range in meters.

@@ -49,6 +49,10 @@ public protocol MonitoringStrategy {
     mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions?
     /// A background fix arrived.
     mutating func received(_ fix: Fix) -> MonitoredRegions?
+    /// Whether what the strategy monitors now keeps every fence within reach covered (rotate's
+    /// `exact` guarantee); false while it is `degraded` or `saturated`. True for designs that
+    /// make no such promise.
+    var guaranteeIsExact: Bool { get }
     /// Whether the app decides its place events itself, from the platform's events and its own
     /// fixes (rotate's event engine): the replay then hands it every place event the platform
     /// delivers and scores the entries it reports (`takeEntries`), not the platform's own.
@@ -62,6 +66,7 @@ public protocol MonitoringStrategy {
 extension MonitoringStrategy {
     public var declaresSaturation: Bool { false }
     public var decidesPlaceEvents: Bool { false }
+    public var guaranteeIsExact: Bool { true }
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
 }

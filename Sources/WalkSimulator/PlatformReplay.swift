@@ -93,6 +93,7 @@ public struct PlatformReplay: Sendable {
         // What the strategy asks for, read after each call to it (it changes only then).
         var asks = strategy.backgroundFixes
         var declaresSaturation = strategy.declaresSaturation
+        var exact = strategy.guaranteeIsExact
         let decidesPlaceEvents = strategy.decidesPlaceEvents
 
         var wanted: [String: (center: Coordinate, radiusMeters: Double)] = [:]
@@ -124,6 +125,7 @@ public struct PlatformReplay: Sendable {
         func apply(_ regions: MonitoredRegions?, at time: Double) {
             asks = strategy.backgroundFixes
             declaresSaturation = strategy.declaresSaturation
+            exact = strategy.guaranteeIsExact
             guard let regions else { return }
             defer { appliedTriggers = regions.triggers }
             if let places = appliedPlaces, Self.samePlaces(places, regions.places) {
@@ -197,6 +199,7 @@ public struct PlatformReplay: Sendable {
             }
             guard begun else { continue }
             defer {
+                if !exact { report.notExactSeconds += nextTime - time }
                 if decidesPlaceEvents { entries += strategy.takeEntries() }
                 if declaresSaturation {
                     if saturatedSince == nil { saturatedSince = time }
@@ -272,6 +275,9 @@ public struct PlatformReplayReport: Hashable, Sendable {
     /// Registrations the platform refused (Android past its limit).
     public var rejectedRegistrations = 0
     public var gnssOnSeconds = 0.0
+    /// Seconds the strategy's guarantee was not exact (rotate `degraded` or `saturated`): where
+    /// the platform's regions cannot protect the user, and the GNSS receiver is expected on.
+    public var notExactSeconds = 0.0
     public var fixesRequested = 0
     /// Visits whose fence the OS was not monitoring at the true entry (not registered, removed, or
     /// silently dropped past the limit): no cushion or latency could have caught them.
@@ -289,6 +295,8 @@ public struct PlatformReplayReport: Hashable, Sendable {
     public var registrationCallsPerKilometer: Double { meters > 0 ? Double(registrationCalls) / kilometers : 0 }
     /// Share of the walks' time with the GNSS receiver on.
     public var gnssOnFraction: Double { seconds > 0 ? min(1, gnssOnSeconds / seconds) : 0 }
+    /// Share of the walks' time the guarantee was not exact.
+    public var notExactFraction: Double { seconds > 0 ? min(1, notExactSeconds / seconds) : 0 }
 
     public mutating func merge(_ other: PlatformReplayReport) {
         walks += other.walks
@@ -300,6 +308,7 @@ public struct PlatformReplayReport: Hashable, Sendable {
         registrationCalls += other.registrationCalls
         rejectedRegistrations += other.rejectedRegistrations
         gnssOnSeconds += other.gnssOnSeconds
+        notExactSeconds += other.notExactSeconds
         fixesRequested += other.fixesRequested
         visitsEnteredUnmonitored += other.visitsEnteredUnmonitored
         avoidableVisitsEnteredUnmonitored += other.avoidableVisitsEnteredUnmonitored

@@ -44,6 +44,13 @@ public struct RotateStrategy: MonitoringStrategy {
 
     public var decidesPlaceEvents: Bool { true }
 
+    public var guaranteeIsExact: Bool {
+        switch monitor.rotator.state.guarantee {
+        case .exact?, nil: true
+        case .degraded?, .saturated?: false
+        }
+    }
+
     public mutating func begin(at fix: Fix) -> MonitoredRegions {
         _ = handle(.fix(fix, source: .wakeFix))
         return Self.regions(of: monitor.rotator.state)
