@@ -79,7 +79,7 @@ public struct PlatformReplay: Sendable {
         var triggers: [String] = []  // one or two: a linear search beats hashing
         var entries: [ReceivedEntry] = []
         var events: [RegionEvent] = []
-        var wake: (id: String, dueSeconds: Double)?
+        var wake: (id: String, dueSeconds: Double, fixSeconds: Double)?
         var lastBackground: (timeSeconds: Double, position: Coordinate)?
         var begun = false
         // When each place fence became monitored by the OS (registered and not silently dropped),
@@ -183,7 +183,7 @@ public struct PlatformReplay: Sendable {
                         var random = SplitMix64(seed: wakeSeed ^ event.deliveredAtSeconds.bitPattern)
                         _ = random.next()
                         let fixSeconds = random.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
-                        wake = (event.regionID, event.deliveredAtSeconds + fixSeconds)
+                        wake = (event.regionID, event.deliveredAtSeconds + fixSeconds, fixSeconds)
                     }
                 } else if decidesPlaceEvents {
                     strategy.placeEvent(event.regionID, entered: event.kind == .enter, at: event.deliveredAtSeconds)
@@ -194,7 +194,8 @@ public struct PlatformReplay: Sendable {
             if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
                 wake = nil
                 report.fixesRequested += 1
-                report.gnssOnSeconds += wakeFix.upperBound
+                // The receiver runs until the fix comes, unless continuous updates keep it on anyway.
+                if asks != .continuous { report.gnssOnSeconds += due.fixSeconds }
                 apply(strategy.triggerExited(due.id, at: fix), at: time)
             }
             guard begun else { continue }
@@ -263,7 +264,8 @@ extension PlatformReplay {
 /// What a platform replay measured over one or more walks. Costs are physical counts, not
 /// energy: wakeups (region events delivered plus background fixes the app processed),
 /// registration calls (each add and each remove, trigger regions included), seconds with the GNSS
-/// receiver on (continuous updates, and each wake fix's longest time to obtain), fixes requested.
+/// receiver on (continuous updates, and each wake fix's time to obtain outside them), fixes
+/// requested.
 public struct PlatformReplayReport: Hashable, Sendable {
     public var walks = 0
     public var meters = 0.0
