@@ -41,6 +41,10 @@ extension FenceMonitor {
             decide(at: fix, time: time, into: &output)
         }
 
+        if trusted, state.resetPending {
+            state.resetPending = false
+            for fence in rotator.state.monitored { enterIfInside(fence.id, fix: fix, time: time, into: &output) }
+        }
         if let update {
             output.operations = update.diff.operations
             output.insideAtStart = update.diff.insideAtStart

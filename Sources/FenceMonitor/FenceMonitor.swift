@@ -142,6 +142,13 @@ public struct FenceMonitor: Sendable {
         case .platformReset:
             if let refresh = rotator.state.refresh { output.operations.append(.startRefresh(refresh)) }
             output.operations += rotator.state.monitored.map(RegistrationOperation.start)
+            // The device may have left the refresh circle while nothing was registered, and a
+            // region registered with the device already outside it never reports that exit: the
+            // next fix reselects.
+            if rotator.state.refresh != nil { state.refreshExitPending = true }
+            // Events the platform had decided but not delivered are gone, and it reports no entry
+            // for a region registered with the device inside: the next fix decides those places.
+            state.resetPending = true
         case .registered(let identifiers, _):
             output.reconciliation = rotator.reconcile(registered: identifiers)
         case .catalog(let newCatalog, _):

@@ -23,6 +23,9 @@ public struct MonitorState: Hashable, Sendable, Codable {
     public var lastFixSeconds: Double?
     /// The platform reported leaving the refresh region: the next usable fix reselects.
     public var refreshExitPending = false
+    /// The platform lost its registrations: the next trusted fix enters the monitored places it
+    /// is inside (no entry will come from the platform for them).
+    public var resetPending = false
 
     public init() {}
 
@@ -35,6 +38,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         case lastInputSeconds = "last_input_t"
         case lastFixSeconds = "last_fix_t"
         case refreshExitPending = "refresh_exit_pending"
+        case resetPending = "reset_pending"
     }
 
     /// Decodes and validates: this build's format version, unique track ids, finite times and
@@ -55,6 +59,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         lastInputSeconds = try container.decodeIfPresent(Double.self, forKey: .lastInputSeconds)
         lastFixSeconds = try container.decodeIfPresent(Double.self, forKey: .lastFixSeconds)
         refreshExitPending = try container.decode(Bool.self, forKey: .refreshExitPending)
+        resetPending = try container.decodeIfPresent(Bool.self, forKey: .resetPending) ?? false
         guard Set(tracks.map(\.id)).count == tracks.count else {
             throw DecodingError.dataCorruptedError(forKey: .tracks, in: container, debugDescription: "duplicate track ids")
         }

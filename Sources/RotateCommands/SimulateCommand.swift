@@ -70,6 +70,9 @@ public enum SimulateCommand: Subcommand {
             "--os-noise", value: "M", help: "With --platform ios|android: the OS's position error per axis, meters.",
             default: "the platform's"),
         OptionSpec(
+            "--reboot-every", value: "S",
+            help: "With --platform: the device reboots every S seconds (Android loses its registrations; the host registers again)."),
+        OptionSpec(
             "--min-recall-120", value: "R",
             help: "Exit 1 if rotate's recall of visits of at least 120 s on the platform is below R (0...1)."),
         OptionSpec(
@@ -140,9 +143,11 @@ public enum SimulateCommand: Subcommand {
             arguments.string("--min-recall-120") == nil ? nil : try arguments.double("--min-recall-120", default: 0, in: 0...1)
         if platformName == nil,
             arguments.flag("--compare") || arguments.string("--strategy") != nil || minimumRecall120 != nil
-                || arguments.flag("--expect-reference-misses")
+                || arguments.flag("--expect-reference-misses") || arguments.string("--reboot-every") != nil
         {
-            throw .usage("--strategy, --compare, --min-recall-120 and --expect-reference-misses need a platform (not --platform none)")
+            throw .usage(
+                "--strategy, --compare, --min-recall-120, --expect-reference-misses and --reboot-every need a platform (not --platform none)"
+            )
         }
         if arguments.flag("--expect-reference-misses"), !arguments.flag("--compare") {
             throw .usage("--expect-reference-misses needs --compare")
@@ -159,6 +164,9 @@ public enum SimulateCommand: Subcommand {
                 case "android": PlatformReplay(profile: .android, seed: scenario.seed)
                 default: PlatformReplay(profile: .iOS, seed: scenario.seed)
                 }
+            if arguments.string("--reboot-every") != nil {
+                replay.rebootEverySeconds = try arguments.double("--reboot-every", default: 0, in: 60...10_000_000)
+            }
             if platformName != "ideal" {
                 replay.monitoring = try Self.monitoring(replay.monitoring, arguments)
                 replay.profile.regionMonitoring = replay.monitoring

@@ -61,6 +61,9 @@ public protocol MonitoringStrategy {
     mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double)
     /// The entries the app reported since the last call.
     mutating func takeEntries() -> [ReceivedEntry]
+    /// The platform lost every registration (a reboot, an app update): the regions to register
+    /// again, or nil for what was registered before (a host that re-registers what it had).
+    mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions?
 }
 
 extension MonitoringStrategy {
@@ -69,4 +72,5 @@ extension MonitoringStrategy {
     public var guaranteeIsExact: Bool { true }
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
+    public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }
 }

@@ -23,6 +23,10 @@ public struct PlatformReplay: Sendable {
     /// trigger region): a visit entered unmonitored while the true position is inside no more
     /// fences than this could have been caught, and counts as avoidable.
     public var placeSlots: Int
+    /// The device reboots this often, seconds (nil: never): on a platform whose regions do not
+    /// survive a reboot (Android) every registration is gone, and the strategy's host registers
+    /// again (`MonitoringStrategy.platformReset(at:)`).
+    public var rebootEverySeconds: Double?
 
     /// A replay on `profile`'s phone, with its region monitoring replaced by `monitoring` when
     /// given (another cushion, latency or noise; or `.ideal(delaySeconds:)`).
@@ -103,6 +107,8 @@ public struct PlatformReplay: Sendable {
         // the full diff below would make.
         var appliedPlaces: [Fence]?
         var appliedTriggers: [RefreshRegion] = []
+        var lastRegions: MonitoredRegions?
+        var nextReboot = rebootEverySeconds.map { (walk.samples.first?.timeSeconds ?? 0) + $0 }
 
         func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double) -> Bool {
             report.registrationCalls += 1
@@ -127,6 +133,7 @@ public struct PlatformReplay: Sendable {
             declaresSaturation = strategy.declaresSaturation
             exact = strategy.guaranteeIsExact
             guard let regions else { return }
+            lastRegions = regions
             defer { appliedTriggers = regions.triggers }
             if let places = appliedPlaces, Self.samePlaces(places, regions.places) {
                 let kept = { (old: RefreshRegion) in
@@ -171,6 +178,20 @@ public struct PlatformReplay: Sendable {
                 report.fixesRequested += 1
                 apply(strategy.begin(at: fix), at: time)
                 lastBackground = (time, fix.coordinate)
+            }
+            if begun, let reboot = nextReboot, time >= reboot {
+                nextReboot = reboot + (rebootEverySeconds ?? .infinity)
+                emulator.reboot(at: time)
+                if emulator.registeredIDs.isEmpty {
+                    // Every registration is gone: the host registers again from scratch.
+                    for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...time) }
+                    monitoredSince.removeAll()
+                    registered.removeAll()
+                    appliedPlaces = nil
+                    appliedTriggers = []
+                    let again = strategy.platformReset(at: time) ?? lastRegions
+                    apply(again, at: time)
+                }
             }
             events.removeAll(keepingCapacity: true)
             emulator.advance(

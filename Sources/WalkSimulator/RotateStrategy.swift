@@ -71,6 +71,12 @@ public struct RotateStrategy: MonitoringStrategy {
         _ = handle(.region(RegionReport(regionID: id, kind: entered ? .entry : .exit, timeSeconds: timeSeconds)))
     }
 
+    /// The engine re-registers everything it planned (`MonitorInput.platformReset`).
+    public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? {
+        _ = handle(.platformReset(atSeconds: timeSeconds))
+        return Self.regions(of: monitor.rotator.state)
+    }
+
     public mutating func takeEntries() -> [ReceivedEntry] {
         defer { entries.removeAll(keepingCapacity: true) }
         return entries

@@ -137,6 +137,25 @@ import Testing
         #expect(!planned.monitored.isEmpty && planned.refresh != nil)
     }
 
+    /// After a platform reset the engine registers everything again and asks for a fix; that fix
+    /// reselects and enters the monitored place it is inside (the platform reports no entry for
+    /// a region registered with the device inside, and its undelivered events are gone).
+    @Test func aPlatformResetIsFollowedByAFixThatDecides() throws {
+        let places = (0..<10).map { i in
+            Place(id: "p\(i)", coordinate: Self.center.destination(bearingDegrees: 36 * Double(i), distanceMeters: 500), radiusMeters: 80)
+        }
+        var monitor = try Self.monitor(places: places)
+        _ = monitor.handle(Self.fix(0, at: 0, source: .wakeFix))
+        let reset = monitor.handle(.platformReset(atSeconds: 100))
+        #expect(!reset.operations.isEmpty && reset.location == .oneFix)
+        // The device is now inside p0 (500 m east... p0 is at bearing 0, 500 m north).
+        let inside = Self.center.destination(bearingDegrees: 0, distanceMeters: 500)
+        let next = monitor.handle(.fix(Fix(inside, accuracyMeters: 5, timestampSeconds: 101), source: .wakeFix))
+        #expect(next.placeEvents.map(\.placeID) == ["p0"] && next.placeEvents.first?.kind == .entry)
+        #expect(next.operations.contains { if case .stopRefresh = $0 { true } else { false } }, "reselected")
+        #expect(next.location != .oneFix)
+    }
+
     /// The refresh region's exit asks for a fix, and that fix reselects even inside the old circle.
     @Test func aRefreshExitReselectsOnTheNextFix() throws {
         let places = (0..<10).map { i in
