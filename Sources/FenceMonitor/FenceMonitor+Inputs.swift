@@ -61,15 +61,19 @@ extension FenceMonitor {
     /// the user is inside.
     private mutating func decide(at fix: Fix, time: Double, into output: inout MonitorOutput) {
         let vector = UnitVector(fix.coordinate)
-        let sigma = fix.accuracyMeters.map { settings.accuracyModel.sigma(forAccuracyMeters: $0) } ?? settings.defaultSigmaMeters
+        let sigma = self.sigma(of: fix)
         let reach = settings.reachSigmas * sigma
         let step = state.lastTrustedFix.map { $0.distance(to: fix.coordinate) } ?? 0
         state.lastTrustedFix = fix.coordinate
         state.lastTrustedFixSeconds = time
 
-        // The tracked places first (in order), then the untracked ones that came within reach.
+        // The tracked places first (in order), then the untracked ones that came within reach;
+        // each one's edge distance is kept for the pruning below.
+        var edges: [Double] = []
+        edges.reserveCapacity(state.tracks.count)
         for i in state.tracks.indices {
             let distance = Self.meters(vector, trackVectors[i])
+            edges.append(distance - state.tracks[i].radiusMeters)
             evaluate(track: i, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
         }
         refreshNeighborhood(around: vector, reach: reach)
@@ -81,24 +85,31 @@ extension FenceMonitor {
             state.tracks.append(PlaceTrack(id: fence.id, center: fence.center, radiusMeters: radius))
             trackPositions.append(position)
             trackVectors.append(catalog.vectors[position])
+            edges.append(distance - radius)
             evaluate(
                 track: state.tracks.count - 1, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
         }
         // Forget places that are outside, far, and have no evidence under way.
+        keepTracks(state.tracks.indices.map { i in state.tracks[i].inside || state.tracks[i].streak > 0 || edges[i] <= reach })
+    }
+
+    /// Keeps the tracks (and their positions and vectors) whose `keep` flag is set, in order.
+    mutating func keepTracks(_ keep: [Bool]) {
         var kept = 0
-        for i in state.tracks.indices {
-            let track = state.tracks[i]
-            let far = Self.meters(vector, trackVectors[i]) - track.radiusMeters > reach
-            if track.inside || track.streak > 0 || !far {
-                state.tracks[kept] = track
-                trackPositions[kept] = trackPositions[i]
-                trackVectors[kept] = trackVectors[i]
-                kept += 1
-            }
+        for i in state.tracks.indices where keep[i] {
+            state.tracks[kept] = state.tracks[i]
+            trackPositions[kept] = trackPositions[i]
+            trackVectors[kept] = trackVectors[i]
+            kept += 1
         }
         state.tracks.removeLast(state.tracks.count - kept)
         trackPositions.removeLast(trackPositions.count - kept)
         trackVectors.removeLast(trackVectors.count - kept)
+    }
+
+    /// σ per axis of a fix's error, from its accuracy (or the default when it has none).
+    func sigma(of fix: Fix) -> Double {
+        fix.accuracyMeters.map { settings.accuracyModel.sigma(forAccuracyMeters: $0) } ?? settings.defaultSigmaMeters
     }
 
     /// The great-circle distance between two unit vectors, meters (as `Coordinate.distance(to:)`).
@@ -183,9 +194,8 @@ extension FenceMonitor {
     /// exceeds the entry threshold.
     private mutating func enterIfInside(_ id: String, fix: Fix, time: Double, into output: inout MonitorOutput) {
         guard let i = track(of: id), !state.tracks[i].inside else { return }
-        let sigma = fix.accuracyMeters.map { settings.accuracyModel.sigma(forAccuracyMeters: $0) } ?? settings.defaultSigmaMeters
         let distance = Self.meters(UnitVector(fix.coordinate), trackVectors[i])
-        let p = InsideProbability.value(distanceMeters: distance, radiusMeters: state.tracks[i].radiusMeters, sigmaMeters: sigma)
+        let p = InsideProbability.value(distanceMeters: distance, radiusMeters: state.tracks[i].radiusMeters, sigmaMeters: sigma(of: fix))
         state.tracks[i].lastProbability = p
         state.tracks[i].lastProbabilitySeconds = time
         if p > settings.enterProbability { enter(track: i, at: time, evidence: .fixes(probabilityInside: p), into: &output) }
@@ -260,19 +270,9 @@ extension FenceMonitor {
     /// Drops the tracks of places the catalog no longer has with their definition; a visit under
     /// way in one of them ends now (`catalogChange`).
     mutating func endTracksNotInCatalog(at time: Double, into output: inout MonitorOutput) {
-        var kept = 0
-        for i in state.tracks.indices {
-            if trackPositions[i] >= 0 {
-                state.tracks[kept] = state.tracks[i]
-                trackPositions[kept] = trackPositions[i]
-                trackVectors[kept] = trackVectors[i]
-                kept += 1
-            } else if state.tracks[i].inside {
-                output.placeEvents.append(PlaceEvent(placeID: state.tracks[i].id, kind: .exit, timeSeconds: time, evidence: .catalogChange))
-            }
+        for (track, position) in zip(state.tracks, trackPositions) where position < 0 && track.inside {
+            output.placeEvents.append(PlaceEvent(placeID: track.id, kind: .exit, timeSeconds: time, evidence: .catalogChange))
         }
-        state.tracks.removeLast(state.tracks.count - kept)
-        trackPositions.removeLast(trackPositions.count - kept)
-        trackVectors.removeLast(trackVectors.count - kept)
+        keepTracks(trackPositions.map { $0 >= 0 })
     }
 }

@@ -60,6 +60,15 @@ public struct DeviceRegistry: Sendable {
     ///
     /// - Throws: `DeviceError` when the configuration is invalid or a stored state cannot be resumed.
     public mutating func handle(_ input: MonitorInput, from device: String) throws(DeviceError) -> MonitorOutput {
+        try handle({ _ in input }, from: device)
+    }
+
+    /// `handle(_:from:)` with the input made from the location service the device's engine asks
+    /// for now (`oneFix` for a device starting fresh): a fix that does not say its source counts
+    /// as what was asked for.
+    public mutating func handle(
+        _ input: (LocationRequest) -> MonitorInput, from device: String
+    ) throws(DeviceError) -> MonitorOutput {
         var monitor: FenceMonitor
         do {
             if let existing = monitors[device], existing.catalog.version == catalog.version {
@@ -73,20 +82,9 @@ public struct DeviceRegistry: Sendable {
         } catch {
             throw DeviceError(device: device, reason: "\(error)")
         }
-        let output = monitor.handle(input)
+        let output = monitor.handle(input(monitor.locationRequest()))
         monitors[device] = monitor
         return output
-    }
-
-    /// The location service the device's engine asks for now (`oneFix` for a device not held).
-    public func locationRequest(of device: String) -> LocationRequest {
-        if let monitor = monitors[device] { return monitor.locationRequest() }
-        if let state = dormant[device],
-            let monitor = try? FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: state)
-        {
-            return monitor.locationRequest()
-        }
-        return .oneFix
     }
 
     /// The device's rotator (what its platform holds), if the device is held.

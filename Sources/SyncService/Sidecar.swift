@@ -65,12 +65,14 @@ public struct Sidecar: Sendable {
         case .success(.report(let device, let fix, let time, let source)):
             lastWasReport = true
             let timed = Fix(fix.coordinate, accuracyMeters: fix.accuracyMeters, timestampSeconds: time)
-            // Without a source, the fix is what the engine last asked the device for: one of
-            // its continuous updates, or else a single fix.
-            let asked: FixSource =
-                if case .continuous = devices.locationRequest(of: device) { .continuous } else { .wakeFix }
             do {
-                let output = try devices.handle(.fix(timed, source: source ?? asked), from: device)
+                // Without a source, the fix is what the engine last asked the device for: one of
+                // its continuous updates, or else a single fix.
+                let output = try devices.handle(
+                    { asked in
+                        let fallback: FixSource = if case .continuous = asked { .continuous } else { .wakeFix }
+                        return .fix(timed, source: source ?? fallback)
+                    }, from: device)
                 return [SidecarResponse.report(line: number, device: device, output: output)]
             } catch {
                 return [SidecarResponse.error(line: number, error.description)]

@@ -57,10 +57,9 @@ public struct RotateStrategy: MonitoringStrategy {
     }
 
     public mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? {
-        let time = fix.timestampSeconds ?? 0
-        let exited = handle(.region(RegionReport(regionID: id, kind: .exit, timeSeconds: time)))
-        let fixed = handle(.fix(fix, source: .wakeFix))
-        return exited ?? fixed
+        // The exit only marks the refresh region left; the woken app's fix then reselects.
+        _ = handle(.region(RegionReport(regionID: id, kind: .exit, timeSeconds: fix.timestampSeconds ?? 0)))
+        return handle(.fix(fix, source: .wakeFix))
     }
 
     public mutating func received(_ fix: Fix) -> MonitoredRegions? {
