@@ -22,7 +22,10 @@ public enum SimulateCommand: Subcommand {
         ideal: a fixed --delay; ios, android: the platform's cushion, stay, latency, noise and
         limits, docs/design/emulators.md; none: skip) and the entries it would report are scored
         against the visits on the true path. Those figures are reported; --min-recall-120 and
-        --expect-reference-misses turn them into checks (exit 1). Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
+        --expect-reference-misses turn them into checks (exit 1). Strategies: rotate (its event engine);
+        the reference designs nearest19-floor50, nearest18-significant-change and fixed-trigger
+        (docs/design/simulator.md); every-place, the platform's own bound (every place near the walk
+        registered, past the limit). Walk kinds: walk, drive, mixed (half each), straight, back-and-forth (grazing a fence
         edge), commute, dateline (region on the 180th meridian), pole (over the north pole), diagonal
         (a straight line through the region's center at 45 degrees).
         """
@@ -55,7 +58,13 @@ public enum SimulateCommand: Subcommand {
         OptionSpec(
             "--strategy", value: "NAME", help: "With --platform: what the app monitors (rotate or a reference design, below).",
             default: "rotate"),
-        OptionSpec("--compare", help: "With --platform: replay every strategy on the same walks, one row (or JSON line) each."),
+        OptionSpec(
+            "--compare", help: "With --platform: replay rotate and every reference design on the same walks, one row (or JSON line) each."),
+        OptionSpec(
+            "--bound",
+            help:
+                "With --compare: also replay every-place, the platform itself with every place near the walk registered (no limit): what any design hearing only the platform's events could detect."
+        ),
         OptionSpec(
             "--cushion", value: "MIN-MAX", help: "With --platform ios|android: the exit cushion range, meters.", default: "the platform's"),
         OptionSpec(
@@ -138,7 +147,13 @@ public enum SimulateCommand: Subcommand {
         let chosenPlatform = try arguments.choice("--platform", default: "ios", from: ["none", "ideal", "ios", "android"])
         let platformName = chosenPlatform == "none" ? nil : chosenPlatform
         let strategyName = try arguments.choice("--strategy", default: "rotate", from: StrategyKind.allCases.map(\.rawValue))
-        let strategies = arguments.flag("--compare") ? StrategyKind.allCases : [StrategyKind(rawValue: strategyName) ?? .rotate]
+        if arguments.flag("--bound"), !arguments.flag("--compare") {
+            throw .usage("--bound needs --compare (alone: --strategy every-place)")
+        }
+        let strategies =
+            arguments.flag("--compare")
+            ? StrategyKind.allCases.filter { $0 != .everyPlace || arguments.flag("--bound") }
+            : [StrategyKind(rawValue: strategyName) ?? .rotate]
         let minimumRecall120 =
             arguments.string("--min-recall-120") == nil ? nil : try arguments.double("--min-recall-120", default: 0, in: 0...1)
         if platformName == nil,
@@ -292,7 +307,7 @@ public enum SimulateCommand: Subcommand {
                     + "below --min-recall-120 \(TextFormat.fixed(minimumRecall120, decimals: 4))")
         }
         if arguments.flag("--expect-reference-misses") {
-            for entry in platformReports where entry.strategy != .rotate && entry.report.visitsEnteredUnmonitored == 0 {
+            for entry in platformReports where entry.strategy.isReferenceDesign && entry.report.visitsEnteredUnmonitored == 0 {
                 failures.append("\(entry.strategy.rawValue) entered no fence while it was unmonitored: its known flaw did not show")
             }
         }
@@ -374,7 +389,8 @@ public enum SimulateCommand: Subcommand {
                 + "\(TextFormat.fixed(visits.registrationCallsPerKilometer, decimals: 2)) registration calls per km"
                 + (visits.rejectedRegistrations > 0 ? " (\(visits.rejectedRegistrations) refused)" : "")
                 + ", GNSS on \(percent(visits.gnssOnFraction)) of the time"
-                + (strategy == .rotate ? " (not exact \(percent(visits.notExactFraction)))" : ""))
+                + (strategy == .rotate ? " (not exact \(percent(visits.notExactFraction)))" : "")
+                + (strategy == .everyPlace ? " (the bound: registers past the limit and follows the device with fixes)" : ""))
     }
 
     /// "12" or "5-50" (km) as a range in meters.

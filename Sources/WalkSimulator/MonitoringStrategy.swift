@@ -64,12 +64,16 @@ public protocol MonitoringStrategy {
     /// The platform lost every registration (a reboot, an app update): the regions to register
     /// again, or nil for what was registered before (a host that re-registers what it had).
     mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions?
+    /// Whether the replay lets the strategy register beyond the platform's region limit: true
+    /// only for the platform's bound (`EveryPlaceStrategy`), which no phone can run.
+    var ignoresRegionLimit: Bool { get }
 }
 
 extension MonitoringStrategy {
     public var declaresSaturation: Bool { false }
     public var decidesPlaceEvents: Bool { false }
     public var guaranteeIsExact: Bool { true }
+    public var ignoresRegionLimit: Bool { false }
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
     public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }

@@ -74,7 +74,8 @@ public struct PlatformReplay: Sendable {
         report.meters = lengthMeters ?? path.lengthMeters
         if let first = walk.samples.first, let last = walk.samples.last { report.seconds = last.timeSeconds - first.timeSeconds }
         var emulator = RegionMonitorEmulator(
-            monitoring: monitoring, regionLimit: profile.regionLimit, seed: seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
+            monitoring: monitoring, regionLimit: strategy.ignoresRegionLimit ? .max : profile.regionLimit,
+            seed: seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
         let wakeSeed = seed &+ 0xE703_7ED1_A0B4_28DB &* UInt64(walkIndex + 1)
         let wakeFix = source(.wakeFix)?.timeToFixSeconds ?? 0...0
         let significant = source(.significantChange) ?? source(.backgroundUpdates)

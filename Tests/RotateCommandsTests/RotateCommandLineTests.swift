@@ -199,23 +199,32 @@ import WalkSimulator
         #expect(tiny.err.contains("its known flaw did not show"))
     }
 
-    /// --compare replays every strategy on the same walks: after the oracle's object, one JSON
-    /// line per strategy, in the documented order, over the same kilometers.
-    @Test func compareReplaysEveryStrategyOnTheSameWalks() throws {
-        let result = CapturingConsole.run([
-            "simulate", "--walks", "2", "--places-count", "400", "--region-km", "6",
-            "--length-km", "2-3", "--platform", "ios", "--compare", "--json", "--quiet",
-        ])
+    /// --compare replays rotate and every reference design on the same walks: after the oracle's
+    /// object, one JSON line per strategy, in the documented order, over the same kilometers;
+    /// --bound appends every-place, which registers past iOS's limit and so enters no visit
+    /// unmonitored.
+    @Test(arguments: [false, true])
+    func compareReplaysEveryStrategyOnTheSameWalks(bound: Bool) throws {
+        let result = CapturingConsole.run(
+            [
+                "simulate", "--walks", "2", "--places-count", "400", "--region-km", "6",
+                "--length-km", "2-3", "--platform", "ios", "--compare", "--json", "--quiet",
+            ] + (bound ? ["--bound"] : []))
         #expect(result.code == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n").map(String.init)
-        #expect(lines.count == 1 + StrategyKind.allCases.count)
+        let expected = ["rotate", "nearest19-floor50", "nearest18-significant-change", "fixed-trigger"] + (bound ? ["every-place"] : [])
+        #expect(lines.count == 1 + expected.count)
         let rows = try lines.dropFirst().map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
-        #expect(rows.map { $0["strategy"] as? String } == StrategyKind.allCases.map(\.rawValue))
+        #expect(rows.map { $0["strategy"] as? String } == expected)
         #expect(Set(rows.map { $0["km"] as? Double }).count == 1)
         #expect(Set(rows.map { $0["visits"] as? Int }).count == 1)
         for row in rows { #expect(row["misses"] != nil && row["avoidable_misses"] != nil) }
+        if bound {
+            #expect(rows.last?["misses"] as? Int == 0)
+            #expect(rows.last?["rejected_registrations"] as? Int == 0)
+        }
     }
 
     /// The emulator's uncertain parameters are options: a longer latency shows in the latency
@@ -254,7 +263,7 @@ import WalkSimulator
         ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"], ["--platform", "none", "--compare"],
         ["--platform", "none", "--strategy", "rotate"], ["--platform", "ios", "--strategy", "nearest5"],
         ["--min-recall-120", "2"], ["--expect-reference-misses"], ["--platform", "none", "--min-recall-120", "0.5"],
-        ["--strategy", "fixed-trigger", "--min-recall-120", "0.5"],
+        ["--strategy", "fixed-trigger", "--min-recall-120", "0.5"], ["--platform", "ios", "--bound"],
         ["--platform", "ios", "--cushion", "200-60"], ["--platform", "ios", "--cushion", "x"],
         ["--platform", "ios", "--latency-median", "100", "--latency-p90", "50"], ["--platform", "ios", "--os-noise", "-1"],
     ])

@@ -50,6 +50,18 @@ struct FixedStrategy: MonitoringStrategy {
     mutating func received(_ fix: Fix) -> MonitoredRegions? { nil }
 }
 
+/// Every place of the catalog registered at the first fix, past any region limit: the brute
+/// force `EveryPlaceStrategy` is checked against.
+struct WholeCatalogStrategy: MonitoringStrategy {
+    var catalog: PlaceCatalog
+    var name: String { "whole-catalog" }
+    var backgroundFixes: BackgroundFixes { .none }
+    var ignoresRegionLimit: Bool { true }
+    mutating func begin(at fix: Fix) -> MonitoredRegions { MonitoredRegions(places: catalog.fences, triggers: []) }
+    mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? { nil }
+    mutating func received(_ fix: Fix) -> MonitoredRegions? { nil }
+}
+
 /// Another strategy with its background fixes turned off.
 struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
     var inner: Inner
@@ -128,6 +140,40 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
         let visitsOfDropped = VisitOracle.visits(on: walk, catalog: catalog).filter { dropped.contains($0.placeID) }.count
         #expect(visitsOfDropped > 0)
         #expect(iOS.visitsEnteredUnmonitored == visitsOfDropped)
+    }
+
+    /// The platform's bound (`every-place`: the places near the device, following it, no region
+    /// limit, kept once registered) hears exactly what the platform reports with the whole catalog registered from the
+    /// first fix: the same visits detected with the same latencies and false entries, on iOS and
+    /// Android, walking and driving, over walks that leave the first selection far behind.
+    @Test(arguments: [WalkKind.walk, .drive])
+    func everyPlaceIsThePlatformWithTheWholeCatalog(kind: WalkKind) throws {
+        var scenario = Simulation.Scenario()
+        scenario.walkKind = kind
+        scenario.placeSet = .clustered
+        scenario.placeCount = 400
+        scenario.walks = 3
+        scenario.lengthMeters = kind == .walk ? 6_000...8_000 : 20_000...25_000
+        scenario.seed = 11
+        let simulation = try Simulation(scenario)
+        for profile in [PlatformProfile.iOS, .android] {
+            let replay = PlatformReplay(profile: profile, seed: 3)
+            var bound = PlatformReplayReport()
+            var whole = PlatformReplayReport()
+            for index in 0..<scenario.walks {
+                let walk = simulation.walk(index)
+                var strategy = EveryPlaceStrategy(catalog: simulation.catalog)
+                bound.merge(replay.replay(walk, walkIndex: index, strategy: &strategy, catalog: simulation.catalog))
+                var everything = WholeCatalogStrategy(catalog: simulation.catalog)
+                whole.merge(replay.replay(walk, walkIndex: index, strategy: &everything, catalog: simulation.catalog))
+            }
+            #expect(whole.score.visits > 20)
+            #expect(whole.eventsDelivered > 0)
+            #expect(bound.score == whole.score, "\(profile.name) \(kind)")
+            #expect(bound.eventsDelivered == whole.eventsDelivered)
+            #expect(bound.visitsEnteredUnmonitored == whole.visitsEnteredUnmonitored)
+            #expect(bound.registrationCalls <= whole.registrationCalls)
+        }
     }
 
     /// Registration calls equal the differences between consecutive sets the strategy returned,
