@@ -61,8 +61,17 @@ public enum ServeCommand: Subcommand {
                 throw .failure("\(error)")
             }
         }
-        while let line = reader.next() {
-            for output in server.handle(line.text, number: line.number) { console.out(output) }
+        while let next = reader.next() {
+            let outputs: [String]
+            switch next.line {
+            case .text(let text): outputs = server.handle(text, number: next.number)
+            case .tooLong(let bytes):
+                outputs = [
+                    SidecarResponse.error(
+                        line: next.number, "line is \(bytes) bytes long; at most \(reader.maximumBytes): skipped")
+                ]
+            }
+            for output in outputs { console.out(output) }
             if server.lastWasReport {
                 reports += 1
                 if reports % snapshotEvery == 0 { try snapshot() }

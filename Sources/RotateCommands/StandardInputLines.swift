@@ -6,29 +6,59 @@ import Darwin
 
 /// Lines of standard input, read with `poll(2)` and `read(2)` so that a wait for input notices
 /// SIGTERM and SIGINT within 100 ms.
+///
+/// A line longer than `maximumBytes` is not kept: the rest of it is read and dropped, and it is
+/// returned as its length alone, so one runaway line cannot take the memory.
 struct StandardInputLines {
+    /// One line of input: its text, or only its length when it was too long to keep.
+    enum Line {
+        case text(String)
+        case tooLong(bytes: Int)
+    }
+
+    let maximumBytes: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var finished = false
     private var count = 0
+    /// The bytes of an overlong line dropped so far (nil while the current line is kept).
+    private var dropping: Int?
+
+    init(maximumBytes: Int = 1 << 20) {
+        self.maximumBytes = maximumBytes
+    }
 
     /// The next line (without its newline) and its 1-based number; nil at end of input or once
     /// termination was requested.
-    mutating func next() -> (text: String, number: Int)? {
+    mutating func next() -> (line: Line, number: Int)? {
         while true {
             if Termination.requested { return nil }
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let text = String(decoding: buffer[start..<newline], as: UTF8.self)
-                start = newline + 1
                 count += 1
-                return (text, count)
+                defer { start = newline + 1 }
+                if let dropped = dropping {
+                    dropping = nil
+                    return (.tooLong(bytes: dropped + newline - start), count)
+                }
+                if newline - start > maximumBytes { return (.tooLong(bytes: newline - start), count) }
+                return (.text(String(decoding: buffer[start..<newline], as: UTF8.self)), count)
             }
             if finished {
-                guard start < buffer.count else { return nil }
-                let text = String(decoding: buffer[start...], as: UTF8.self)
-                start = buffer.count
+                guard start < buffer.count || dropping != nil else { return nil }
                 count += 1
-                return (text, count)
+                defer {
+                    start = buffer.count
+                    dropping = nil
+                }
+                if let dropped = dropping { return (.tooLong(bytes: dropped + buffer.count - start), count) }
+                if buffer.count - start > maximumBytes { return (.tooLong(bytes: buffer.count - start), count) }
+                return (.text(String(decoding: buffer[start...], as: UTF8.self)), count)
+            }
+            if buffer.count - start > maximumBytes {
+                // No newline within the limit: drop what is buffered and keep counting.
+                dropping = (dropping ?? 0) + buffer.count - start
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
             }
             if start > 0 {
                 buffer.removeFirst(start)

@@ -1,6 +1,5 @@
 import FenceMonitor
 import FencePlanner
-import Foundation
 import Geodesy
 
 /// The line protocol of `rotate serve --stdio`: one JSON object per input line, one per output
@@ -15,10 +14,21 @@ public enum SidecarRequest: Equatable, Sendable {
     case region(device: String, RegionReport)
     case changes([CatalogChange])
 
+    /// Identifiers (a device's, a region's, a place's in a change) longer than this many UTF-8
+    /// bytes are refused: an answer echoes the device id, and no host needs ids this long.
+    public static let maximumIDBytes = 256
+
     /// Parses one input line.
     public static func parse(_ line: String) -> Result<SidecarRequest, SidecarLineError> {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {
-            return .failure(SidecarLineError("not valid JSON"))
+        let value: JSONValue
+        do {
+            value = try StrictJSON.parse(line)
+        } catch {
+            switch error.kind {
+            case .syntax: return .failure(SidecarLineError("not valid JSON"))
+            case .repeatedKey(let key): return .failure(SidecarLineError("repeated key '\(key.prefix(64))'"))
+            case .tooDeep: return .failure(SidecarLineError("nested deeper than \(StrictJSON.maximumDepth)"))
+            }
         }
         guard case .object(let fields) = value else { return .failure(SidecarLineError("not a JSON object")) }
         do throws(SidecarLineError) {
@@ -31,18 +41,15 @@ public enum SidecarRequest: Equatable, Sendable {
             }
             if fields["region"] != nil || fields["event"] != nil {
                 try only(fields, ["device", "region", "event", "t"])
-                let device = try string(fields, "device")
-                guard !device.isEmpty else { throw SidecarLineError("'device' must not be empty") }
-                let region = try string(fields, "region")
-                guard !region.isEmpty else { throw SidecarLineError("'region' must not be empty") }
+                let device = try identifier(fields, "device")
+                let region = try identifier(fields, "region")
                 guard let kind = RegionReport.Kind(rawValue: try string(fields, "event")) else {
                     throw SidecarLineError("'event' must be entry or exit")
                 }
                 return .success(.region(device: device, RegionReport(regionID: region, kind: kind, timeSeconds: try number(fields, "t"))))
             }
             try only(fields, ["device", "lat", "lon", "t", "accuracy_m", "source"])
-            let device = try string(fields, "device")
-            guard !device.isEmpty else { throw SidecarLineError("'device' must not be empty") }
+            let device = try identifier(fields, "device")
             let coordinate = try position(fields)
             let time = try number(fields, "t")
             var accuracy: Double?
@@ -68,8 +75,7 @@ public enum SidecarRequest: Equatable, Sendable {
         guard case .object(let fields) = value else { throw SidecarLineError("change #\(index) is not an object") }
         do throws(SidecarLineError) {
             let op = try string(fields, "op")
-            let id = try string(fields, "id")
-            guard !id.isEmpty else { throw SidecarLineError("'id' must not be empty") }
+            let id = try identifier(fields, "id")
             switch op {
             case "add":
                 try only(fields, ["op", "id", "lat", "lon", "radius_m", "name", "transitions"])
@@ -109,6 +115,16 @@ public enum SidecarRequest: Equatable, Sendable {
         return text
     }
 
+    /// A non-empty string of at most `maximumIDBytes` bytes.
+    private static func identifier(_ fields: [String: JSONValue], _ key: String) throws(SidecarLineError) -> String {
+        let text = try string(fields, key)
+        guard !text.isEmpty else { throw SidecarLineError("'\(key)' must not be empty") }
+        guard text.utf8.count <= maximumIDBytes else {
+            throw SidecarLineError("'\(key)' is \(text.utf8.count) bytes long; at most \(maximumIDBytes)")
+        }
+        return text
+    }
+
     private static func number(_ fields: [String: JSONValue], _ key: String) throws(SidecarLineError) -> Double {
         guard let value = fields[key] else { throw SidecarLineError("missing '\(key)'") }
         guard case .number(let number) = value else { throw SidecarLineError("'\(key)' must be a number") }
@@ -129,33 +145,6 @@ public enum SidecarRequest: Equatable, Sendable {
         let text = try string(fields, "transitions")
         guard let value = Transitions(rawValue: text) else { throw SidecarLineError("'transitions' must be entry, exit or both") }
         return value
-    }
-}
-
-/// Any JSON value, decoded strictly (a boolean is not a number, a number is not a string).
-indirect enum JSONValue: Decodable, Equatable {
-    case number(Double)
-    case string(String)
-    case bool(Bool)
-    case null
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
     }
 }
 

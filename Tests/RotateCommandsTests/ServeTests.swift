@@ -52,6 +52,38 @@ import Glibc
         return #"{"device":"\#(device)","lat":\#(lat),"lon":\#(lon),"t":\#(i)}"#
     }
 
+    /// Input a sidecar must not take: a 5 MB line (skipped, its length reported, memory not spent
+    /// on it), an id past 256 bytes, a key given twice, a report older than the device's last one
+    /// (it does not move the device), and each answered in order while the stream goes on; the
+    /// same at the end of input without a newline.
+    @Test func oversizedRepeatedAndStaleInputIsRefusedAndTheStreamGoesOn() throws {
+        let sidecar = try Sidecar([])
+        let huge = #"{"device":""# + String(repeating: "x", count: 5_000_000) + #"","lat":46,"lon":14.5,"t":1}"#
+        let lines = [
+            Self.report("a", 100), huge, #"{"device":""# + String(repeating: "é", count: 129) + #"","lat":46,"lon":14.5,"t":1}"#,
+            #"{"device":"a","device":"b","lat":46,"lon":14.5,"t":101}"#,
+            #"{"device":"a","lat":46.2,"lon":14.9,"t":50}"#, Self.report("a", 100 + 37 * 5),
+        ]
+        sidecar.send(lines)
+        sidecar.input.write(Data(String(repeating: "y", count: 2_000_000).utf8))
+        try sidecar.input.close()
+        let text = String(decoding: sidecar.output.readDataToEndOfFile(), as: UTF8.self)
+        sidecar.process.waitUntilExit()
+        #expect(sidecar.process.terminationStatus == 0)
+        let answers = try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(answers.map { $0["line"] as? Int } == Array(1...lines.count + 1))
+        #expect(answers[1]["error"] as? String == "line is \(huge.utf8.count) bytes long; at most 1048576: skipped")
+        #expect(answers[2]["error"] as? String == "'device' is 258 bytes long; at most 256")
+        #expect(answers[3]["error"] as? String == "repeated key 'device'")
+        #expect((answers[4]["ignored"] as? String)?.contains("not after the last fix") == true)
+        #expect(answers[4]["action"] as? String == "none")
+        // The stale report moved nothing: the next report at the first position keeps the regions.
+        #expect(answers[5]["action"] as? String == "none")
+        #expect(answers[6]["error"] as? String == "line is 2000000 bytes long; at most 1048576: skipped")
+    }
+
     @Test func everyLineIsAnsweredInOrderAndBadLinesDoNotStopTheStream() throws {
         let sidecar = try Sidecar([])
         let lines = [

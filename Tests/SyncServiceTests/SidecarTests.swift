@@ -58,6 +58,23 @@ import Testing
         (#"{"device":"d","region":"x","event":"entry"}"#, "missing 't'"),
         (#"{"device":"d","region":"","event":"entry","t":1}"#, "'region' must not be empty"),
         (#"{"device":"d","region":"x","event":"entry","t":1,"lat":2}"#, "unknown field 'lat'"),
+        (#"{"device":"d","lat":1,"device":"e","lon":2,"t":1}"#, "repeated key 'device'"),
+        (#"{"changes":[{"op":"remove","id":"x","id":"y"}]}"#, "repeated key 'id'"),
+        (#"{"device":"d","lat":1,"lon":2,"t":1e999}"#, "'t' must be finite"),
+        (#"{"device":"d","lat":01,"lon":2,"t":1}"#, "not valid JSON"),
+        (#"{"device":"d","lat":1,"lon":2,"t":1,}"#, "not valid JSON"),
+        (#"{"device":"d","lat":1,"lon":2,"t":1} x"#, "not valid JSON"),
+        (#"{"device":"\ud800","lat":1,"lon":2,"t":1}"#, "not valid JSON"),
+        (String(repeating: "[", count: 65) + String(repeating: "]", count: 65), "nested deeper than 64"),
+        (#"{"device":""# + String(repeating: "d", count: 257) + #"","lat":1,"lon":2,"t":1}"#, "'device' is 257 bytes long; at most 256"),
+        (
+            #"{"device":"d","region":""# + String(repeating: "r", count: 300) + #"","event":"entry","t":1}"#,
+            "'region' is 300 bytes long; at most 256"
+        ),
+        (
+            #"{"changes":[{"op":"remove","id":""# + String(repeating: "p", count: 257) + #""}]}"#,
+            "change #0: 'id' is 257 bytes long; at most 256"
+        ),
     ])
     func badLinesAreRefusedWithTheirReason(line: String, reason: String) {
         #expect(SidecarRequest.parse(line) == .failure(SidecarLineError(reason)))
