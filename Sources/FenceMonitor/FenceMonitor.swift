@@ -111,6 +111,8 @@ public struct FenceMonitor: Sendable {
         rotator = try FenceRotator(catalog: catalog, configuration: configuration, state: state.rotator)
         self.settings = settings
         self.state = state
+        // A state re-stamped with this catalog's version (still holding after a change).
+        self.state.rotator = rotator.state
         rebuildTrackPositions()
     }
 

@@ -80,3 +80,95 @@ extension PlaceCatalog {
         }
     }
 }
+
+/// The JSON form of a change, the sidecar's change-set item (docs/sidecar.md): an `op` tag and
+/// snake_case keys. `{"op":"add","id","lat","lon","radius_m","name"?,"transitions"?}` (transitions
+/// default to `both`), `{"op":"remove","id"}`, `{"op":"move","id","lat","lon"}`,
+/// `{"op":"radius","id","radius_m"}`, `{"op":"transitions","id","transitions"}`. Decoding
+/// refuses an empty id, an invalid position and a radius that is not finite and positive.
+extension CatalogChange: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case op, id, lat, lon
+        case radiusMeters = "radius_m"
+        case name, transitions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let op = try container.decode(String.self, forKey: .op)
+        let id = try container.decode(String.self, forKey: .id)
+        guard !id.isEmpty else { throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty place id") }
+        func position() throws -> Coordinate {
+            let lat = try container.decode(Double.self, forKey: .lat), lon = try container.decode(Double.self, forKey: .lon)
+            do {
+                return try Coordinate(latitude: lat, longitude: lon)
+            } catch {
+                throw DecodingError.dataCorruptedError(forKey: .lat, in: container, debugDescription: "\(error)")
+            }
+        }
+        func radius() throws -> Double {
+            let meters = try container.decode(Double.self, forKey: .radiusMeters)
+            guard meters.isFinite, meters > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .radiusMeters, in: container, debugDescription: "radius must be finite and > 0")
+            }
+            return meters
+        }
+        switch op {
+        case "add":
+            let transitions = try container.decodeIfPresent(Transitions.self, forKey: .transitions) ?? .both
+            let name = try container.decodeIfPresent(String.self, forKey: .name)
+            self = .add(Place(id: id, coordinate: try position(), radiusMeters: try radius(), name: name, transitions: transitions))
+        case "remove": self = .remove(id: id)
+        case "move": self = .move(id: id, to: try position())
+        case "radius": self = .setRadius(id: id, meters: try radius())
+        case "transitions": self = .setTransitions(id: id, try container.decode(Transitions.self, forKey: .transitions))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .op, in: container, debugDescription: "unknown op '\(op)' (add, remove, move, radius, transitions)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        switch self {
+        case .add(let place):
+            try container.encode("add", forKey: .op)
+            try container.encode(place.coordinate.latitude, forKey: .lat)
+            try container.encode(place.coordinate.longitude, forKey: .lon)
+            try container.encode(place.radiusMeters, forKey: .radiusMeters)
+            try container.encodeIfPresent(place.name, forKey: .name)
+            try container.encode(place.transitions, forKey: .transitions)
+        case .remove:
+            try container.encode("remove", forKey: .op)
+        case .move(_, let coordinate):
+            try container.encode("move", forKey: .op)
+            try container.encode(coordinate.latitude, forKey: .lat)
+            try container.encode(coordinate.longitude, forKey: .lon)
+        case .setRadius(_, let meters):
+            try container.encode("radius", forKey: .op)
+            try container.encode(meters, forKey: .radiusMeters)
+        case .setTransitions(_, let transitions):
+            try container.encode("transitions", forKey: .op)
+            try container.encode(transitions, forKey: .transitions)
+        }
+    }
+}
+
+extension CatalogChange: CustomStringConvertible {
+    /// One line a person reads: `add shop9 at 46.0500000, 14.5000000 r 80.0 m (both)`,
+    /// `remove shop9`, `move shop9 to 46.0500000, 14.5000000`, `radius shop9 120.0 m`,
+    /// `transitions shop9 entry`.
+    public var description: String {
+        switch self {
+        case .add(let place):
+            "add \(place.id) at \(RegistrationOperation.position(place.coordinate)) r "
+                + "\(RegistrationOperation.meters(place.radiusMeters)) m (\(place.transitions.rawValue))"
+        case .remove(let id): "remove \(id)"
+        case .move(let id, let to): "move \(id) to \(RegistrationOperation.position(to))"
+        case .setRadius(let id, let meters): "radius \(id) \(RegistrationOperation.meters(meters)) m"
+        case .setTransitions(let id, let transitions): "transitions \(id) \(transitions.rawValue)"
+        }
+    }
+}

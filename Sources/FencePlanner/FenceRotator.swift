@@ -26,7 +26,10 @@ public struct FenceRotator: Sendable {
         state = RotatorState()
     }
 
-    /// A rotator resuming from a stored state.
+    /// A rotator resuming from a stored state. A state planned against another catalog version
+    /// is re-validated: when it still holds (`stillHolds`) its `catalogVersion` becomes this
+    /// catalog's (`state` then differs from the one passed in: store it), otherwise the next fix
+    /// reselects (`mustReselect`).
     ///
     /// - Throws: `RotatorStateError` when the configuration is invalid or the state cannot belong
     ///   to this catalog and configuration (more places than slots, a foreign refresh identifier,
@@ -67,6 +70,10 @@ public struct FenceRotator: Sendable {
         monitoredPositions = positions
         if state.reselections > 0 && state.catalogVersion != catalog.version {
             mustReselect = !Self.stillHolds(state, positions: positions, in: catalog, marginMeters: planner.configuration.marginMeters)
+            // Still exact in this version: re-stamped with it, so that the next resume trusts the
+            // state instead of searching the index again. The state then differs from the one
+            // stored, and the host writes it back once.
+            if !mustReselect { self.state.catalogVersion = catalog.version }
         }
     }
 
@@ -145,8 +152,11 @@ public struct RotationUpdate: Hashable, Sendable {
 
 /// The stored part of a `FenceRotator` (what the platform has registered), with a format version.
 public struct RotatorState: Hashable, Sendable, Codable {
-    /// The version this build writes and reads.
-    public static let currentFormatVersion = 1
+    /// The version this build writes. It also reads version 1, whose guarantee had Swift's
+    /// default coding (`{"exact":{}}`); a version-1 state decodes as version 2.
+    public static let currentFormatVersion = 2
+    /// Every version this build reads.
+    public static let readableFormatVersions: ClosedRange<Int> = 1...2
 
     public var formatVersion: Int = RotatorState.currentFormatVersion
     /// The monitored places' registrations.
@@ -169,7 +179,7 @@ public struct RotatorState: Hashable, Sendable, Codable {
         case catalogVersion = "catalog_version"
     }
 
-    /// Decodes and validates: the format version must be this build's, identifiers unique, the
+    /// Decodes and validates: the format version must be one this build reads, identifiers unique, the
     /// counter non-negative and below `Int.max` (the next reselection adds one), a degraded
     /// guarantee's fallback distance and a saturated one's count non-negative, and no
     /// registrations before the first reselection; anything else is `DecodingError.dataCorrupted`.
@@ -177,12 +187,13 @@ public struct RotatorState: Hashable, Sendable, Codable {
     /// `FenceRotator` checks it.)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
-        guard formatVersion == Self.currentFormatVersion else {
+        let version = try container.decode(Int.self, forKey: .formatVersion)
+        guard Self.readableFormatVersions.contains(version) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .formatVersion, in: container,
-                debugDescription: "unsupported rotator state version \(formatVersion) (this build reads \(Self.currentFormatVersion))")
+                debugDescription: "unsupported rotator state version \(version) (this build reads 1 and 2)")
         }
+        formatVersion = Self.currentFormatVersion
         monitored = try container.decode([Fence].self, forKey: .monitored)
         refresh = try container.decodeIfPresent(RefreshRegion.self, forKey: .refresh)
         guarantee = try container.decodeIfPresent(Guarantee.self, forKey: .guarantee)

@@ -1,3 +1,5 @@
+import Geodesy
+
 /// What the host must change at the platform to go from the previous selection to a new one.
 ///
 /// Only differences appear: a place kept with the same definition is in neither list; a place
@@ -79,4 +81,88 @@ public enum RegistrationOperation: Hashable, Sendable {
     case stop(Fence)
     case startRefresh(RefreshRegion)
     case start(Fence)
+}
+
+/// The JSON form of an operation, with snake_case keys and an `op` tag:
+/// `{"op":"stop_refresh","id":ID}`, `{"op":"stop","fence":FENCE}`,
+/// `{"op":"start_refresh","region":REGION}`, `{"op":"start","fence":FENCE}`, where a fence is
+/// `{"id","center":{"lat","lon"},"radius_m","transitions"}` and a refresh region
+/// `{"id","center","radius_m"}` (docs/formats.md).
+extension RegistrationOperation: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case op, id, fence, region
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .op) {
+        case "stop_refresh":
+            let id = try container.decode(String.self, forKey: .id)
+            guard !id.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .id, in: container, debugDescription: "empty refresh id")
+            }
+            self = .stopRefresh(id)
+        case "stop": self = .stop(try container.decode(Fence.self, forKey: .fence))
+        case "start_refresh": self = .startRefresh(try container.decode(RefreshRegion.self, forKey: .region))
+        case "start": self = .start(try container.decode(Fence.self, forKey: .fence))
+        case let other:
+            throw DecodingError.dataCorruptedError(
+                forKey: .op, in: container, debugDescription: "unknown operation '\(other)' (stop_refresh, stop, start_refresh, start)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .stopRefresh(let id):
+            try container.encode("stop_refresh", forKey: .op)
+            try container.encode(id, forKey: .id)
+        case .stop(let fence):
+            try container.encode("stop", forKey: .op)
+            try container.encode(fence, forKey: .fence)
+        case .startRefresh(let region):
+            try container.encode("start_refresh", forKey: .op)
+            try container.encode(region, forKey: .region)
+        case .start(let fence):
+            try container.encode("start", forKey: .op)
+            try container.encode(fence, forKey: .fence)
+        }
+    }
+}
+
+extension RegistrationOperation: CustomStringConvertible {
+    /// One line a person reads: `stop refresh-3`, `stop shop7`,
+    /// `start refresh-4 at 46.0500000, 14.5000000 r 815.3 m`,
+    /// `start shop7 at 46.0500993, 14.5021906 r 100.0 m (both)`.
+    public var description: String {
+        switch self {
+        case .stopRefresh(let id): "stop \(id)"
+        case .stop(let fence): "stop \(fence.id)"
+        case .startRefresh(let region): "start \(region.id) at \(Self.position(region.center)) r \(Self.meters(region.radiusMeters)) m"
+        case .start(let fence):
+            "start \(fence.id) at \(Self.position(fence.center)) r \(Self.meters(fence.radiusMeters)) m (\(fence.transitions.rawValue))"
+        }
+    }
+
+    static func position(_ coordinate: Coordinate) -> String {
+        "\(fixed(coordinate.latitude, 7)), \(fixed(coordinate.longitude, 7))"
+    }
+
+    static func meters(_ value: Double) -> String { fixed(value, 1) }
+
+    /// `value` with `decimals` digits after the point, rounded half away from zero (no
+    /// Foundation: the module does not import it).
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return "\(value)" }
+        let units = Int64(scaled)
+        let whole = units / Int64(scale), fraction = units % Int64(scale)
+        var digits = String(fraction)
+        while digits.count < decimals { digits = "0" + digits }
+        let sign = value < 0 && units != 0 ? "-" : ""
+        return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(digits)"
+    }
 }

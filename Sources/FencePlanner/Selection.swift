@@ -93,6 +93,11 @@ public struct RefreshRegion: Hashable, Sendable, Codable {
 }
 
 /// How far a selection's promise holds.
+///
+/// Coded as a tagged object with snake_case keys: `{"kind":"exact"}`,
+/// `{"kind":"degraded","fallback_distance_m":D}`, `{"kind":"saturated","overlapping":N}`. The
+/// coding of rotator states of format version 1 (`{"exact":{}}`,
+/// `{"degraded":{"fallbackDistanceMeters":D}}`, `{"saturated":{"overlapping":N}}`) is still read.
 public enum Guarantee: Hashable, Sendable, Codable {
     /// Every unmonitored fence stays out of reach until the app learns the user left the refresh
     /// region (margin included); or the whole catalog is monitored.
@@ -111,6 +116,60 @@ public enum Guarantee: Hashable, Sendable, Codable {
         case .exact: "exact"
         case .degraded: "degraded"
         case .saturated: "saturated"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind
+        case fallbackDistanceMeters = "fallback_distance_m"
+        case overlapping
+    }
+
+    /// The format-version-1 coding: the case name as the key of an object of its values.
+    private enum LegacyKeys: String, CodingKey {
+        case exact, degraded, saturated
+        case fallbackDistanceMeters, overlapping
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.kind) {
+            switch try container.decode(String.self, forKey: .kind) {
+            case "exact": self = .exact
+            case "degraded": self = .degraded(fallbackDistanceMeters: try container.decode(Double.self, forKey: .fallbackDistanceMeters))
+            case "saturated": self = .saturated(overlapping: try container.decode(Int.self, forKey: .overlapping))
+            case let other:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .kind, in: container, debugDescription: "unknown guarantee '\(other)' (exact, degraded, saturated)")
+            }
+            return
+        }
+        let legacy = try decoder.container(keyedBy: LegacyKeys.self)
+        guard legacy.allKeys.count == 1, let key = legacy.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "a guarantee needs its 'kind'"))
+        }
+        switch key {
+        case .exact: self = .exact
+        case .degraded:
+            let values = try legacy.nestedContainer(keyedBy: LegacyKeys.self, forKey: .degraded)
+            self = .degraded(fallbackDistanceMeters: try values.decode(Double.self, forKey: .fallbackDistanceMeters))
+        case .saturated:
+            let values = try legacy.nestedContainer(keyedBy: LegacyKeys.self, forKey: .saturated)
+            self = .saturated(overlapping: try values.decode(Int.self, forKey: .overlapping))
+        default:
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "a guarantee needs its 'kind'"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .kind)
+        switch self {
+        case .exact: break
+        case .degraded(let meters): try container.encode(meters, forKey: .fallbackDistanceMeters)
+        case .saturated(let overlapping): try container.encode(overlapping, forKey: .overlapping)
         }
     }
 }

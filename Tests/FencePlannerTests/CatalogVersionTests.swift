@@ -45,6 +45,7 @@ import Testing
     /// monitored place is unchanged and no other fence edge lies within the refresh radius plus
     /// margin of its center (checked by brute force over every place); otherwise the next fix
     /// reselects even inside the refresh region, stops what changed, and stamps the new version.
+    /// A state that still holds is re-stamped with the new version at once.
     @Test func olderStatesAreRevalidatedAgainstTheNewVersion() throws {
         let seed = TestSeed.value(salt: 91)
         var rng = SplitMix64(seed: seed)
@@ -92,6 +93,22 @@ import Testing
 
             var resumed = try FenceRotator(catalog: next, configuration: configuration, state: state)
             #expect(resumed.mustReselect == !expected, context)
+            if expected {
+                // Re-stamped with the new version and nothing else; resumed again, it is trusted
+                // (no re-validation) and answers every later fix as the first resume does.
+                var restamped = state
+                restamped.catalogVersion = next.version
+                #expect(resumed.state == restamped, context)
+                var again = try FenceRotator(catalog: next, configuration: configuration, state: resumed.state)
+                var first = resumed
+                let bearing = rng.nextDouble(in: 0..<360)
+                for step in 0..<40 {
+                    let fix = Fix(region.center.destination(bearingDegrees: bearing, distanceMeters: Double(step) * 60))
+                    #expect(again.update(with: fix) == first.update(with: fix), context)
+                }
+            } else {
+                #expect(resumed.state == state, "a state that no longer holds is not re-stamped; \(context)")
+            }
             // A fix at the refresh center is inside the region: only a stale state reselects.
             let update = resumed.update(with: Fix(region.center))
             #expect((update != nil) == !expected, context)

@@ -227,18 +227,19 @@ import Testing
 
     /// Out-of-range values for a member, by its name: counts below 0 or not integers, huge
     /// numbers, coordinates beyond ±90 and ±180, radii not > 0 or beyond any catalog's and
-    /// configuration's range, format versions other than this build's, empty identifiers and
+    /// configuration's range, format versions this build does not read, empty identifiers and
     /// identifiers no catalog place or refresh region has, unknown transitions.
     static func outOfRange(_ name: String?) -> [Any] {
         switch name {
-        case "format_version": [0, 2, -1, Int.max, 0.5, 1e300]
+        case "format_version": [0, 3, -1, Int.max, 0.5, 1e300]
         case "reselections": [-1, Int.min, Int.max, 0.5, 1e300]
         case "catalog_version": [-1, Int.min, Int.max, 0.5, 1e300]
         case "overlapping": [-1, Int.min, 0.5, 1e300]
         case "lat": [90.5, -90.5, 1e300, -1e300]
         case "lon": [180.5, -180.5, 1e300, -1e300]
         case "radius_m": [-1, -0.5, -1e300, 1e300]
-        case "fallbackDistanceMeters": [-1, -1e300]
+        case "fallback_distance_m": [-1, -1e300]
+        case "kind": ["", "sideways", "Exact"]
         case "id": ["", "zz-unknown"]
         case "transitions": ["", "sideways"]
         default: []

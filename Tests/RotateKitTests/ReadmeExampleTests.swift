@@ -48,18 +48,17 @@ import Testing
             // Per input of `device`: its engine, resumed from the stored state if any. An input is a fix,
             // .fix(Fix(coordinate, accuracyMeters: 8, timestampSeconds: t), source: .continuous), or a region
             // event the phone delivered, .region(RegionReport(regionID: id, kind: .entry, timeSeconds: t)).
-            var monitor: FenceMonitor
-            if let row = storedRows[device] {
-                let state = try JSONDecoder().decode(MonitorState.self, from: row)
-                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, state: state)
-            } else {
-                monitor = try FenceMonitor(catalog: catalog, configuration: configuration)
-            }
+            let stored = try storedRows[device].map { try JSONDecoder().decode(MonitorState.self, from: $0) }
+            var monitor =
+                try stored.map { try FenceMonitor(catalog: catalog, configuration: configuration, state: $0) }
+                ?? FenceMonitor(catalog: catalog, configuration: configuration)
             let output = monitor.handle(input)
             for operation in output.operations { apply(operation) }  // stop refresh, stops, start refresh, starts
             for event in output.placeEvents { notify(event) }  // one entry and one exit per visit
             requestLocation(output.location)  // none, significant changes, one fix, or continuous updates
-            storedRows[device] = try JSONEncoder().encode(monitor.state)  // Codable: a row, a file
+            if monitor.state != stored {  // write back only a changed state (a catalog re-stamp is a change)
+                storedRows[device] = try JSONEncoder().encode(monitor.state)  // Codable: a row, a file
+            }
             // README: end
             rejected = file.rejected.count
             last = monitor
