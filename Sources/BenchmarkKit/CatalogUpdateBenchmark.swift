@@ -66,15 +66,19 @@ public enum CatalogUpdateBenchmark {
         progress("applying \(changes.count) changes, indexing the states, finding and replanning the affected devices")
         var next = catalog
         let apply = try Stopwatch.nanoseconds { next = try catalog.applying(changes) } / 1e6
-        var index: DeviceStateIndex?
+        // Devices are numbered by their position in `states`.
+        var index: DeviceStateIndex<Int>?
         let build =
-            Stopwatch.nanoseconds { index = DeviceStateIndex(states: states, catalog: catalog, marginMeters: rotation.marginMeters) } / 1e6
+            Stopwatch.nanoseconds {
+                index = DeviceStateIndex(
+                    states: states.enumerated().lazy.map { ($0.offset, $0.element) }, catalog: catalog, configuration: rotation)
+            } / 1e6
         var affected: [Int] = []
         let query = Stopwatch.nanoseconds { affected = index!.affectedDevices(by: changes, next: next) } / 1e6
         var replanned = 0
         let replanAffected =
             try Stopwatch.nanoseconds {
-                replanned = try DeviceStateIndex.replan(affected, states: states, next: next, configuration: rotation).count
+                replanned = try index!.replan(affected, in: next).count
             } / 1e6
         precondition(replanned == affected.count)
         progress("replanning all \(states.count) devices (the baseline)")
@@ -88,10 +92,9 @@ public enum CatalogUpdateBenchmark {
             } / 1e6
         progress("checking a sample of \(Swift.min(configuration.checkedDevices, states.count)) devices by brute force")
         let sample = Array(states.prefix(configuration.checkedDevices))
-        let sampleIndex = DeviceStateIndex(states: sample, catalog: catalog, marginMeters: rotation.marginMeters)
-        let expected = DeviceStateIndex.affectedDevicesByBruteForce(
-            states: sample, catalog: catalog, changes: changes, next: next,
-            marginMeters: rotation.marginMeters)
+        let sampleIndex = DeviceStateIndex(
+            states: sample.enumerated().lazy.map { ($0.offset, $0.element) }, catalog: catalog, configuration: rotation)
+        let expected = sampleIndex.affectedDevicesByBruteForce(by: changes, next: next)
         let found = sampleIndex.affectedDevices(by: changes, next: next)
         let reference = Set(expected)
         let mismatches =

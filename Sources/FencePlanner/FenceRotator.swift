@@ -118,6 +118,24 @@ public struct FenceRotator: Sendable {
         return reselect(at: fix)
     }
 
+    /// A plan for a device whose position is not known, after a catalog change: reselects at the
+    /// refresh region's center and keeps the result only when it holds wherever the device may
+    /// be, anywhere inside the old refresh circle (it reports leaving it): the new refresh region,
+    /// on the same center, is at least as large as the old one, or the whole catalog is monitored.
+    ///
+    /// - Returns: the update (applied), or nil with the rotator unchanged when there is no refresh
+    ///   region (no known position) or the new plan would not cover the old circle (places added
+    ///   within its reach shrink the safe radius): ask the device for a fix; a state that no
+    ///   longer holds reselects at it.
+    public mutating func replanAtRefreshCenter() -> RotationUpdate? {
+        guard let old = state.refresh else { return nil }
+        var candidate = self
+        let update = candidate.reselect(at: Fix(old.center))
+        guard update.selection.refresh.map({ $0.radiusMeters >= old.radiusMeters }) ?? true else { return nil }
+        self = candidate
+        return update
+    }
+
     /// Reselects at `fix` unconditionally: for when the platform reported that the device left
     /// the refresh region (the latest fix may still look inside it, through noise or delay), or
     /// when the host wants a fresh selection for any other reason.

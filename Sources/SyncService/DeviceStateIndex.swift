@@ -11,15 +11,22 @@ import SpatialIndex
 /// refresh radius plus the margin (the planner's promise would no longer hold). A device that
 /// monitors the whole catalog (no refresh region) must change at any change.
 ///
-/// The index is an immutable `Sendable` value built once from the states (a k-d tree over the
-/// refresh centers, each with its radius plus the margin as its "fence radius", and, per catalog
-/// place, the devices that monitor it); query it for any number of change sets.
-public struct DeviceStateIndex: Sendable {
+/// The index is an immutable `Sendable` value built once from the states, keyed by the caller's
+/// device ids (a k-d tree over the refresh centers, each with its radius plus the margin as its
+/// "fence radius", and, per catalog place, the devices that monitor it); query it for any number
+/// of change sets, and replan the devices it names (`replan(_:in:)`).
+public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     /// The catalog the states were planned against.
     public let catalog: PlaceCatalog
-    public let marginMeters: Double
-    /// Number of device states indexed (devices are numbered by their position in the input).
-    public let count: Int
+    public let configuration: RotationConfiguration
+    public var marginMeters: Double { configuration.marginMeters }
+    /// The device ids, in the order given; answers list devices in this order.
+    public let ids: [ID]
+    /// The indexed states, in `ids` order.
+    public let states: [RotatorState]
+    private let numbers: [ID: Int]
+    /// Number of device states indexed.
+    public var count: Int { ids.count }
     /// The refresh circles, and for each the device it belongs to.
     private let circles: KDTree
     private let circleDevices: [Int32]
@@ -32,15 +39,29 @@ public struct DeviceStateIndex: Sendable {
     private let uncircled: [Int32]
 
     /// - Parameters:
-    ///   - states: the devices' stored states, planned against `catalog`; a device's number is its
-    ///     position here. Monitored places not in `catalog` (by id and definition) are ignored:
-    ///     such a state is stale already and is re-validated when resumed.
-    ///   - marginMeters: the configuration's margin.
-    public init(states: [RotatorState], catalog: PlaceCatalog, marginMeters: Double) {
-        precondition(states.count < Int(Int32.max), "too many devices")
+    ///   - states: the devices' ids and stored states, planned against `catalog`, each id once.
+    ///     Monitored places not in `catalog` (by id and definition) are ignored: such a state is
+    ///     stale already and is re-validated when resumed.
+    ///   - configuration: the configuration the states were planned with (its margin widens each
+    ///     refresh circle; `replan` plans with it).
+    /// - Precondition: no id repeats.
+    public init(states: some Sequence<(ID, RotatorState)>, catalog: PlaceCatalog, configuration: RotationConfiguration) {
+        var ids: [ID] = [], list: [RotatorState] = []
+        for (id, state) in states {
+            ids.append(id)
+            list.append(state)
+        }
+        precondition(list.count < Int(Int32.max), "too many devices")
+        var numbers: [ID: Int] = [:]
+        numbers.reserveCapacity(ids.count)
+        for (number, id) in ids.enumerated() { precondition(numbers.updateValue(number, forKey: id) == nil, "device id \(id) repeats") }
+        self.ids = ids
+        self.states = list
+        self.numbers = numbers
         self.catalog = catalog
-        self.marginMeters = marginMeters
-        count = states.count
+        self.configuration = configuration
+        let states = list
+        let marginMeters = configuration.marginMeters
         var centers: [UnitVector] = [], reach: [Double] = [], devices: [Int32] = [], uncircled: [Int32] = []
         var counts = [Int32](repeating: 0, count: catalog.count + 1)
         var positions: [Int32] = []
@@ -76,9 +97,21 @@ public struct DeviceStateIndex: Sendable {
         self.uncircled = uncircled
     }
 
-    /// The devices (numbers, ascending) that must change their registrations when `changes`
-    /// turn `catalog` into `next` (see the type's description).
-    public func affectedDevices(by changes: [CatalogChange], next: PlaceCatalog) -> [Int] {
+    /// `init(states:catalog:configuration:)` from a dictionary; answers list devices in the
+    /// dictionary's order, which Swift does not fix from one process to the next (sort them if
+    /// that matters).
+    public init(states: [ID: RotatorState], catalog: PlaceCatalog, configuration: RotationConfiguration) {
+        self.init(states: states.lazy.map { ($0.key, $0.value) }, catalog: catalog, configuration: configuration)
+    }
+
+    /// The devices that must change their registrations when `changes` turn `catalog` into
+    /// `next` (see the type's description), in `ids` order.
+    public func affectedDevices(by changes: [CatalogChange], next: PlaceCatalog) -> [ID] {
+        affectedNumbers(by: changes, next: next).map { ids[$0] }
+    }
+
+    /// The affected devices' positions in `ids`, ascending.
+    func affectedNumbers(by changes: [CatalogChange], next: PlaceCatalog) -> [Int] {
         var affected = Set<Int32>()
         if !changes.isEmpty { affected.formUnion(uncircled) }
         var buffer = NeighborBuffer()
@@ -105,15 +138,12 @@ public struct DeviceStateIndex: Sendable {
     }
 
     /// The same answer by checking every device against every change (the reference for tests
-    /// and the baseline of `rotate bench --catalog-update`).
-    public static func affectedDevicesByBruteForce(
-        states: [RotatorState], catalog: PlaceCatalog, changes: [CatalogChange], next: PlaceCatalog,
-        marginMeters: Double
-    ) -> [Int] {
+    /// and the baseline of `rotate bench --catalog-update`), in `ids` order.
+    public func affectedDevicesByBruteForce(by changes: [CatalogChange], next: PlaceCatalog) -> [ID] {
         guard !changes.isEmpty else { return [] }
         let ids = Set(changes.map(\.id))
-        var result: [Int] = []
-        for (device, state) in states.enumerated() {
+        var result: [ID] = []
+        for (device, state) in zip(self.ids, states) {
             guard let refresh = state.refresh else {
                 result.append(device)
                 continue
@@ -140,33 +170,39 @@ public struct DeviceStateIndex: Sendable {
 extension DeviceStateIndex {
     /// An affected device's new plan.
     public struct Replanned: Sendable {
-        public var device: Int
-        /// The new selection and diff, made at the device's refresh center in the new catalog;
-        /// nil for a device without a refresh region (its position is unknown: it reselects at its
-        /// next fix, see `FenceRotator.mustReselect`).
+        public var device: ID
+        /// The new selection and diff, valid wherever the device can be: anywhere inside its old
+        /// refresh circle (it reports leaving it). Made at the old circle's center in the new
+        /// catalog, it is kept only when its refresh region contains the old one (or it monitors
+        /// the whole catalog). Nil when no such plan exists (places added within the old circle's
+        /// reach shrink the safe radius below the old one, or the device has no refresh region and
+        /// so no known position): the host asks the device for a fix, and the answer to that fix
+        /// is the real reselection (the stored state no longer holds, so it reselects).
         public var update: RotationUpdate?
-        /// The state to store for it.
+        /// The state to store: the replanned one, or the old one when `update` is nil.
         public var state: RotatorState
+
+        /// Whether the host must ask the device for a fix instead of pushing an update.
+        public var needsFix: Bool { update == nil }
     }
 
-    /// Replans `devices` (from `affectedDevices`) in `next`: each resumes from its state and
-    /// reselects at its refresh center; the diff stops what changed or went and starts what is
-    /// new. Devices are independent: callers may split the list among tasks.
+    /// Replans `devices` (from `affectedDevices`, or any indexed ids) in `next`, with the
+    /// configuration the index was built with: each resumes from its state and reselects at its
+    /// refresh center; the diff stops what changed or went and starts what is new (see
+    /// `Replanned` for when the device is asked for a fix instead). Devices are independent:
+    /// callers may split the list among tasks.
+    ///
     /// - Throws: `RotatorStateError` when a state does not belong to the configuration.
-    public static func replan(
-        _ devices: [Int], states: [RotatorState], next: PlaceCatalog,
-        configuration: RotationConfiguration
-    ) throws(RotatorStateError) -> [Replanned] {
+    /// - Precondition: every id is indexed.
+    public func replan(_ devices: [ID], in next: PlaceCatalog) throws(RotatorStateError) -> [Replanned] {
         var result: [Replanned] = []
         result.reserveCapacity(devices.count)
         for device in devices {
-            var rotator = try FenceRotator(catalog: next, configuration: configuration, state: states[device])
-            guard let refresh = states[device].refresh else {
-                result.append(Replanned(device: device, update: nil, state: rotator.state))
-                continue
-            }
-            let update = rotator.reselect(at: Fix(refresh.center))
-            result.append(Replanned(device: device, update: update, state: rotator.state))
+            guard let number = numbers[device] else { preconditionFailure("device \(device) is not indexed") }
+            let old = states[number]
+            var rotator = try FenceRotator(catalog: next, configuration: configuration, state: old)
+            let update = rotator.replanAtRefreshCenter()
+            result.append(Replanned(device: device, update: update, state: update == nil ? old : rotator.state))
         }
         return result
     }

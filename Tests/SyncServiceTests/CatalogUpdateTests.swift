@@ -24,7 +24,10 @@ import Testing
             states.append(rotator.state)
         }
         states.append(RotatorState())  // a device that never selected
-        let index = DeviceStateIndex(states: states, catalog: catalog, marginMeters: configuration.marginMeters)
+        // Keyed by the caller's ids; answers come in this order.
+        let ids = states.indices.map { "device-\($0)" }
+        let index = DeviceStateIndex(states: zip(ids, states), catalog: catalog, configuration: configuration)
+        var pushed = 0, askedForFix = 0
         var sizes: [Int] = []
         for round in 0..<12 {
             var changes: [CatalogChange] = []
@@ -49,15 +52,14 @@ import Testing
             let next = try catalog.applying(changes)
             let context = Comment(rawValue: "round \(round), \(changes.count) changes; \(TestSeed.replay(seed))")
             let affected = index.affectedDevices(by: changes, next: next)
-            let reference = DeviceStateIndex.affectedDevicesByBruteForce(
-                states: states, catalog: catalog, changes: changes, next: next,
-                marginMeters: configuration.marginMeters)
+            let reference = index.affectedDevicesByBruteForce(by: changes, next: next)
             #expect(affected == reference, context)
+            #expect(affected == ids.filter(Set(affected).contains), "in the order given; \(context)")
             sizes.append(affected.count)
             // An exact state is affected exactly when it no longer holds in the new catalog; one
             // not affected still keeps every place of the new catalog within its reach monitored
             // (checked over every place, by distance).
-            for (device, state) in states.enumerated() where state.guarantee == .exact {
+            for (device, state) in zip(ids, states) where state.guarantee == .exact {
                 #expect(
                     affected.contains(device) == !FenceRotator.stillHolds(state, in: next, marginMeters: configuration.marginMeters),
                     Comment(rawValue: "device \(device), \(context)"))
@@ -67,29 +69,91 @@ import Testing
                     #expect(state.monitored.contains(place.fence), Comment(rawValue: "device \(device) misses \(place.id), \(context)"))
                 }
             }
-            // The affected devices' new plans are the reference planner's at their refresh centers.
-            for replanned in try DeviceStateIndex.replan(affected, states: states, next: next, configuration: configuration) {
-                let state = states[replanned.device]
-                guard let refresh = state.refresh, let update = replanned.update else {
-                    #expect(state.refresh == nil && replanned.state.catalogVersion == nil, context)
+            // The affected devices' new plans are the reference planner's at their refresh centers,
+            // pushed when valid anywhere in the old circle, else a fix is asked for.
+            for replanned in try index.replan(affected, in: next) {
+                let state = try #require(ids.firstIndex(of: replanned.device).map { states[$0] })
+                let incumbents = state.monitored.filter { fence in next.position(of: fence.id).map { next.fences[$0] == fence } ?? false }
+                guard let refresh = state.refresh else {
+                    #expect(replanned.needsFix && replanned.state == state, context)
                     continue
                 }
-                let incumbents = state.monitored.filter { fence in next.position(of: fence.id).map { next.fences[$0] == fence } ?? false }
                 let expected = ReferencePlanner.select(
                     next, configuration, at: Fix(refresh.center), incumbents: incumbents,
                     refreshID: next.refreshIdentifierPrefix + String(state.reselections))
-                #expect(update.selection == expected, context)
+                let covers = expected.refresh.map { $0.radiusMeters >= refresh.radiusMeters } ?? true
+                guard let update = replanned.update else {
+                    #expect(!covers && replanned.state == state, context)
+                    askedForFix += 1
+                    continue
+                }
+                pushed += 1
+                #expect(covers && update.selection == expected, context)
                 #expect(replanned.state.catalogVersion == 1 && replanned.state.monitored == expected.fences, context)
                 // The diff stops every monitored place that changed or went.
                 for fence in state.monitored where !incumbents.contains(fence) { #expect(update.diff.stop.contains(fence), context) }
+                // Wherever the device is in its old circle, it is inside the new refresh region and
+                // every fence it can reach before leaving it is monitored (every place checked).
+                let monitored = Set(update.selection.fences)
+                for _ in 0..<20 {
+                    let point = refresh.center.destination(
+                        bearingDegrees: rng.nextDouble(in: 0..<360),
+                        distanceMeters: refresh.radiusMeters * rng.nextDouble(in: 0..<1).squareRoot())
+                    guard let region = update.selection.refresh else { break }
+                    #expect(region.contains(point), context)
+                    let reach = region.radiusMeters + configuration.marginMeters
+                    for place in next.places where region.center.distance(to: place.coordinate) - place.radiusMeters < reach - 1e-6 {
+                        #expect(monitored.contains(place.fence), Comment(rawValue: "\(place.id) reachable from \(point); \(context)"))
+                    }
+                }
             }
         }
+        #expect(pushed > 0 && askedForFix > 0, "both a push and a request for a fix should occur")
         #expect(sizes.contains { $0 > 1 } && sizes.contains { $0 < states.count }, "rounds should affect some devices, not all")
     }
 
     @Test func noChangesAffectNobody() {
         let catalog = PlannerFixtures.catalog(count: 30, sideMeters: 1_000, seed: 2)
-        let index = DeviceStateIndex(states: [RotatorState(), RotatorState()], catalog: catalog, marginMeters: 0)
+        let index = DeviceStateIndex(
+            states: ["a": RotatorState(), "b": RotatorState()], catalog: catalog, configuration: RotationConfiguration())
         #expect(index.affectedDevices(by: [], next: catalog).isEmpty)
+    }
+
+    /// Places added inside a device's refresh circle shrink the safe radius at its center below the
+    /// old one: a plan made there would leave the device, anywhere in its old circle, possibly
+    /// outside the new refresh region, where no exit fires. The replan asks for a fix instead,
+    /// and the device's answer reselects where it is.
+    @Test func placesAddedInsideTheOldCircleAskForAFix() throws {
+        let center = Coordinate(validLatitude: 46.05, longitude: 14.5)
+        // 30 places 1.5–3 km away: 17 slots leave a refresh circle of several hundred meters.
+        let places = (0..<30).map { i in
+            Place(
+                id: "p\(i)", coordinate: center.destination(bearingDegrees: Double(i) * 12, distanceMeters: 1_500 + Double(i) * 50),
+                radiusMeters: 80)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        let configuration = RotationConfiguration(marginMeters: 20)
+        var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+        _ = rotator.update(with: Fix(center))
+        let old = try #require(rotator.state.refresh)
+        #expect(old.radiusMeters > 600)
+        // Twelve places added halfway to the circle's edge.
+        let added: [CatalogChange] = (0..<12).map { i in
+            .add(
+                Place(
+                    id: "new\(i)", coordinate: center.destination(bearingDegrees: Double(i) * 30, distanceMeters: old.radiusMeters / 2),
+                    radiusMeters: 40))
+        }
+        let next = try catalog.applying(added)
+        let index = DeviceStateIndex(states: [("d", rotator.state)], catalog: catalog, configuration: configuration)
+        #expect(index.affectedDevices(by: added, next: next) == ["d"])
+        let replanned = try #require(try index.replan(["d"], in: next).first)
+        #expect(replanned.needsFix && replanned.state == rotator.state)
+        // The device answers from where it is, near the old edge: resumed, it must reselect there.
+        var resumed = try FenceRotator(catalog: next, configuration: configuration, state: replanned.state)
+        let there = center.destination(bearingDegrees: 200, distanceMeters: old.radiusMeters * 0.9)
+        let answer = resumed.update(with: Fix(there))
+        #expect(answer != nil)
+        #expect(answer?.selection.refresh?.contains(there) ?? true)
     }
 }
