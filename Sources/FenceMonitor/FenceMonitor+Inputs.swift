@@ -265,6 +265,13 @@ extension FenceMonitor {
         rotator = resumed
         rebuildTrackPositions()
         endTracksNotInCatalog(at: time, into: &output)
+        // A state the change broke is replanned now when a plan holds wherever the device may be
+        // (inside its old refresh circle): the host can push it without waiting for a fix.
+        // Otherwise the location request asks for one fix, which reselects.
+        if rotator.mustReselect, let update = rotator.replanAtRefreshCenter() {
+            output.operations = update.diff.operations
+            output.insideAtStart = update.diff.insideAtStart
+        }
     }
 
     /// Drops the tracks of places the catalog no longer has with their definition; a visit under

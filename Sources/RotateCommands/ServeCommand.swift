@@ -17,13 +17,17 @@ public enum ServeCommand: Subcommand {
             -> {"line":2,"device":"d1","action":"none","place_events":[{"place":"shop7","event":"entry",...}],"location":{...}}
         Each device has an event engine: one entry and one exit per visit, from the platform's region events or
         decided from the device's fixes, and the location service it should run (docs/sidecar.md).
+          {"device":"d1","registered":["shop7","refresh-0"],"t":1700000050}
+            -> {"line":3,"device":"d1","action":"reconcile","in_sync":false,"stop":[...],"start_refresh":{...},"start":[...],...}
+        what to stop and start so that the platform holds exactly the device's plan, after lost or partial diffs.
           {"changes":[{"op":"add","id":"x","lat":45.8,"lon":15.9,"radius_m":120},{"op":"remove","id":"y"}]}
-            -> {"line":N,"action":"catalog","catalog_version":1,"places":501}
+            -> {"line":N,"action":"catalog","catalog_version":1,"places":501,"affected":[{"device":"d1","action":"update",...}]}
         ops: add (id, lat, lon, radius_m, optional name and transitions), remove (id), move (id, lat, lon),
-        radius (id, radius_m), transitions (id, transitions: entry, exit or both). A device planned against
-        an older catalog version is re-validated at its next report. A bad line (not JSON, unknown or
-        missing fields, wrong types, out-of-range values, an unknown place) gets {"line":N,"error":"..."}
-        and the stream goes on. With --state FILE, every device's state and the applied change sets are
+        radius (id, radius_m), transitions (id, transitions: entry, exit or both). "affected" lists the devices
+        the change reached, each with what to push now: an update valid anywhere in its old refresh circle, or a
+        request for one fix; the others are re-validated at their next report. A bad line (not JSON, unknown or
+        missing fields, wrong types, out-of-range values, an unknown place, a repeated key, an id over 256 bytes,
+        a line over 1 MiB) gets {"line":N,"error":"..."} and the stream goes on. With --state FILE, every device's state and the applied change sets are
         saved atomically (temporary file, fsync, rename) every --snapshot-every device inputs, at the end of
         input and on SIGTERM or SIGINT, and loaded at start; a corrupt state file stops the start (exit 1).
         """

@@ -51,9 +51,40 @@ public struct DeviceRegistry: Sendable {
         }
     }
 
-    /// Replaces the catalog by the next version; devices are re-validated at their next input.
-    public mutating func apply(_ changes: [CatalogChange]) throws(CatalogChangeError) {
-        catalog = try catalog.applying(changes)
+    /// Replaces the catalog by the next version and hands it to every device it affects, found
+    /// with a `DeviceStateIndex` over the devices' rotator states: a device whose monitored place
+    /// changed or went, or that a changed place now reaches, or without a refresh region. Each of
+    /// them gets the engine's answer to the new catalog: a plan to push when one holds wherever
+    /// the device may be, otherwise a request for one fix, and the exits of visits in places the
+    /// change removed or redefined. The other devices are re-validated at their next input (and
+    /// re-stamped with the new version).
+    ///
+    /// - Returns: the affected devices in id order, each with its engine's output.
+    /// - Throws: `CatalogChangeError` when the changes do not apply (nothing changes then).
+    @discardableResult
+    public mutating func apply(_ changes: [CatalogChange]) throws(CatalogChangeError) -> [(device: String, output: MonitorOutput)] {
+        let next = try catalog.applying(changes)
+        let held = states.map { ($0.key, $0.value.rotator) }.sorted { $0.0 < $1.0 }
+        let index = DeviceStateIndex(states: held, catalog: catalog, configuration: configuration)
+        var answers: [(device: String, output: MonitorOutput)] = []
+        for device in index.affectedDevices(by: changes, next: next) {
+            var monitor: FenceMonitor
+            if let resident = monitors[device] {
+                monitor = resident
+            } else if let saved = dormant[device],
+                let resumed = try? FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: saved)
+            {
+                monitor = resumed
+                dormant[device] = nil
+            } else {
+                continue  // a state that cannot be resumed fails at the device's next input, with its reason
+            }
+            let output = monitor.handle(.catalog(next, atSeconds: monitor.state.lastInputSeconds ?? 0))
+            monitors[device] = monitor
+            answers.append((device, output))
+        }
+        catalog = next
+        return answers
     }
 
     /// Hands one input of `device` to its engine (a device not held yet starts fresh).

@@ -55,13 +55,16 @@ public struct Sidecar: Sendable {
         case .failure(let error):
             return [SidecarResponse.error(line: number, error.reason)]
         case .success(.changes(let changes)):
+            let affected: [(device: String, output: MonitorOutput)]
             do {
-                try devices.apply(changes)
+                affected = try devices.apply(changes)
             } catch {
                 return [SidecarResponse.error(line: number, error.description)]
             }
             changeLines.append(text)
-            return [SidecarResponse.catalog(line: number, version: devices.catalog.version, places: devices.catalog.count)]
+            return [
+                SidecarResponse.catalog(line: number, version: devices.catalog.version, places: devices.catalog.count, affected: affected)
+            ]
         case .success(.report(let device, let fix, let time, let source)):
             lastWasReport = true
             let timed = Fix(fix.coordinate, accuracyMeters: fix.accuracyMeters, timestampSeconds: time)
@@ -73,6 +76,14 @@ public struct Sidecar: Sendable {
                         let fallback: FixSource = if case .continuous = asked { .continuous } else { .wakeFix }
                         return .fix(timed, source: source ?? fallback)
                     }, from: device)
+                return [SidecarResponse.report(line: number, device: device, output: output)]
+            } catch {
+                return [SidecarResponse.error(line: number, error.description)]
+            }
+        case .success(.registered(let device, let ids, let time)):
+            lastWasReport = true
+            do {
+                let output = try devices.handle(.registered(ids, atSeconds: time), from: device)
                 return [SidecarResponse.report(line: number, device: device, output: output)]
             } catch {
                 return [SidecarResponse.error(line: number, error.description)]

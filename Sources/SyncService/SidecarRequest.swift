@@ -12,7 +12,14 @@ public enum SidecarRequest: Equatable, Sendable {
     /// `source`: the location service that produced the fix, when the line says.
     case report(device: String, fix: Fix, time: Double, source: FixSource? = nil)
     case region(device: String, RegionReport)
+    /// The identifiers the device reports registered with its platform now (after lost or
+    /// partial diffs), at time `time`.
+    case registered(device: String, ids: [String], time: Double)
     case changes([CatalogChange])
+
+    /// A `registered` list holds at most this many identifiers (no platform allows more than
+    /// 100 regions per app).
+    public static let maximumRegisteredIDs = 1_000
 
     /// Identifiers (a device's, a region's, a place's in a change) longer than this many UTF-8
     /// bytes are refused: an answer echoes the device id, and no host needs ids this long.
@@ -38,6 +45,22 @@ public enum SidecarRequest: Equatable, Sendable {
                 var changes: [CatalogChange] = []
                 for (index, item) in list.enumerated() { changes.append(try change(item, index: index)) }
                 return .success(.changes(changes))
+            }
+            if fields["registered"] != nil {
+                try only(fields, ["device", "registered", "t"])
+                let device = try identifier(fields, "device")
+                guard case .array(let list)? = fields["registered"] else { throw SidecarLineError("'registered' must be an array") }
+                guard list.count <= maximumRegisteredIDs else {
+                    throw SidecarLineError("'registered' has \(list.count) identifiers; at most \(maximumRegisteredIDs)")
+                }
+                var ids: [String] = []
+                for (index, item) in list.enumerated() {
+                    guard case .string(let id) = item, !id.isEmpty, id.utf8.count <= maximumIDBytes else {
+                        throw SidecarLineError("'registered' #\(index) must be a non-empty string of at most \(maximumIDBytes) bytes")
+                    }
+                    ids.append(id)
+                }
+                return .success(.registered(device: device, ids: ids, time: try number(fields, "t")))
             }
             if fields["region"] != nil || fields["event"] != nil {
                 try only(fields, ["device", "region", "event", "t"])

@@ -12,8 +12,21 @@ public enum SidecarResponse {
     public static func report(line: Int, device: String, output: MonitorOutput) -> String {
         var object = JSONObject()
         object.add("line", line)
+        addDevice(device, output, to: &object)
+        return object.text
+    }
+
+    /// The answer to one device's input, without its line number (also an item of a catalog
+    /// answer's `affected`).
+    static func addDevice(_ device: String, _ output: MonitorOutput, to object: inout JSONObject) {
         object.add("device", device)
-        if output.operations.isEmpty {
+        if let reconciliation = output.reconciliation {
+            object.add("action", "reconcile")
+            object.add("in_sync", reconciliation.isInSync)
+            object.add("stop", json: "[" + reconciliation.stop.map(JSONObject.quoted).joined(separator: ",") + "]")
+            if let region = reconciliation.refresh { object.add("start_refresh", json: refreshJSON(region)) }
+            object.add("start", json: "[" + reconciliation.start.map(fenceJSON).joined(separator: ",") + "]")
+        } else if output.operations.isEmpty {
             object.add("action", "none")
         } else {
             object.add("action", "update")
@@ -30,26 +43,8 @@ public enum SidecarResponse {
                 }
             }
             object.add("stop", json: "[" + stop.map(JSONObject.quoted).joined(separator: ",") + "]")
-            if let region = startRefresh {
-                var refresh = JSONObject()
-                refresh.add("id", region.id)
-                refresh.add("lat", region.center.latitude, decimals: 7)
-                refresh.add("lon", region.center.longitude, decimals: 7)
-                refresh.add("radius_m", region.radiusMeters, decimals: 2)
-                object.add("start_refresh", json: refresh.text)
-            }
-            object.add(
-                "start",
-                json: "["
-                    + start.map { fence in
-                        var item = JSONObject()
-                        item.add("id", fence.id)
-                        item.add("lat", fence.center.latitude, decimals: 7)
-                        item.add("lon", fence.center.longitude, decimals: 7)
-                        item.add("radius_m", fence.radiusMeters, decimals: 2)
-                        item.add("transitions", fence.transitions.rawValue)
-                        return item.text
-                    }.joined(separator: ",") + "]")
+            if let region = startRefresh { object.add("start_refresh", json: refreshJSON(region)) }
+            object.add("start", json: "[" + start.map(fenceJSON).joined(separator: ",") + "]")
             object.add("inside_at_start", json: "[" + output.insideAtStart.map(JSONObject.quoted).joined(separator: ",") + "]")
         }
         object.add(
@@ -75,16 +70,44 @@ public enum SidecarResponse {
         }
         object.add("location", json: location.text)
         if let reason = output.ignored { object.add("ignored", reason) }
-        return object.text
     }
 
-    /// `{"line", "action": "catalog", "catalog_version", "places"}`.
-    public static func catalog(line: Int, version: Int, places: Int) -> String {
+    static func refreshJSON(_ region: RefreshRegion) -> String {
+        var refresh = JSONObject()
+        refresh.add("id", region.id)
+        refresh.add("lat", region.center.latitude, decimals: 7)
+        refresh.add("lon", region.center.longitude, decimals: 7)
+        refresh.add("radius_m", region.radiusMeters, decimals: 2)
+        return refresh.text
+    }
+
+    static func fenceJSON(_ fence: Fence) -> String {
+        var item = JSONObject()
+        item.add("id", fence.id)
+        item.add("lat", fence.center.latitude, decimals: 7)
+        item.add("lon", fence.center.longitude, decimals: 7)
+        item.add("radius_m", fence.radiusMeters, decimals: 2)
+        item.add("transitions", fence.transitions.rawValue)
+        return item.text
+    }
+
+    /// `{"line", "action": "catalog", "catalog_version", "places", "affected"}`: `affected` lists
+    /// the devices the change reached, each as the answer to one of its inputs without `line`
+    /// (an `update` to push, or `none` with `location` asking for one fix, and `place_events`).
+    public static func catalog(line: Int, version: Int, places: Int, affected: [(device: String, output: MonitorOutput)] = []) -> String {
         var object = JSONObject()
         object.add("line", line)
         object.add("action", "catalog")
         object.add("catalog_version", version)
         object.add("places", places)
+        object.add(
+            "affected",
+            json: "["
+                + affected.map { device, output in
+                    var item = JSONObject()
+                    addDevice(device, output, to: &item)
+                    return item.text
+                }.joined(separator: ",") + "]")
         return object.text
     }
 

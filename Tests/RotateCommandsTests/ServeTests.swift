@@ -105,6 +105,7 @@ import Glibc
         #expect(answers[1]["error"] as? String == "not valid JSON")
         #expect((answers[3]["error"] as? String)?.contains("latitude") == true)
         #expect(answers[4]["action"] as? String == "catalog" && answers[4]["catalog_version"] as? Int == 1)
+        #expect(answers[4]["affected"] is [Any])
         #expect((answers[5]["error"] as? String)?.contains("no place 'missing'") == true)
         #expect(answers[6]["action"] as? String == "update")
         #expect(answers[7]["error"] as? String == "unknown field 'extra'")

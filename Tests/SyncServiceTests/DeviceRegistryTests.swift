@@ -28,14 +28,28 @@ import Testing
                 let changes =
                     monitored.prefix(3).map { CatalogChange.remove(id: $0) }
                     + [.move(id: catalog.places[7].id, to: start)]
-                try registry.apply(changes)
+                let answers = try registry.apply(changes)
                 catalog = try catalog.applying(changes)
+                // Every device's engine is handed the new catalog (the brute force): a state the
+                // change broke is replanned at its refresh center when that plan covers the old
+                // circle, else the engine asks for a fix.
                 for (device, rotator) in reference {
-                    reference[device] = try FenceRotator(catalog: catalog, configuration: Self.configuration, state: rotator.state)
+                    var resumed = try FenceRotator(catalog: catalog, configuration: Self.configuration, state: rotator.state)
+                    if resumed.mustReselect { _ = resumed.replanAtRefreshCenter() }
+                    reference[device] = resumed
                 }
+                var expected: [String: MonitorOutput] = [:]
                 for (device, engine) in engines {
-                    engines[device] = try FenceMonitor(catalog: catalog, configuration: Self.configuration, state: engine.state)
+                    var handed = engine
+                    expected[device] = handed.handle(.catalog(catalog, atSeconds: engine.state.lastInputSeconds ?? 0))
+                    engines[device] = handed
                 }
+                // The registry answers exactly the devices whose engine has something to say (a
+                // plan to push, a fix to ask for, a visit to end), in id order, with that answer.
+                let said = expected.filter { !$0.value.operations.isEmpty || !$0.value.placeEvents.isEmpty || $0.value.location == .oneFix }
+                #expect(answers.map(\.device) == said.keys.sorted(), "\(TestSeed.replay(seed))")
+                for (device, output) in answers { #expect(output == expected[device], "\(device), \(TestSeed.replay(seed))") }
+                #expect(answers.contains { !$0.output.operations.isEmpty }, "the first device's plan is pushed")
                 changed = true
             }
             for (d, walk) in walks.enumerated() {

@@ -59,6 +59,15 @@ import Testing
         (#"{"device":"d","region":"","event":"entry","t":1}"#, "'region' must not be empty"),
         (#"{"device":"d","region":"x","event":"entry","t":1,"lat":2}"#, "unknown field 'lat'"),
         (#"{"device":"d","lat":1,"device":"e","lon":2,"t":1}"#, "repeated key 'device'"),
+        (#"{"device":"d","registered":"x","t":1}"#, "'registered' must be an array"),
+        (#"{"device":"d","registered":["a",7],"t":1}"#, "'registered' #1 must be a non-empty string of at most 256 bytes"),
+        (#"{"device":"d","registered":[""],"t":1}"#, "'registered' #0 must be a non-empty string of at most 256 bytes"),
+        (#"{"device":"d","registered":[]}"#, "missing 't'"),
+        (#"{"device":"d","registered":[],"t":1,"lat":2}"#, "unknown field 'lat'"),
+        (
+            #"{"device":"d","registered":["# + Array(repeating: #""x""#, count: 1_001).joined(separator: ",") + #"],"t":1}"#,
+            "'registered' has 1001 identifiers; at most 1000"
+        ),
         (#"{"changes":[{"op":"remove","id":"x","id":"y"}]}"#, "repeated key 'id'"),
         (#"{"device":"d","lat":1,"lon":2,"t":1e999}"#, "'t' must be finite"),
         (#"{"device":"d","lat":01,"lon":2,"t":1}"#, "not valid JSON"),
@@ -128,6 +137,41 @@ import Testing
         #expect(inApp.contains { $0["place"] as? String == "s5" && $0["event"] as? String == "entry" && $0["p"] != nil })
         let stale = try answer(fix(far, 2), 20)
         #expect(stale["ignored"] as? String != nil && stale["action"] as? String == "none")
+    }
+
+    /// A device's report of what it has registered is answered with the reconciliation the
+    /// rotator computes (`FenceRotator.reconcile`), and a change set with the devices it reached:
+    /// a plan to push for one whose monitored place went, nothing for one far away.
+    @Test func registeredListsAreReconciledAndChangeSetsListTheDevicesTheyReach() throws {
+        let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 3_000, radii: 40...120, seed: 12)
+        let configuration = RotationConfiguration(limit: 10, headroom: 1)
+        var sidecar = Sidecar(catalog: catalog, configuration: configuration)
+        func answer(_ line: String) throws -> [String: Any] {
+            let lines = sidecar.handle(line, number: 1)
+            #expect(lines.count == 1)
+            return try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        }
+        let here = catalog.places[0].coordinate,
+            there = catalog.places[0].coordinate.destination(bearingDegrees: 90, distanceMeters: 50_000)
+        _ = try answer(#"{"device":"near","lat":\#(here.latitude),"lon":\#(here.longitude),"t":1}"#)
+        _ = try answer(#"{"device":"far","lat":\#(there.latitude),"lon":\#(there.longitude),"t":1}"#)
+        let rotator = try #require(
+            sidecar.devices.rotatorState(of: "near").map { try FenceRotator(catalog: catalog, configuration: configuration, state: $0) })
+        let monitored = rotator.state.monitored.map(\.id)
+        let reported = Array(monitored.dropFirst(2)) + ["stray"]
+        let list = reported.map { "\"\($0)\"" }.joined(separator: ",")
+        let reconcile = try answer(#"{"device":"near","registered":[\#(list)],"t":2}"#)
+        let expected = rotator.reconcile(registered: reported)
+        #expect(reconcile["action"] as? String == "reconcile" && reconcile["in_sync"] as? Bool == false)
+        #expect(reconcile["stop"] as? [String] == expected.stop)
+        #expect((reconcile["start"] as? [[String: Any]])?.map { $0["id"] as? String } == expected.start.map(\.id))
+        #expect((reconcile["start_refresh"] as? [String: Any])?["id"] as? String == expected.refresh?.id)
+
+        let catalogAnswer = try answer(#"{"changes":[{"op":"remove","id":"\#(monitored[0])"}]}"#)
+        let affected = try #require(catalogAnswer["affected"] as? [[String: Any]])
+        #expect(affected.map { $0["device"] as? String } == ["near"])
+        #expect(affected.first?["action"] as? String == "update")
+        #expect(affected.first?["stop"] as? [String] == [monitored[0]])
     }
 
     /// Responses are one JSON object per line that a JSON reader accepts.
