@@ -30,11 +30,19 @@ public enum ServeCommand: Subcommand {
         a line over 1 MiB) gets {"line":N,"error":"..."} and the stream goes on. With --state FILE, every device's state and the applied change sets are
         saved atomically (temporary file, fsync, rename) every --snapshot-every device inputs, at the end of
         input and on SIGTERM or SIGINT, and loaded at start; a corrupt state file stops the start (exit 1).
+        With --stateless the process holds no device: each device line may carry "state" (what the device's
+        previous answer returned) and every answer to a device ends with the new "state", so replicas behind a
+        load balancer can serve any device while the host keeps the states (docs/sidecar.md, Scaling out).
         """
     public static let options: [OptionSpec] =
         Inputs.placeOptions + [
             OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport)."),
             OptionSpec("--state", value: "FILE", help: "Load device states from FILE at start and snapshot them to it."),
+            OptionSpec(
+                "--stateless",
+                help:
+                    "Hold no device: each device line may carry its \"state\" and every answer returns the new one (any replica serves any device)."
+            ),
             OptionSpec("--snapshot-every", value: "N", help: "Device inputs (reports, region events) between snapshots.", default: "1000"),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
@@ -42,10 +50,12 @@ public enum ServeCommand: Subcommand {
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
         guard arguments.flag("--stdio") else { throw .usage("--stdio is required (the only transport)") }
         let statePath = arguments.string("--state")
+        let stateless = arguments.flag("--stateless")
+        if stateless && statePath != nil { throw .usage("--stateless keeps no state: it cannot be combined with --state") }
         let snapshotEvery = try arguments.int("--snapshot-every", default: 1_000, in: 1...100_000_000)
         let configuration = try Inputs.configuration(arguments, marginMeters: try arguments.double("--margin", default: 0, in: 0...100_000))
         guard let loaded = try Inputs.places(arguments, console: console) else { return }
-        var server = Sidecar(catalog: loaded.catalog, configuration: configuration)
+        var server = Sidecar(catalog: loaded.catalog, configuration: configuration, stateless: stateless)
         if let statePath {
             do {
                 if let state = try SidecarState.read(path: statePath) { try server.restore(state, from: statePath) }

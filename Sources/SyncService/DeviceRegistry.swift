@@ -118,6 +118,17 @@ public struct DeviceRegistry: Sendable {
         return output
     }
 
+    /// The device's state, if the device is held.
+    public func state(of device: String) -> MonitorState? {
+        monitors[device]?.state ?? dormant[device]
+    }
+
+    /// Drops the device (a host that keeps states itself holds none here).
+    public mutating func forget(_ device: String) {
+        monitors[device] = nil
+        dormant[device] = nil
+    }
+
     /// The device's rotator (what its platform holds), if the device is held.
     public func rotatorState(of device: String) -> RotatorState? {
         monitors[device]?.rotator.state ?? dormant[device]?.rotator

@@ -12,8 +12,14 @@ public struct Sidecar: Sendable {
     /// (what snapshot counts count).
     public private(set) var lastWasReport = false
 
-    public init(catalog: PlaceCatalog, configuration: RotationConfiguration) {
+    /// Whether the host keeps the device states (`rotate serve --stateless`): each device line may
+    /// carry its state, every answer to a device returns the new one, and nothing is held
+    /// between lines, so any replica can serve any device.
+    public let stateless: Bool
+
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, stateless: Bool = false) {
         devices = DeviceRegistry(catalog: catalog, configuration: configuration)
+        self.stateless = stateless
     }
 
     /// Replays the saved change sets over the catalog and keeps the saved device states.
@@ -65,37 +71,50 @@ public struct Sidecar: Sendable {
             return [
                 SidecarResponse.catalog(line: number, version: devices.catalog.version, places: devices.catalog.count, affected: affected)
             ]
-        case .success(.report(let device, let fix, let time, let source)):
-            lastWasReport = true
+        case .success(.report(let device, let fix, let time, let source, let state)):
             let timed = Fix(fix.coordinate, accuracyMeters: fix.accuracyMeters, timestampSeconds: time)
-            do {
-                // Without a source, the fix is what the engine last asked the device for: one of
-                // its continuous updates, or else a single fix.
-                let output = try devices.handle(
-                    { asked in
-                        let fallback: FixSource = if case .continuous = asked { .continuous } else { .wakeFix }
-                        return .fix(timed, source: source ?? fallback)
-                    }, from: device)
-                return [SidecarResponse.report(line: number, device: device, output: output)]
-            } catch {
-                return [SidecarResponse.error(line: number, error.description)]
+            // Without a source, the fix is what the engine last asked the device for: one of
+            // its continuous updates, or else a single fix.
+            return [
+                deviceInput(device, state: state, line: number) { asked in
+                    let fallback: FixSource = if case .continuous = asked { .continuous } else { .wakeFix }
+                    return .fix(timed, source: source ?? fallback)
+                }
+            ]
+        case .success(.registered(let device, let ids, let time, let state)):
+            return [deviceInput(device, state: state, line: number) { _ in .registered(ids, atSeconds: time) }]
+        case .success(.region(let device, let report, let state)):
+            return [deviceInput(device, state: state, line: number) { _ in .region(report) }]
+        }
+    }
+
+    /// One device's input, made from the location service its engine asks for; with
+    /// `stateless`, resumed from the state the line carries (a device starts fresh without one)
+    /// and answered with the new state.
+    private mutating func deviceInput(
+        _ device: String, state: MonitorState?, line number: Int, _ input: (LocationRequest) -> MonitorInput
+    ) -> String {
+        lastWasReport = true
+        if state != nil && !stateless { return SidecarResponse.error(line: number, "'state' is read only with --stateless") }
+        if stateless {
+            devices.forget(device)
+            if let state {
+                do {
+                    try devices.restore([device: state])
+                } catch {
+                    return SidecarResponse.error(line: number, "'state' cannot resume: \(error.reason)")
+                }
             }
-        case .success(.registered(let device, let ids, let time)):
-            lastWasReport = true
-            do {
-                let output = try devices.handle(.registered(ids, atSeconds: time), from: device)
-                return [SidecarResponse.report(line: number, device: device, output: output)]
-            } catch {
-                return [SidecarResponse.error(line: number, error.description)]
-            }
-        case .success(.region(let device, let report)):
-            lastWasReport = true
-            do {
-                let output = try devices.handle(.region(report), from: device)
-                return [SidecarResponse.report(line: number, device: device, output: output)]
-            } catch {
-                return [SidecarResponse.error(line: number, error.description)]
-            }
+        }
+        do {
+            let output = try devices.handle(input, from: device)
+            guard stateless else { return SidecarResponse.report(line: number, device: device, output: output) }
+            let state = devices.state(of: device)
+            devices.forget(device)
+            return SidecarResponse.report(line: number, device: device, output: output, state: state)
+        } catch {
+            if stateless { devices.forget(device) }
+            return SidecarResponse.error(line: number, error.description)
         }
     }
 }

@@ -1,5 +1,6 @@
 import FenceMonitor
 import FencePlanner
+import Foundation
 import Geodesy
 
 /// The line protocol of `rotate serve --stdio`: one JSON object per input line, one per output
@@ -10,11 +11,13 @@ import Geodesy
 /// that line only.
 public enum SidecarRequest: Equatable, Sendable {
     /// `source`: the location service that produced the fix, when the line says.
-    case report(device: String, fix: Fix, time: Double, source: FixSource? = nil)
-    case region(device: String, RegionReport)
+    /// `state`, in every device request: the device's stored state, sent by a host that keeps
+    /// states itself (`rotate serve --stateless`).
+    case report(device: String, fix: Fix, time: Double, source: FixSource? = nil, state: MonitorState? = nil)
+    case region(device: String, RegionReport, state: MonitorState? = nil)
     /// The identifiers the device reports registered with its platform now (after lost or
     /// partial diffs), at time `time`.
-    case registered(device: String, ids: [String], time: Double)
+    case registered(device: String, ids: [String], time: Double, state: MonitorState? = nil)
     case changes([CatalogChange])
 
     /// A `registered` list holds at most this many identifiers (no platform allows more than
@@ -47,7 +50,7 @@ public enum SidecarRequest: Equatable, Sendable {
                 return .success(.changes(changes))
             }
             if fields["registered"] != nil {
-                try only(fields, ["device", "registered", "t"])
+                try only(fields, ["device", "registered", "t", "state"])
                 let device = try identifier(fields, "device")
                 guard case .array(let list)? = fields["registered"] else { throw SidecarLineError("'registered' must be an array") }
                 guard list.count <= maximumRegisteredIDs else {
@@ -60,18 +63,21 @@ public enum SidecarRequest: Equatable, Sendable {
                     }
                     ids.append(id)
                 }
-                return .success(.registered(device: device, ids: ids, time: try number(fields, "t")))
+                return .success(.registered(device: device, ids: ids, time: try number(fields, "t"), state: try state(fields)))
             }
             if fields["region"] != nil || fields["event"] != nil {
-                try only(fields, ["device", "region", "event", "t"])
+                try only(fields, ["device", "region", "event", "t", "state"])
                 let device = try identifier(fields, "device")
                 let region = try identifier(fields, "region")
                 guard let kind = RegionReport.Kind(rawValue: try string(fields, "event")) else {
                     throw SidecarLineError("'event' must be entry or exit")
                 }
-                return .success(.region(device: device, RegionReport(regionID: region, kind: kind, timeSeconds: try number(fields, "t"))))
+                return .success(
+                    .region(
+                        device: device, RegionReport(regionID: region, kind: kind, timeSeconds: try number(fields, "t")),
+                        state: try state(fields)))
             }
-            try only(fields, ["device", "lat", "lon", "t", "accuracy_m", "source"])
+            try only(fields, ["device", "lat", "lon", "t", "accuracy_m", "source", "state"])
             let device = try identifier(fields, "device")
             let coordinate = try position(fields)
             let time = try number(fields, "t")
@@ -88,7 +94,9 @@ public enum SidecarRequest: Equatable, Sendable {
                 }
                 source = value
             }
-            return .success(.report(device: device, fix: Fix(coordinate, accuracyMeters: accuracy), time: time, source: source))
+            return .success(
+                .report(
+                    device: device, fix: Fix(coordinate, accuracyMeters: accuracy), time: time, source: source, state: try state(fields)))
         } catch {
             return .failure(error)
         }
@@ -136,6 +144,17 @@ public enum SidecarRequest: Equatable, Sendable {
         guard let value = fields[key] else { throw SidecarLineError("missing '\(key)'") }
         guard case .string(let text) = value else { throw SidecarLineError("'\(key)' must be a string") }
         return text
+    }
+
+    /// The device state a line carries (`"state"`, the `MonitorState` JSON), if any.
+    private static func state(_ fields: [String: JSONValue]) throws(SidecarLineError) -> MonitorState? {
+        guard let value = fields["state"] else { return nil }
+        guard case .object = value else { throw SidecarLineError("'state' must be an object") }
+        do {
+            return try JSONDecoder().decode(MonitorState.self, from: Data(value.text.utf8))
+        } catch {
+            throw SidecarLineError("'state' is not a device state: \(SidecarState.reason(error))")
+        }
     }
 
     /// A non-empty string of at most `maximumIDBytes` bytes.

@@ -1,5 +1,6 @@
 import FenceMonitor
 import FencePlanner
+import Foundation
 import RotateFormats
 
 /// Output lines of `rotate serve`.
@@ -9,10 +10,17 @@ public enum SidecarResponse {
     /// radius_m}), `start` ([{id, lat, lon, radius_m, transitions}]) and `inside_at_start` (ids);
     /// then, always, `place_events` ([{place, event, t, evidence, p?}]), `location` ({request,
     /// distance_filter_m?}) and, when the engine ignored the input, `ignored` (the reason).
-    public static func report(line: Int, device: String, output: MonitorOutput) -> String {
+    /// With `state` (`--stateless`), the device's new state follows as `"state"`: the
+    /// `MonitorState` JSON, keys sorted, to store and send with the device's next line.
+    public static func report(line: Int, device: String, output: MonitorOutput, state: MonitorState? = nil) -> String {
         var object = JSONObject()
         object.add("line", line)
         addDevice(device, output, to: &object)
+        if let state {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            if let data = try? encoder.encode(state) { object.add("state", json: String(decoding: data, as: UTF8.self)) }
+        }
         return object.text
     }
 

@@ -104,6 +104,11 @@ public struct SidecarState: Codable, Equatable, Sendable {
         }
     }
 
+    /// A decoding error as one line: the key path and the reason.
+    static func reason(_ error: any Error) -> String {
+        (error as? DecodingError).map(describe) ?? "\(error)"
+    }
+
     private static func describe(_ error: DecodingError) -> String {
         switch error {
         case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):

@@ -7,6 +7,63 @@ indirect enum JSONValue: Equatable {
     case null
     case array([JSONValue])
     case object([String: JSONValue])
+
+    /// The value as JSON text (object keys sorted; numbers as Swift writes doubles, integers
+    /// below 2^53 without a fraction), which `StrictJSON` and any JSON reader read back as the
+    /// same value.
+    var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .number(let number):
+            if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
+                out += String(Int64(number))
+            } else {
+                out += "\(number)"
+            }
+        case .string(let text): Self.writeString(text, to: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (i, key) in fields.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                Self.writeString(key, to: &out)
+                out += ":"
+                fields[key]!.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
 }
 
 /// Reads one JSON text strictly: the grammar of RFC 8259 and nothing more (no comments, no

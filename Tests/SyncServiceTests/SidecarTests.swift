@@ -11,7 +11,7 @@ import Testing
 @Suite struct SidecarTests {
     @Test func reportsAndChangeSetsParse() throws {
         guard
-            case .success(.report(let device, let fix, let time, _)) = SidecarRequest.parse(
+            case .success(.report(let device, let fix, let time, _, _)) = SidecarRequest.parse(
                 #"{"device":"d1","lat":45.5,"lon":-15.25,"t":17,"accuracy_m":8.5}"#)
         else { Issue.record("not a report"); return }
         let expectedFix = Fix(try Coordinate(latitude: 45.5, longitude: -15.25), accuracyMeters: 8.5)
