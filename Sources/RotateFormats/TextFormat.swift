@@ -3,21 +3,54 @@ public enum TextFormat {
     /// `value` with exactly `decimals` digits after the point (half away from zero), e.g.
     /// `fixed(2760.456, decimals: 1)` is `"2760.5"`. Non-finite values print as `nan`, `inf`, `-inf`.
     public static func fixed(_ value: Double, decimals: Int) -> String {
+        var bytes: [UInt8] = []
+        appendFixed(value, decimals: decimals, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `fixed(_:decimals:)` appended to `bytes` as UTF-8, without an intermediate string.
+    public static func appendFixed(_ value: Double, decimals: Int, to bytes: inout [UInt8]) {
         precondition((0...15).contains(decimals), "0 to 15 decimals")
-        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
+        guard value.isFinite else {
+            bytes += value.isNaN ? Array("nan".utf8) : (value > 0 ? Array("inf".utf8) : Array("-inf".utf8))
+            return
+        }
         var scale: Double = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9e18 else { return "\(value)" }
+        guard scaled < 9e18 else {
+            bytes += Array("\(value)".utf8)
+            return
+        }
         let units = UInt64(scaled)
         let whole = units / UInt64(scale)
         let fraction = units % UInt64(scale)
-        var text = (value < 0 && units > 0 ? "-" : "") + String(whole)
+        if value < 0 && units > 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(whole, minimumCount: 1, to: &bytes)
         if decimals > 0 {
-            let digits = String(fraction)
-            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+            bytes.append(UInt8(ascii: "."))
+            appendDigits(fraction, minimumCount: decimals, to: &bytes)
         }
-        return text
+    }
+
+    /// The decimal digits of `value`, left-padded with zeros to `minimumCount`.
+    static func appendDigits(_ value: UInt64, minimumCount: Int, to bytes: inout [UInt8]) {
+        var count = 1
+        var probe = value / 10
+        while probe > 0 {
+            count += 1
+            probe /= 10
+        }
+        let width = Swift.max(count, minimumCount)
+        let start = bytes.count
+        bytes += repeatElement(UInt8(ascii: "0"), count: width)
+        var rest = value
+        var i = start + width - 1
+        repeat {
+            bytes[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            i -= 1
+        } while rest > 0
     }
 
     /// An integer with thousands separators: `1234567` → `"1,234,567"`.
@@ -38,61 +71,110 @@ public enum TextFormat {
     }
 }
 
-/// Builds one JSON object, keys in insertion order (so output is deterministic).
+/// Builds one JSON object, keys in insertion order (so output is deterministic), as UTF-8 bytes
+/// written once (no string per member).
 public struct JSONObject: Sendable {
-    private var members: [String] = []
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
 
     public init() {}
 
+    /// `"key":`, after a comma unless it is the first member.
+    private mutating func key(_ key: String) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        Self.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     public mutating func add(_ key: String, _ value: Int) {
-        members.append("\(Self.quoted(key)):\(value)")
+        self.key(key)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        TextFormat.appendDigits(value.magnitude.toUInt64, minimumCount: 1, to: &bytes)
     }
 
     public mutating func add(_ key: String, _ value: UInt64) {
-        members.append("\(Self.quoted(key)):\(value)")
+        self.key(key)
+        TextFormat.appendDigits(value, minimumCount: 1, to: &bytes)
     }
 
     /// A number with `decimals` digits; non-finite values become `null`.
     public mutating func add(_ key: String, _ value: Double, decimals: Int = 3) {
-        members.append("\(Self.quoted(key)):\(value.isFinite ? TextFormat.fixed(value, decimals: decimals) : "null")")
+        self.key(key)
+        if value.isFinite {
+            TextFormat.appendFixed(value, decimals: decimals, to: &bytes)
+        } else {
+            bytes += Array("null".utf8)
+        }
     }
 
     public mutating func add(_ key: String, _ value: Double?, decimals: Int = 3) {
-        if let value { add(key, value, decimals: decimals) } else { members.append("\(Self.quoted(key)):null") }
+        if let value {
+            add(key, value, decimals: decimals)
+        } else {
+            self.key(key)
+            bytes += Array("null".utf8)
+        }
     }
 
     public mutating func add(_ key: String, _ value: String) {
-        members.append("\(Self.quoted(key)):\(Self.quoted(value))")
+        self.key(key)
+        Self.appendQuoted(value, to: &bytes)
     }
 
     public mutating func add(_ key: String, _ value: Bool) {
-        members.append("\(Self.quoted(key)):\(value)")
+        self.key(key)
+        bytes += value ? Array("true".utf8) : Array("false".utf8)
     }
 
     /// A member whose value is JSON text already (an array, a nested object).
     public mutating func add(_ key: String, json value: String) {
-        members.append("\(Self.quoted(key)):\(value)")
+        self.key(key)
+        bytes += value.utf8
     }
 
     /// The object on one line.
-    public var text: String { "{" + members.joined(separator: ",") + "}" }
+    public var text: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
 
     /// A JSON string literal (RFC 8259 escapes).
     public static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        appendQuoted(string, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `quoted(_:)` appended to `bytes`: the string's UTF-8 copied as it is, except `"`, `\\` and
+    /// control characters, which are escaped.
+    static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        // The common case, nothing to escape: the bytes as they are, in one copy.
+        let copied = string.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes += [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                ]
+            default: bytes.append(byte)
             }
         }
-        return out + "\""
+        bytes.append(UInt8(ascii: "\""))
     }
+}
+
+extension UInt {
+    fileprivate var toUInt64: UInt64 { UInt64(self) }
 }

@@ -1,3 +1,5 @@
+import RotateFormats
+
 /// Any JSON value (RFC 8259), as the sidecar reads it: a boolean is not a number, a number is not
 /// a string.
 indirect enum JSONValue: Equatable {
@@ -27,7 +29,7 @@ indirect enum JSONValue: Equatable {
             } else {
                 out += "\(number)"
             }
-        case .string(let text): Self.writeString(text, to: &out)
+        case .string(let text): out += JSONObject.quoted(text)
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {
@@ -39,30 +41,12 @@ indirect enum JSONValue: Equatable {
             out += "{"
             for (i, key) in fields.keys.sorted().enumerated() {
                 if i > 0 { out += "," }
-                Self.writeString(key, to: &out)
+                out += JSONObject.quoted(key)
                 out += ":"
                 fields[key]!.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    private static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
+import Geodesy
 import RotateFormats
+import RotateTestSupport
 import Testing
 
 @Suite struct TextFormatTests {
@@ -31,5 +33,67 @@ import Testing
         #expect(parsed["missing"] is NSNull)
         #expect(parsed["none"] is NSNull)
         #expect(parsed["flag"] as? Bool == true)
+    }
+
+    /// The obvious implementations, strings built piece by piece: what the byte writers must equal.
+    static func referenceFixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
+        var scale: Double = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9e18 else { return "\(value)" }
+        let units = UInt64(scaled)
+        var text = (value < 0 && units > 0 ? "-" : "") + String(units / UInt64(scale))
+        if decimals > 0 {
+            let digits = String(units % UInt64(scale))
+            text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+        }
+        return text
+    }
+
+    static func referenceQuoted(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Random doubles (every magnitude, negative zero, values at the rounding halfway points) with
+    /// 0–15 decimals, and random strings of control characters, quotes, backslashes and non-ASCII
+    /// text: the byte writers give exactly the reference's text, in a JSON object too.
+    @Test func byteWritersEqualTheReference() throws {
+        var rng = SplitMix64(seed: TestSeed.value(salt: 1_201))
+        for _ in 0..<20_000 {
+            let exponent = rng.nextDouble(in: -12..<20)
+            var value = (rng.nextInt(below: 2) == 0 ? -1 : 1) * Foundation.pow(10, exponent) * rng.nextDouble(in: 0..<1)
+            if rng.nextInt(below: 10) == 0 { value = (Double(rng.nextInt(below: 20_000)) + 0.5) / 1_000 }
+            if rng.nextInt(below: 50) == 0 { value = [-0.0, 0, .infinity, -.infinity, .nan, 9.2e18, -1e300][rng.nextInt(below: 7)] }
+            let decimals = rng.nextInt(below: 16)
+            #expect(TextFormat.fixed(value, decimals: decimals) == Self.referenceFixed(value, decimals), "\(value) \(decimals)")
+        }
+        let pieces = ["a", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1f}", "\u{7f}", "é", "😀", " ", "line", "\u{2028}"]
+        for _ in 0..<5_000 {
+            let text = (0..<rng.nextInt(below: 8)).map { _ in pieces[rng.nextInt(below: pieces.count)] }.joined()
+            #expect(JSONObject.quoted(text) == Self.referenceQuoted(text), "\(text.debugDescription)")
+            var object = JSONObject()
+            object.add(text, text)
+            object.add("n", -rng.nextInt(below: 1_000_000))
+            #expect(object.text.hasPrefix("{" + Self.referenceQuoted(text) + ":" + Self.referenceQuoted(text) + ",\"n\":"))
+        }
+        var empty = JSONObject()
+        #expect(empty.text == "{}")
+        empty.add("k", Int.min)
+        #expect(empty.text == "{\"k\":\(Int.min)}")
     }
 }

@@ -83,6 +83,8 @@ import Testing
             let data = try JSONSerialization.data(withJSONObject: Self.foundation(value), options: options)
             let text = String(decoding: data, as: UTF8.self)
             #expect(try StrictJSON.parse(text) == value, "\(text)")
+            // And the value's own text (how a line's state is handed to the decoder) reads back.
+            #expect(try StrictJSON.parse(value.text) == value, "\(value.text)")
         }
     }
 
