@@ -31,9 +31,9 @@ public enum SidecarResponse {
         if let reconciliation = output.reconciliation {
             object.add("action", "reconcile")
             object.add("in_sync", reconciliation.isInSync)
-            object.add("stop", json: "[" + reconciliation.stop.map(JSONObject.quoted).joined(separator: ",") + "]")
-            if let region = reconciliation.refresh { object.add("start_refresh", json: refreshJSON(region)) }
-            object.add("start", json: "[" + reconciliation.start.map(fenceJSON).joined(separator: ",") + "]")
+            object.add("stop", strings: reconciliation.stop)
+            if let region = reconciliation.refresh { object.add("start_refresh", object: refreshJSON(region)) }
+            object.add("start", objects: reconciliation.start.map(fenceJSON))
         } else if output.operations.isEmpty {
             object.add("action", "none")
         } else {
@@ -50,23 +50,22 @@ public enum SidecarResponse {
                 case .start(let fence): start.append(fence)
                 }
             }
-            object.add("stop", json: "[" + stop.map(JSONObject.quoted).joined(separator: ",") + "]")
-            if let region = startRefresh { object.add("start_refresh", json: refreshJSON(region)) }
-            object.add("start", json: "[" + start.map(fenceJSON).joined(separator: ",") + "]")
-            object.add("inside_at_start", json: "[" + output.insideAtStart.map(JSONObject.quoted).joined(separator: ",") + "]")
+            object.add("stop", strings: stop)
+            if let region = startRefresh { object.add("start_refresh", object: refreshJSON(region)) }
+            object.add("start", objects: start.map(fenceJSON))
+            object.add("inside_at_start", strings: output.insideAtStart)
         }
         object.add(
             "place_events",
-            json: "["
-                + output.placeEvents.map { event in
-                    var item = JSONObject()
-                    item.add("place", event.placeID)
-                    item.add("event", event.kind.rawValue)
-                    item.add("t", event.timeSeconds, decimals: 3)
-                    item.add("evidence", event.evidence.name)
-                    if case .fixes(let p) = event.evidence { item.add("p", p, decimals: 4) }
-                    return item.text
-                }.joined(separator: ",") + "]")
+            objects: output.placeEvents.map { event in
+                var item = JSONObject()
+                item.add("place", event.placeID)
+                item.add("event", event.kind.rawValue)
+                item.add("t", event.timeSeconds, decimals: 3)
+                item.add("evidence", event.evidence.name)
+                if case .fixes(let p) = event.evidence { item.add("p", p, decimals: 4) }
+                return item
+            })
         var location = JSONObject()
         switch output.location {
         case .none: location.add("request", "none")
@@ -76,27 +75,27 @@ public enum SidecarResponse {
             location.add("request", "continuous")
             location.add("distance_filter_m", meters, decimals: 2)
         }
-        object.add("location", json: location.text)
+        object.add("location", object: location)
         if let reason = output.ignored { object.add("ignored", reason) }
     }
 
-    static func refreshJSON(_ region: RefreshRegion) -> String {
+    static func refreshJSON(_ region: RefreshRegion) -> JSONObject {
         var refresh = JSONObject()
         refresh.add("id", region.id)
         refresh.add("lat", region.center.latitude, decimals: 7)
         refresh.add("lon", region.center.longitude, decimals: 7)
         refresh.add("radius_m", region.radiusMeters, decimals: 2)
-        return refresh.text
+        return refresh
     }
 
-    static func fenceJSON(_ fence: Fence) -> String {
+    static func fenceJSON(_ fence: Fence) -> JSONObject {
         var item = JSONObject()
         item.add("id", fence.id)
         item.add("lat", fence.center.latitude, decimals: 7)
         item.add("lon", fence.center.longitude, decimals: 7)
         item.add("radius_m", fence.radiusMeters, decimals: 2)
         item.add("transitions", fence.transitions.rawValue)
-        return item.text
+        return item
     }
 
     /// `{"line", "action": "catalog", "catalog_version", "places", "affected"}`: `affected` lists
@@ -110,12 +109,11 @@ public enum SidecarResponse {
         object.add("places", places)
         object.add(
             "affected",
-            json: "["
-                + affected.map { device, output in
-                    var item = JSONObject()
-                    addDevice(device, output, to: &item)
-                    return item.text
-                }.joined(separator: ",") + "]")
+            objects: affected.map { device, output in
+                var item = JSONObject()
+                addDevice(device, output, to: &item)
+                return item
+            })
         return object.text
     }
 
