@@ -44,6 +44,17 @@ import Glibc
         func send(_ lines: [String]) {
             input.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
+
+        /// Ends the input, waits for the process, and returns its exit status and every answer.
+        func finish() throws -> (status: Int32, answers: [[String: Any]]) {
+            try input.close()
+            let text = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let answers = try text.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            return (process.terminationStatus, answers)
+        }
     }
 
     static func report(_ device: String, _ i: Int) -> String {
@@ -66,13 +77,8 @@ import Glibc
         ]
         sidecar.send(lines)
         sidecar.input.write(Data(String(repeating: "y", count: 2_000_000).utf8))
-        try sidecar.input.close()
-        let text = String(decoding: sidecar.output.readDataToEndOfFile(), as: UTF8.self)
-        sidecar.process.waitUntilExit()
-        #expect(sidecar.process.terminationStatus == 0)
-        let answers = try text.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
+        let (status, answers) = try sidecar.finish()
+        #expect(status == 0)
         #expect(answers.map { $0["line"] as? Int } == Array(1...lines.count + 1))
         #expect(answers[1]["error"] as? String == "line is \(huge.utf8.count) bytes long; at most 1048576: skipped")
         #expect(answers[2]["error"] as? String == "'device' is 258 bytes long; at most 256")
@@ -92,13 +98,8 @@ import Glibc
             Self.report("b", 5), #"{"device":"a","lat":46.0,"lon":14.5,"t":9,"extra":1}"#,
         ]
         sidecar.send(lines)
-        try sidecar.input.close()
-        let text = String(decoding: sidecar.output.readDataToEndOfFile(), as: UTF8.self)
-        sidecar.process.waitUntilExit()
-        #expect(sidecar.process.terminationStatus == 0)
-        let answers = try text.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
+        let (status, answers) = try sidecar.finish()
+        #expect(status == 0)
         #expect(answers.count == lines.count)
         #expect(answers.map { $0["line"] as? Int } == Array(1...lines.count))
         #expect(answers[0]["action"] as? String == "update" && answers[2]["action"] as? String == "none")
