@@ -12,6 +12,8 @@ import PackageDescription
 //   WalkSimulator   -> PlatformEmulator, FenceMonitor  walks, oracles, platform replays, evaluation
 //   RotateFormats   -> FencePlanner                    CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
 //   SyncService     -> RotateFormats, FenceMonitor     devices, catalog changes, the sidecar
+//   CSQLite                                            the system SQLite library (Debian: libsqlite3-dev)
+//   StateStore      -> SyncService, CSQLite            the sidecar's state database
 //   RotateKit       -> every public library above      re-exports them (what other packages import)
 //   BenchmarkKit    -> SyncService, WalkSimulator, …   stopwatch, bench scenarios
 //   RotateCommands  -> BenchmarkKit, …                 the `rotate` subcommands
@@ -29,6 +31,7 @@ let package = Package(
         .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
         .library(name: "RotateFormats", targets: ["RotateFormats"]),
         .library(name: "SyncService", targets: ["SyncService"]),
+        .library(name: "StateStore", targets: ["StateStore"]),
         .executable(name: "rotate", targets: ["rotate"]),
         .executable(name: "RotateBenchmarks", targets: ["RotateBenchmarks"]),
     ],
@@ -43,10 +46,12 @@ let package = Package(
         .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateFormats", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "SyncService", dependencies: ["RotateFormats", "FenceMonitor", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "StateStore", dependencies: ["SyncService", "CSQLite", "FenceMonitor", "FencePlanner", "Geodesy"]),
         .target(
             name: "RotateKit",
             dependencies: [
-                "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "PlatformEmulator", "FenceRules", "FencePlanner",
+                "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "PlatformEmulator", "FenceRules", "FencePlanner",
                 "SpatialIndex", "Geodesy",
             ]
         ),
@@ -59,7 +64,7 @@ let package = Package(
         .target(
             name: "RotateCommands",
             dependencies: [
-                "BenchmarkKit", "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex",
+                "BenchmarkKit", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex",
                 "Geodesy",
             ]
         ),
@@ -96,11 +101,15 @@ let package = Package(
             name: "SyncServiceTests",
             dependencies: ["SyncService", "FenceMonitor", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]
         ),
+        .testTarget(
+            name: "StateStoreTests",
+            dependencies: ["StateStore", "SyncService", "FenceMonitor", "FencePlanner", "Geodesy", "RotateTestSupport"]
+        ),
         .testTarget(name: "RotateKitTests", dependencies: ["RotateKit", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),
         .testTarget(
             name: "RotateCommandsTests",
-            dependencies: ["RotateCommands", "SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
+            dependencies: ["RotateCommands", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -34,13 +34,19 @@ public enum GenerateCommand: Subcommand {
         OptionSpec("--positions-out", value: "FILE", help: "Also write query positions near random places (lat, lon)."),
         OptionSpec("--positions", value: "N", help: "How many query positions.", default: "200000"),
         OptionSpec("--vectors", help: "Add ux,uy,uz unit-vector columns (exact; for outside benchmark peers)."),
+        OptionSpec("--reports-out", value: "FILE|-", help: "Also write sidecar location reports (NDJSON, docs/sidecar.md); - is stdout."),
+        OptionSpec("--devices", value: "N", help: "Devices reporting.", default: "20000"),
+        OptionSpec("--reports-per-device", value: "K", help: "Reports each device makes.", default: "10"),
+        OptionSpec("--step-m", value: "M", help: "Meters a device moves between its reports.", default: "55"),
+        OptionSpec("--bad-lines", value: "FRACTION", help: "Add this fraction of bad lines among the reports (0-1).", default: "0"),
     ]
 
     public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
         let placesOut = arguments.string("--places-out"), walkOut = arguments.string("--walk-out")
         let positionsOut = arguments.string("--positions-out")
-        guard placesOut != nil || walkOut != nil || positionsOut != nil else {
-            throw .usage("give --places-out FILE, --walk-out FILE, --positions-out FILE or several")
+        let reportsOut = arguments.string("--reports-out")
+        guard placesOut != nil || walkOut != nil || positionsOut != nil || reportsOut != nil else {
+            throw .usage("give --places-out FILE, --walk-out FILE, --positions-out FILE, --reports-out FILE or several")
         }
         let distribution = try arguments.choice("--distribution", default: "square", from: ["square", "globe", "clustered"])
         let positionCount = try arguments.int("--positions", default: 200_000, in: 1...100_000_000)
@@ -60,7 +66,7 @@ public enum GenerateCommand: Subcommand {
             return ["\(v.x)", "\(v.y)", "\(v.z)"]
         }
         var coordinates: [Coordinate] = []
-        if placesOut != nil || positionsOut != nil {
+        if placesOut != nil || positionsOut != nil || reportsOut != nil {
             switch distribution {
             case "globe": coordinates = (0..<count).map { _ in SyntheticCoordinates.uniformOnSphere(using: &rng) }
             case "clustered": coordinates = SyntheticCoordinates.clustered(count: count, using: &rng)
@@ -104,6 +110,15 @@ public enum GenerateCommand: Subcommand {
             }
             try TextOutput.write(lines, to: positionsOut)
             console.err("rotate generate: \(positionCount) positions in \(positionsOut)")
+        }
+        if let reportsOut {
+            let workload = ReportWorkload(
+                devices: try arguments.int("--devices", default: 20_000, in: 1...100_000_000),
+                reportsPerDevice: try arguments.int("--reports-per-device", default: 10, in: 1...1_000_000),
+                stepMeters: try arguments.double("--step-m", default: 55, in: 0...100_000),
+                badLineFraction: try arguments.double("--bad-lines", default: 0, in: 0...1),
+                seed: try arguments.uint64("--seed", default: 1))
+            try writeReports(workload, near: coordinates, to: reportsOut, console: console)
         }
         if let walkOut {
             let ends = [

@@ -1,5 +1,6 @@
 import FencePlanner
 import RotateFormats
+import StateStore
 import SyncService
 
 /// `rotate serve --stdio`: a line-protocol sidecar for services not written in Swift.
@@ -27,9 +28,15 @@ public enum ServeCommand: Subcommand {
         the change reached, each with what to push now: an update valid anywhere in its old refresh circle, or a
         request for one fix; the others are re-validated at their next report. A bad line (not JSON, unknown or
         missing fields, wrong types, out-of-range values, an unknown place, a repeated key, an id over 256 bytes,
-        a line over 1 MiB) gets {"line":N,"error":"..."} and the stream goes on. With --state FILE, every device's state and the applied change sets are
-        saved atomically (temporary file, fsync, rename) every --snapshot-every device inputs, at the end of
-        input and on SIGTERM or SIGINT, and loaded at start; a corrupt state file stops the start (exit 1).
+        a line over 1 MiB) gets {"line":N,"error":"..."} and the stream goes on. With --state FILE, device states and the
+        catalog's current version are kept in a SQLite database (WAL): each commit writes the devices that changed and
+        the change sets applied. --durability always answers only after the line's commit is on disk (lines that
+        arrive together share one); batch (the default) commits every --commit-every device inputs, every 100 ms and
+        whenever input pauses, and may lose what came after the last commit if the process dies; none writes only at a
+        clean end (end of input, SIGTERM, SIGINT). At start the database's devices are restored (each read at its next
+        input); stderr says how many and how many input lines were committed, so a host can resend the rest. A file
+        that is not a rotate database, of another schema or corrupt stops the start (exit 1); a JSON state file of an
+        earlier version is migrated once (and kept as FILE.json).
         With --stateless the process holds no device: each device line may carry "state" (what the device's
         previous answer returned) and every answer to a device ends with the new "state", so replicas behind a
         load balancer can serve any device while the host keeps the states (docs/sidecar.md, Scaling out).
@@ -37,13 +44,19 @@ public enum ServeCommand: Subcommand {
     public static let options: [OptionSpec] =
         Inputs.placeOptions + [
             OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport)."),
-            OptionSpec("--state", value: "FILE", help: "Load device states from FILE at start and snapshot them to it."),
+            OptionSpec(
+                "--state", value: "FILE", help: "Keep device states and the catalog in the SQLite database FILE (created if missing)."),
+            OptionSpec(
+                "--durability", value: "always|batch|none", help: "When --state commits: before each answer, in batches, or at the end.",
+                default: "batch"),
+            OptionSpec(
+                "--commit-every", value: "N", help: "With --durability batch: device inputs between commits at most.", default: "10000"),
             OptionSpec(
                 "--stateless",
                 help:
                     "Hold no device: each device line may carry its \"state\" and every answer returns the new one (any replica serves any device)."
             ),
-            OptionSpec("--snapshot-every", value: "N", help: "Device inputs (reports, region events) between snapshots.", default: "1000"),
+            OptionSpec("--snapshot-every", value: "N", help: "The name --commit-every had before the state database."),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
 
@@ -52,46 +65,97 @@ public enum ServeCommand: Subcommand {
         let statePath = arguments.string("--state")
         let stateless = arguments.flag("--stateless")
         if stateless && statePath != nil { throw .usage("--stateless keeps no state: it cannot be combined with --state") }
-        let snapshotEvery = try arguments.int("--snapshot-every", default: 1_000, in: 1...100_000_000)
+        let durabilityName = try arguments.choice("--durability", default: "batch", from: Durability.allCases.map(\.rawValue))
+        let durability = Durability(rawValue: durabilityName) ?? .batch
+        if arguments.string("--durability") != nil && statePath == nil { throw .usage("--durability needs --state FILE") }
+        let commitEvery = try arguments.int(
+            arguments.string("--snapshot-every") != nil ? "--snapshot-every" : "--commit-every", default: 10_000, in: 1...100_000_000)
         let configuration = try Inputs.configuration(arguments, marginMeters: try arguments.double("--margin", default: 0, in: 0...100_000))
         guard let loaded = try Inputs.places(arguments, console: console) else { return }
-        var server = Sidecar(catalog: loaded.catalog, configuration: configuration, stateless: stateless)
+        var server: Sidecar
+        var store: SidecarStore?
         if let statePath {
             do {
-                if let state = try SidecarState.read(path: statePath) { try server.restore(state, from: statePath) }
+                (store, server) = try SidecarStore.open(
+                    path: statePath, catalog: loaded.catalog, configuration: configuration, durability: durability)
             } catch {
                 throw .failure("\(error)")
             }
-            console.err("\(statePath): \(server.devices.count) devices, catalog version \(server.devices.catalog.version)")
+            if let store { console.err(store.summary) }
+        } else {
+            server = Sidecar(catalog: loaded.catalog, configuration: configuration, stateless: stateless)
         }
         Termination.install()
         var reader = StandardInputLines()
-        var reports = 0
-        func snapshot() throws(CommandError) {
-            guard let statePath else { return }
+        var answers = AnswerBuffer()
+        var lines = 0, inputsSinceCommit = 0
+        let clock = ContinuousClock()
+        var lastCommit = clock.now
+        func commit() throws(CommandError) {
+            guard let store else { return }
             do {
-                try server.state.write(path: statePath)
+                try store.commit(&server, linesHandled: lines)
             } catch {
+                answers.write(to: console)
                 throw .failure("\(error)")
             }
+            inputsSinceCommit = 0
+            lastCommit = clock.now
         }
         while let next = reader.next() {
-            let outputs: [String]
             switch next.line {
-            case .text(let text): outputs = server.handle(text, number: next.number)
+            case .text(let text):
+                for output in server.handle(text, number: next.number) { answers.append(output) }
+                do {
+                    try store?.recordChanges(of: server)
+                } catch {
+                    answers.write(to: console)
+                    throw .failure("\(error)")
+                }
             case .tooLong(let bytes):
-                outputs = [
-                    SidecarResponse.error(
-                        line: next.number, "line is \(bytes) bytes long; at most \(reader.maximumBytes): skipped")
-                ]
+                answers.append(
+                    SidecarResponse.error(line: next.number, "line is \(bytes) bytes long; at most \(reader.maximumBytes): skipped"))
             }
-            for output in outputs { console.out(output) }
-            if server.lastWasReport {
-                reports += 1
-                if reports % snapshotEvery == 0 { try snapshot() }
+            lines += 1
+            if server.lastWasReport { inputsSinceCommit += 1 }
+            let idle = reader.wouldWait(), pause = idle || answers.isFull
+            switch store?.durability {
+            case .always?:
+                // Group commit: the lines read together are committed, then answered.
+                if pause { try commit() }
+            case .batch?:
+                if inputsSinceCommit >= commitEvery || (idle && inputsSinceCommit > 0)
+                    || clock.now - lastCommit >= SidecarStore.commitInterval
+                {
+                    try commit()
+                }
+            case .none?, nil:
+                break
             }
+            if pause { answers.write(to: console) }
         }
-        try snapshot()
+        try commit()
+        answers.write(to: console)
         if Termination.requested { console.err(statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved") }
+    }
+}
+
+/// Answer lines collected and written in one call (the sidecar writes them when its input
+/// pauses, when 64 KiB are waiting, and, with `--durability always`, only after their commit).
+private struct AnswerBuffer {
+    private var text = ""
+
+    var isFull: Bool { text.utf8.count >= 1 << 16 }
+
+    mutating func append(_ line: String) {
+        text += line
+        text += "\n"
+    }
+
+    mutating func write(to console: Console) {
+        guard !text.isEmpty else { return }
+        text.removeLast()
+        console.out(text)
+        text.removeAll(keepingCapacity: true)
     }
 }

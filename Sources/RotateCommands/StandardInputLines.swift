@@ -28,6 +28,14 @@ struct StandardInputLines {
         self.maximumBytes = maximumBytes
     }
 
+    /// Whether `next()` would wait for input: no whole line is buffered and none is ready to
+    /// read now.
+    mutating func wouldWait() -> Bool {
+        if finished || buffer[start...].contains(UInt8(ascii: "\n")) { return false }
+        var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, 0) == 0
+    }
+
     /// The next line (without its newline) and its 1-based number; nil at end of input or once
     /// termination was requested.
     mutating func next() -> (line: Line, number: Int)? {

@@ -7,5 +7,6 @@
 @_exported import PlatformEmulator
 @_exported import RotateFormats
 @_exported import SpatialIndex
+@_exported import StateStore
 @_exported import SyncService
 @_exported import WalkSimulator

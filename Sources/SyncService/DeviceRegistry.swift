@@ -16,6 +16,11 @@ public struct DeviceRegistry: Sendable {
     private var monitors: [String: FenceMonitor] = [:]
     /// States loaded but not yet resumed.
     private var dormant: [String: MonitorState] = [:]
+    /// Where states of devices not held yet are looked up, on their first input (a database
+    /// read lazily after a restart); all of them are loaded at the first catalog change.
+    public private(set) var source: (any DeviceStateSource)?
+    /// Devices whose state changed in a way worth storing since the last `takeChanged()`.
+    private var changed: Set<String> = []
 
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings()) {
         self.catalog = catalog
@@ -23,8 +28,30 @@ public struct DeviceRegistry: Sendable {
         self.settings = settings
     }
 
-    /// Devices held, resident or stored.
+    /// Devices held, resident or stored (without those still in `source`).
     public var count: Int { monitors.count + dormant.count }
+
+    /// Looks devices not held up in `source` from now on.
+    public mutating func lookUp(in source: any DeviceStateSource) {
+        self.source = source
+    }
+
+    /// The devices whose state changed in a way worth storing since the last call (see
+    /// `isWorthStoring(_:after:)`; a catalog change or a restore always is), in no particular
+    /// order; the set starts over empty.
+    public mutating func takeChanged() -> Set<String> {
+        defer { changed = [] }
+        return changed
+    }
+
+    /// Loads every state `source` still holds (those not held already), and stops looking up.
+    private mutating func loadSource() throws(DeviceError) {
+        guard let source else { return }
+        for (device, state) in try source.storedStates() where monitors[device] == nil && dormant[device] == nil {
+            dormant[device] = state
+        }
+        self.source = nil
+    }
 
     /// Every device's current state.
     public var states: [String: MonitorState] {
@@ -48,6 +75,7 @@ public struct DeviceRegistry: Sendable {
         for (device, state) in states {
             monitors[device] = nil
             dormant[device] = state
+            changed.insert(device)
         }
     }
 
@@ -59,11 +87,24 @@ public struct DeviceRegistry: Sendable {
     /// change removed or redefined. The other devices are re-validated at their next input (and
     /// re-stamped with the new version).
     ///
+    /// Every state still in `source` is loaded first (once).
+    ///
     /// - Returns: the affected devices in id order, each with its engine's output.
-    /// - Throws: `CatalogChangeError` when the changes do not apply (nothing changes then).
+    /// - Throws: `ChangeSetError` when the changes do not apply or a state in `source` does not
+    ///   read (nothing changes then).
     @discardableResult
-    public mutating func apply(_ changes: [CatalogChange]) throws(CatalogChangeError) -> [(device: String, output: MonitorOutput)] {
-        let next = try catalog.applying(changes)
+    public mutating func apply(_ changes: [CatalogChange]) throws(ChangeSetError) -> [(device: String, output: MonitorOutput)] {
+        let next: PlaceCatalog
+        do {
+            next = try catalog.applying(changes)
+        } catch {
+            throw .changes(error)
+        }
+        do {
+            try loadSource()
+        } catch {
+            throw .storedState(error)
+        }
         let held = states.map { ($0.key, $0.value.rotator) }.sorted { $0.0 < $1.0 }
         let index = DeviceStateIndex(states: held, catalog: catalog, configuration: configuration)
         var answers: [(device: String, output: MonitorOutput)] = []
@@ -81,6 +122,7 @@ public struct DeviceRegistry: Sendable {
             }
             let output = monitor.handle(.catalog(next, atSeconds: monitor.state.lastInputSeconds ?? 0))
             monitors[device] = monitor
+            changed.insert(device)
             answers.append((device, output))
         }
         catalog = next
@@ -102,6 +144,9 @@ public struct DeviceRegistry: Sendable {
     ) throws(DeviceError) -> MonitorOutput {
         var monitor: FenceMonitor
         do {
+            if monitors[device] == nil, dormant[device] == nil, let source, let stored = try source.storedState(of: device) {
+                dormant[device] = stored
+            }
             if let existing = monitors[device], existing.catalog.version == catalog.version {
                 monitor = existing
             } else if let saved = monitors[device]?.state ?? dormant[device] {
@@ -113,9 +158,30 @@ public struct DeviceRegistry: Sendable {
         } catch {
             throw DeviceError(device: device, reason: "\(error)")
         }
+        let before = monitor.state
         let output = monitor.handle(input(monitor.locationRequest()))
+        if Self.isWorthStoring(monitor.state, after: before) { changed.insert(device) }
         monitors[device] = monitor
         return output
+    }
+
+    /// Whether `state` differs from `previous` in more than the time and place of the device's
+    /// last fix: its registrations, guarantee or catalog version, the places it is deciding, its
+    /// pending flags. While places are being decided the last fix counts too (it starts the next
+    /// fix's dwell distance). A report that changes nothing else (most reports: the device is
+    /// still inside its refresh region and near no place) need not be stored: resumed from the
+    /// older state, the device gives the same answers to reports in order, and only refuses a
+    /// report older than its last one from the stored time on.
+    public static func isWorthStoring(_ state: MonitorState, after previous: MonitorState) -> Bool {
+        if state.rotator != previous.rotator || state.tracks != previous.tracks || state.refreshExitPending != previous.refreshExitPending
+            || state.resetPending != previous.resetPending || state.lastTrustedFixContinuous != previous.lastTrustedFixContinuous
+            || state.formatVersion != previous.formatVersion
+        {
+            return true
+        }
+        guard !state.tracks.isEmpty else { return false }
+        return state.lastTrustedFix != previous.lastTrustedFix || state.lastTrustedFixSeconds != previous.lastTrustedFixSeconds
+            || state.lastInputSeconds != previous.lastInputSeconds || state.lastFixSeconds != previous.lastFixSeconds
     }
 
     /// The device's state, if the device is held.
@@ -127,6 +193,7 @@ public struct DeviceRegistry: Sendable {
     public mutating func forget(_ device: String) {
         monitors[device] = nil
         dormant[device] = nil
+        changed.remove(device)
     }
 
     /// The device's rotator (what its platform holds), if the device is held.
@@ -144,5 +211,29 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(device: String, reason: String) {
         self.device = device
         self.reason = reason
+    }
+}
+
+/// Where a `DeviceRegistry` finds the states of devices it does not hold yet (the sidecar's
+/// state database).
+public protocol DeviceStateSource: AnyObject, Sendable {
+    /// The device's stored state; nil when none is stored.
+    func storedState(of device: String) throws(DeviceError) -> MonitorState?
+    /// Every stored state, by device id.
+    func storedStates() throws(DeviceError) -> [String: MonitorState]
+}
+
+/// A change set a `DeviceRegistry` cannot apply.
+public enum ChangeSetError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The changes do not apply to the catalog.
+    case changes(CatalogChangeError)
+    /// A stored state, loaded to find the devices the change affects, does not read.
+    case storedState(DeviceError)
+
+    public var description: String {
+        switch self {
+        case .changes(let error): error.description
+        case .storedState(let error): error.description
+        }
     }
 }

@@ -6,8 +6,8 @@ import FencePlanner
 /// docs/sidecar.md.
 public struct Sidecar: Sendable {
     public private(set) var devices: DeviceRegistry
-    /// The input lines that changed the catalog, in order, saved with the states.
-    private var changeLines: [String] = []
+    /// The change set the last line applied, if it was one (what a state database records).
+    public private(set) var lastAppliedChanges: [CatalogChange]?
     /// Whether the last line handled was a device's input, a location report or a region event
     /// (what snapshot counts count).
     public private(set) var lastWasReport = false
@@ -22,7 +22,8 @@ public struct Sidecar: Sendable {
         self.stateless = stateless
     }
 
-    /// Replays the saved change sets over the catalog and keeps the saved device states.
+    /// Replays the change sets of a JSON state file (format 2, what the sidecar wrote before its
+    /// state database) over the catalog and keeps the saved device states.
     ///
     /// - Throws: `StateFileError` (with `path`) when a change set does not parse or apply, or a
     ///   device's state cannot belong to the resulting catalog.
@@ -42,20 +43,22 @@ public struct Sidecar: Sendable {
         } catch {
             throw StateFileError(path: path, reason: error.description)
         }
-        changeLines = state.changeLines
     }
 
-    /// Every device's current state and the change sets, to save.
-    public var state: SidecarState {
-        var state = SidecarState()
-        state.changeLines = changeLines
-        state.devices = devices.states
-        return state
+    /// Looks devices up in `source` (a state database) on their first input.
+    public mutating func lookUp(in source: any DeviceStateSource) {
+        devices.lookUp(in: source)
+    }
+
+    /// The devices whose state changed since the last call.
+    public mutating func takeChangedDevices() -> Set<String> {
+        devices.takeChanged()
     }
 
     /// The output lines for input line `number` (none for a blank line).
     public mutating func handle(_ text: String, number: Int) -> [String] {
         lastWasReport = false
+        lastAppliedChanges = nil
         if text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return [] }
         switch SidecarRequest.parse(text) {
         case .failure(let error):
@@ -67,7 +70,7 @@ public struct Sidecar: Sendable {
             } catch {
                 return [SidecarResponse.error(line: number, error.description)]
             }
-            changeLines.append(text)
+            lastAppliedChanges = changes
             return [
                 SidecarResponse.catalog(line: number, version: devices.catalog.version, places: devices.catalog.count, affected: affected)
             ]

@@ -102,7 +102,7 @@ import Testing
         let directory = try ServeTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let one = try Process1([])
-        let partitions = try (0..<4).map { p in try Process1(["--state", directory.appendingPathComponent("part-\(p).json").path]) }
+        let partitions = try (0..<4).map { p in try Process1(["--state", directory.appendingPathComponent("part-\(p).db").path]) }
         func partition(_ device: String) -> Int { device.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF } % partitions.count }
         for (device, line) in Self.lines(devices: 12, rounds: 8, seed: 9) {
             let expected = try one.ask(line(nil))

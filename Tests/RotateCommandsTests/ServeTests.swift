@@ -3,6 +3,7 @@ import Foundation
 import Geodesy
 import RotateFormats
 import RotateTestSupport
+import StateStore
 import SyncService
 import Testing
 
@@ -115,8 +116,8 @@ import Glibc
     @Test func sigtermSavesTheStateAndExitsZero() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let state = directory.appendingPathComponent("state.json").path
-        let sidecar = try Sidecar(["--state", state, "--snapshot-every", "1000"])
+        let state = directory.appendingPathComponent("state.db").path
+        let sidecar = try Sidecar(["--state", state, "--durability", "none"])
         sidecar.send((0..<20).map { Self.report("d\($0)", $0) })
         // Wait for all 20 answers, then ask it to stop while it waits for more input.
         var received = 0
@@ -128,42 +129,10 @@ import Glibc
         kill(sidecar.process.processIdentifier, SIGTERM)
         sidecar.process.waitUntilExit()
         #expect(sidecar.process.terminationReason == .exit && sidecar.process.terminationStatus == 0)
-        let saved = try #require(try SidecarState.read(path: state))
-        #expect(Set(saved.devices.keys) == Set((0..<20).map { "d\($0)" }))
-    }
-
-    /// Killed with SIGKILL at random moments while it snapshots after every report, the state on
-    /// disk is always a complete snapshot (old or new, never torn) that keeps every device of the
-    /// snapshot before it, and a restart from it loses no device.
-    @Test func sigkillNeverLeavesATornSnapshot() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let state = directory.appendingPathComponent("state.json").path
-        var rng = SplitMix64(seed: TestSeed.value(salt: 919))
-        var known = Set<String>()
-        for round in 0..<16 {
-            let sidecar = try Sidecar(["--state", state, "--snapshot-every", "1"])
-            sidecar.send((0..<600).map { Self.report("r\(round)-\($0 % 150)", $0) })
-            usleep(UInt32(5_000 + rng.nextInt(below: 60_000)))
-            kill(sidecar.process.processIdentifier, SIGKILL)
-            sidecar.process.waitUntilExit()
-            #expect(sidecar.process.terminationReason == .uncaughtSignal, "round \(round): the process ended before the kill")
-            guard let saved = try SidecarState.read(path: state) else {
-                #expect(known.isEmpty, "round \(round): the snapshot disappeared")
-                continue
-            }
-            let devices = Set(saved.devices.keys)
-            #expect(devices.isSuperset(of: known), "round \(round): lost \(known.subtracting(devices).sorted())")
-            known = devices
-        }
-        #expect(!known.isEmpty, "no snapshot was ever completed")
-        // A restart loads the snapshot and, at the end of its (empty) input, saves it again whole.
-        let restart = try Sidecar(["--state", state])
-        try restart.input.close()
-        _ = restart.output.readDataToEndOfFile()
-        restart.process.waitUntilExit()
-        #expect(restart.process.terminationStatus == 0)
-        #expect(Set(try #require(try SidecarState.read(path: state)).devices.keys) == known)
+        // With --durability none, the state is written at the clean end only.
+        let saved = try StateDatabase(path: state, synchronous: false)
+        #expect(try saved.deviceCount() == 20 && saved.inputLines() == 20)
+        for d in 0..<20 { #expect(try saved.storedState(of: "d\(d)")?.rotator.reselections == 1) }
     }
 }
 

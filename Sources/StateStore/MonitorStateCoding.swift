@@ -1,0 +1,317 @@
+import FenceMonitor
+import FencePlanner
+import Geodesy
+
+/// The binary form of a device's `MonitorState` in the state database: every field of the state,
+/// fences with their full definitions (so a row reads the same whatever the catalog became),
+/// little-endian, with a leading codec version. About a third of the JSON form's size, and
+/// written without an encoder.
+///
+/// Reading validates what the JSON decoders validate (identifiers present and unique, radii
+/// finite and positive, times finite, counters non-negative, an entry time exactly while
+/// inside, no registrations before the first selection); `FenceMonitor` checks the rest
+/// against the catalog when the device resumes.
+public enum MonitorStateCoding {
+    /// The version of this form written in the first byte.
+    public static let version: UInt8 = 1
+
+    public static func encode(_ state: MonitorState) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.bytes.reserveCapacity(64 + state.rotator.monitored.count * 48 + state.tracks.count * 80)
+        writer.byte(version)
+        let rotator = state.rotator
+        writer.count(rotator.monitored.count)
+        for fence in rotator.monitored {
+            writer.string(fence.id)
+            writer.coordinate(fence.center)
+            writer.double(fence.radiusMeters)
+            writer.byte(transitionsCode(fence.transitions))
+        }
+        if let refresh = rotator.refresh {
+            writer.byte(1)
+            writer.string(refresh.id)
+            writer.coordinate(refresh.center)
+            writer.double(refresh.radiusMeters)
+        } else {
+            writer.byte(0)
+        }
+        switch rotator.guarantee {
+        case nil: writer.byte(0)
+        case .exact?: writer.byte(1)
+        case .degraded(let fallback)?:
+            writer.byte(2)
+            writer.double(fallback)
+        case .saturated(let overlapping)?:
+            writer.byte(3)
+            writer.integer(overlapping)
+        }
+        writer.integer(rotator.reselections)
+        writer.optionalInteger(rotator.catalogVersion)
+        writer.count(state.tracks.count)
+        for track in state.tracks {
+            writer.string(track.id)
+            writer.coordinate(track.center)
+            writer.double(track.radiusMeters)
+            writer.byte((track.inside ? 1 : 0) | (track.dwellReported ? 2 : 0))
+            writer.optionalDouble(track.enteredSeconds)
+            writer.integer(track.streak)
+            writer.double(track.streakMeters)
+            writer.optionalDouble(track.lastProbability)
+            writer.optionalDouble(track.lastProbabilitySeconds)
+        }
+        if let fix = state.lastTrustedFix {
+            writer.byte(1)
+            writer.coordinate(fix)
+        } else {
+            writer.byte(0)
+        }
+        writer.optionalDouble(state.lastTrustedFixSeconds)
+        writer.optionalDouble(state.lastInputSeconds)
+        writer.optionalDouble(state.lastFixSeconds)
+        writer.byte((state.lastTrustedFixContinuous ? 1 : 0) | (state.refreshExitPending ? 2 : 0) | (state.resetPending ? 4 : 0))
+        return writer.bytes
+    }
+
+    /// Reads a state written by `encode`.
+    /// - Throws: `StateCodingError` for a truncated, overlong or invalid form.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(StateCodingError) -> MonitorState {
+        var reader = ByteReader(bytes: bytes)
+        let codec = try reader.byte()
+        guard codec == version else { throw StateCodingError("unknown state codec version \(codec) (this build reads \(version))") }
+        var state = MonitorState()
+        var rotator = RotatorState()
+        let monitoredCount = try reader.count()
+        rotator.monitored.reserveCapacity(monitoredCount)
+        for _ in 0..<monitoredCount {
+            let id = try reader.string()
+            let center = try reader.coordinate()
+            let radius = try reader.double()
+            let transitions = try transitions(try reader.byte())
+            guard !id.isEmpty, radius.isFinite, radius > 0 else { throw StateCodingError("a fence needs an id and a finite radius > 0") }
+            rotator.monitored.append(Fence(id: id, center: center, radiusMeters: radius, transitions: transitions))
+        }
+        if try reader.flag() {
+            let id = try reader.string()
+            let center = try reader.coordinate()
+            let radius = try reader.double()
+            guard !id.isEmpty, radius.isFinite, radius >= 0 else {
+                throw StateCodingError("a refresh region needs an id and a finite radius >= 0")
+            }
+            rotator.refresh = RefreshRegion(id: id, center: center, radiusMeters: radius)
+        }
+        switch try reader.byte() {
+        case 0: rotator.guarantee = nil
+        case 1: rotator.guarantee = .exact
+        case 2:
+            let fallback = try reader.double()
+            guard fallback.isFinite, fallback >= 0 else { throw StateCodingError("fallback distance must be finite and >= 0") }
+            rotator.guarantee = .degraded(fallbackDistanceMeters: fallback)
+        case 3:
+            let overlapping = try reader.integer()
+            guard overlapping >= 0 else { throw StateCodingError("negative overlapping count") }
+            rotator.guarantee = .saturated(overlapping: overlapping)
+        case let tag: throw StateCodingError("unknown guarantee tag \(tag)")
+        }
+        rotator.reselections = try reader.integer()
+        rotator.catalogVersion = try reader.optionalInteger()
+        guard rotator.reselections >= 0, rotator.reselections < Int.max else { throw StateCodingError("reselection count out of range") }
+        guard rotator.reselections > 0 || (rotator.monitored.isEmpty && rotator.refresh == nil) else {
+            throw StateCodingError("registrations without a selection")
+        }
+        guard Set(rotator.monitored.map(\.id)).count == rotator.monitored.count else { throw StateCodingError("duplicate monitored ids") }
+        state.rotator = rotator
+        let trackCount = try reader.count()
+        for _ in 0..<trackCount {
+            var track = PlaceTrack(id: try reader.string(), center: try reader.coordinate(), radiusMeters: try reader.double())
+            let flags = try reader.byte()
+            track.inside = flags & 1 != 0
+            track.dwellReported = flags & 2 != 0
+            track.enteredSeconds = try reader.optionalDouble()
+            track.streak = try reader.integer()
+            track.streakMeters = try reader.double()
+            track.lastProbability = try reader.optionalDouble()
+            track.lastProbabilitySeconds = try reader.optionalDouble()
+            guard !track.id.isEmpty, track.radiusMeters.isFinite, track.radiusMeters > 0, track.streak >= 0, track.streakMeters.isFinite,
+                track.streakMeters >= 0
+            else { throw StateCodingError("a track needs an id, a radius > 0 and a non-negative streak") }
+            guard track.inside == (track.enteredSeconds != nil) else { throw StateCodingError("a track's entry time exactly while inside") }
+            state.tracks.append(track)
+        }
+        guard Set(state.tracks.map(\.id)).count == state.tracks.count else { throw StateCodingError("duplicate track ids") }
+        if try reader.flag() { state.lastTrustedFix = try reader.coordinate() }
+        state.lastTrustedFixSeconds = try reader.optionalDouble()
+        state.lastInputSeconds = try reader.optionalDouble()
+        state.lastFixSeconds = try reader.optionalDouble()
+        let flags = try reader.byte()
+        state.lastTrustedFixContinuous = flags & 1 != 0
+        state.refreshExitPending = flags & 2 != 0
+        state.resetPending = flags & 4 != 0
+        guard reader.isAtEnd else { throw StateCodingError("\(reader.remaining) bytes after the state") }
+        return state
+    }
+
+    private static func transitionsCode(_ transitions: Transitions) -> UInt8 {
+        switch transitions {
+        case .entry: 0
+        case .exit: 1
+        case .both: 2
+        }
+    }
+
+    private static func transitions(_ code: UInt8) throws(StateCodingError) -> Transitions {
+        switch code {
+        case 0: .entry
+        case 1: .exit
+        case 2: .both
+        default: throw StateCodingError("unknown transitions code \(code)")
+        }
+    }
+}
+
+/// A stored device state that does not read.
+public struct StateCodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+
+    init(_ reason: String) {
+        self.reason = reason
+    }
+}
+
+/// Appends little-endian fields.
+private struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    /// An unsigned LEB128 count.
+    mutating func count(_ value: Int) {
+        var rest = UInt64(value)
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    mutating func integer(_ value: Int) {
+        withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func double(_ value: Double) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func coordinate(_ value: Coordinate) {
+        double(value.latitude)
+        double(value.longitude)
+    }
+
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            count(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func optionalDouble(_ value: Double?) {
+        if let value {
+            byte(1)
+            double(value)
+        } else {
+            byte(0)
+        }
+    }
+
+    mutating func optionalInteger(_ value: Int?) {
+        if let value {
+            byte(1)
+            integer(value)
+        } else {
+            byte(0)
+        }
+    }
+}
+
+/// Reads what `ByteWriter` wrote, refusing to run past the end.
+private struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    var isAtEnd: Bool { offset == bytes.count }
+    var remaining: Int { bytes.count - offset }
+
+    private mutating func take(_ n: Int) throws(StateCodingError) -> Int {
+        guard n >= 0, n <= bytes.count - offset else { throw StateCodingError("truncated state (\(bytes.count) bytes)") }
+        defer { offset += n }
+        return offset
+    }
+
+    mutating func byte() throws(StateCodingError) -> UInt8 {
+        bytes[try take(1)]
+    }
+
+    mutating func flag() throws(StateCodingError) -> Bool {
+        switch try byte() {
+        case 0: return false
+        case 1: return true
+        case let other: throw StateCodingError("a presence byte is \(other)")
+        }
+    }
+
+    mutating func count() throws(StateCodingError) -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            guard shift < 63 else { throw StateCodingError("a count is too long") }
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { break }
+            shift += 7
+        }
+        // A count never exceeds the bytes left: each counted item takes at least one.
+        guard value <= UInt64(bytes.count) else { throw StateCodingError("a count of \(value) exceeds the state's size") }
+        return Int(value)
+    }
+
+    mutating func integer() throws(StateCodingError) -> Int {
+        let at = try take(8)
+        var raw: UInt64 = 0
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 8])) }
+        return Int(Int64(littleEndian: Int64(bitPattern: raw)))
+    }
+
+    mutating func double() throws(StateCodingError) -> Double {
+        let at = try take(8)
+        var raw: UInt64 = 0
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 8])) }
+        return Double(bitPattern: UInt64(littleEndian: raw))
+    }
+
+    mutating func coordinate() throws(StateCodingError) -> Coordinate {
+        let latitude = try double(), longitude = try double()
+        do {
+            return try Coordinate(latitude: latitude, longitude: longitude)
+        } catch {
+            throw StateCodingError("\(error)")
+        }
+    }
+
+    mutating func string() throws(StateCodingError) -> String {
+        let n = try count()
+        let at = try take(n)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + n]), as: UTF8.self)
+    }
+
+    mutating func optionalDouble() throws(StateCodingError) -> Double? {
+        guard try flag() else { return nil }
+        let value = try double()
+        guard value.isFinite else { throw StateCodingError("a time or probability is not finite") }
+        return value
+    }
+
+    mutating func optionalInteger() throws(StateCodingError) -> Int? {
+        try flag() ? try integer() : nil
+    }
+}

@@ -1,0 +1,150 @@
+import FenceMonitor
+import FencePlanner
+import Foundation
+import SyncService
+
+/// What a sidecar's state database may lose, chosen with `rotate serve --durability` (as
+/// Redis's `appendfsync` chooses for its log; docs/sidecar.md, Durable state).
+public enum Durability: String, Sendable, CaseIterable {
+    /// Every answer is written only after its line's changes are committed and flushed to disk
+    /// (`synchronous = FULL`; lines that arrive together share one commit). Loses nothing that
+    /// was answered, even on power loss.
+    case always
+    /// Changes are committed every `commitEvery` device inputs or `commitInterval`, whichever
+    /// comes first, and whenever the input pauses; answers do not wait. A crash of the process
+    /// loses at most the inputs since the last commit; power loss may lose more (WAL with
+    /// `synchronous = NORMAL`).
+    case batch
+    /// States are kept in memory and written once, at a clean end (end of input, SIGTERM or
+    /// SIGINT). A crash loses every input since start.
+    case none
+}
+
+/// A sidecar with its state database: opens or creates the database (migrating a JSON state
+/// file once), restores the catalog and makes the sidecar look devices up in it, and writes the
+/// devices that changed and the change sets applied, in one transaction per commit.
+public final class SidecarStore {
+    /// The longest a batch stays open under `Durability.batch`.
+    public static let commitInterval = Duration.milliseconds(100)
+
+    public let database: StateDatabase
+    public let durability: Durability
+    /// Input lines the database had committed when it was opened (every earlier process's).
+    public let committedLinesAtOpen: Int
+    /// Devices stored when the database was opened (they are loaded at their next input).
+    public let devicesAtOpen: Int
+    /// What opening did, for the log: created, migrated or restored, with the counts.
+    public let summary: String
+
+    /// Opens the state at `path` for a sidecar over `catalog`, the places file's catalog.
+    ///
+    /// - Returns: the store and the sidecar to serve with (over the stored catalog version).
+    /// - Throws: `StateFileError` for a file that is not a rotate state (or a JSON state file
+    ///   that does not read), another schema, a corrupt database, or a database created from
+    ///   another places file.
+    public static func open(
+        path: String, catalog: PlaceCatalog, configuration: RotationConfiguration, durability: Durability
+    ) throws(StateFileError) -> (store: SidecarStore, sidecar: Sidecar) {
+        var migrated: Int?
+        if let legacy = try legacyState(at: path) {
+            migrated = try migrate(legacy, at: path, catalog: catalog, configuration: configuration)
+        }
+        let database = try StateDatabase(path: path, synchronous: durability == .always)
+        let digest = StateDatabase.digest(of: catalog)
+        var sidecar: Sidecar
+        if database.isNew {
+            try database.seed(catalog, digest: digest)
+            sidecar = Sidecar(catalog: catalog, configuration: configuration)
+        } else {
+            guard try database.seedDigest() == digest else {
+                throw StateFileError(
+                    path: path,
+                    reason:
+                        "was created from other places than the places file given: start it from the same file (send changes as change sets), or use a new state file"
+                )
+            }
+            let version = try database.catalogVersion() ?? 0
+            var current = catalog
+            if version != catalog.version {
+                do {
+                    current = try PlaceCatalog(
+                        places: try database.places(), minFenceRadiusMeters: catalog.minFenceRadiusMeters,
+                        maxRegionRadiusMeters: catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: catalog.refreshIdentifierPrefix,
+                        version: version)
+                } catch {
+                    throw StateFileError(path: path, reason: "corrupt: the stored catalog is invalid: \(error)")
+                }
+            }
+            sidecar = Sidecar(catalog: current, configuration: configuration)
+        }
+        sidecar.lookUp(in: database)
+        let store = try SidecarStore(database: database, durability: durability, migrated: migrated, catalog: sidecar.devices.catalog)
+        return (store, sidecar)
+    }
+
+    private init(database: StateDatabase, durability: Durability, migrated: Int?, catalog: PlaceCatalog) throws(StateFileError) {
+        self.database = database
+        self.durability = durability
+        committedLinesAtOpen = try database.inputLines()
+        devicesAtOpen = try database.deviceCount()
+        let what: String
+        if let migrated {
+            what = "migrated \(migrated) devices from a JSON state file (kept as \(database.path).json)"
+        } else if database.isNew {
+            what = "new state database"
+        } else {
+            what = "\(devicesAtOpen) devices restored (each loaded at its next input)"
+        }
+        summary =
+            "\(database.path): \(what), catalog version \(catalog.version) (\(catalog.count) places), \(committedLinesAtOpen) input lines committed"
+    }
+
+    /// Writes what the last line changed into the open transaction: its change set, if it applied
+    /// one (call after every line that may have).
+    public func recordChanges(of sidecar: Sidecar) throws(StateFileError) {
+        if let changes = sidecar.lastAppliedChanges { try database.record(changes, in: sidecar.devices.catalog) }
+    }
+
+    /// Writes every device that changed since the last commit and commits, recording that
+    /// `lines` input lines were handled by this process so far.
+    public func commit(_ sidecar: inout Sidecar, linesHandled lines: Int) throws(StateFileError) {
+        for device in sidecar.takeChangedDevices() {
+            guard let state = sidecar.devices.state(of: device) else { continue }
+            try database.put(device: device, state: state)
+        }
+        try database.commit(inputLines: committedLinesAtOpen + lines)
+    }
+
+    /// A JSON state file (what `rotate serve` wrote before its state database), if `path` is one.
+    private static func legacyState(at path: String) throws(StateFileError) -> SidecarState? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        try? handle.close()
+        guard let first = head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first == UInt8(ascii: "{") else { return nil }
+        return try SidecarState.read(path: path)
+    }
+
+    /// Replays a JSON state into a new database written beside it, then renames the JSON file to
+    /// `path.json` and the database to `path`. Returns the devices migrated.
+    private static func migrate(
+        _ legacy: SidecarState, at path: String, catalog: PlaceCatalog, configuration: RotationConfiguration
+    ) throws(StateFileError) -> Int {
+        var sidecar = Sidecar(catalog: catalog, configuration: configuration)
+        try sidecar.restore(legacy, from: path)
+        let temporary = path + ".migrating"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        do {
+            let database = try StateDatabase(path: temporary, synchronous: true)
+            try database.seed(sidecar.devices.catalog, digest: StateDatabase.digest(of: catalog))
+            for (device, state) in legacy.devices.sorted(by: { $0.key < $1.key }) {
+                try database.put(device: device, state: sidecar.devices.state(of: device) ?? state)
+            }
+            try database.commit(inputLines: 0)
+            try database.close()
+        }
+        guard rename(path, path + ".json") == 0, rename(temporary, path) == 0 else {
+            throw StateFileError(path: path, reason: "cannot replace the JSON state by its database: \(String(cString: strerror(errno)))")
+        }
+        return legacy.devices.count
+    }
+}

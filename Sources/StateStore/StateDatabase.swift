@@ -1,0 +1,372 @@
+import CSQLite
+import FenceMonitor
+import FencePlanner
+import Foundation
+import Geodesy
+import SyncService
+
+/// The sidecar's durable state: one SQLite database file (WAL mode) holding the catalog's
+/// current version and every device's `MonitorState`, so a restart resumes exactly where the
+/// last committed batch left off without replaying change sets (docs/sidecar.md, Durable state).
+///
+/// Schema version 1 (`PRAGMA user_version`; `PRAGMA application_id` is 0x726F7461, "rota"):
+/// - `meta(key, value)`: `catalog_version`, `input_lines` (input lines handled by every process
+///   on this file, through the last commit), `seed_digest` (the places file the database was
+///   created from), `created_by`;
+/// - `places(id, name, lat, lon, radius_m, transitions)`: the catalog's current version;
+/// - `devices(id, state)`: each device's state in `MonitorStateCoding`'s binary form.
+///
+/// Writes go into one open transaction, committed by `commit()`; readers of this process see
+/// them at once. Not thread-safe: one thread uses it at a time.
+public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
+    public static let applicationID: Int64 = 0x726F_7461
+    public static let schemaVersion: Int64 = 1
+
+    public let path: String
+    /// Whether this open created the file (then `seed` must run before anything else).
+    public let isNew: Bool
+    private let connection: SQLiteConnection
+    private var inTransaction = false
+    private let selectDevice: SQLiteStatement
+    private let upsertDevice: SQLiteStatement
+    private let upsertPlace: SQLiteStatement
+    private let deletePlace: SQLiteStatement
+    private let upsertMeta: SQLiteStatement
+
+    /// Opens the database at `path`, or creates it when there is no file.
+    ///
+    /// - Parameter synchronous: flush to disk at every commit (`PRAGMA synchronous = FULL`), so a
+    ///   commit survives power loss; otherwise `NORMAL`, which in WAL mode survives a crash of the
+    ///   process but may lose the last commits on power loss.
+    /// - Throws: `StateFileError` when the file is not a SQLite database, is another program's
+    ///   database or another schema version, or fails SQLite's integrity check.
+    public init(path: String, synchronous: Bool) throws(StateFileError) {
+        self.path = path
+        var exists = FileManager.default.fileExists(atPath: path)
+        if exists {
+            // An empty file is an empty database (a crash may leave one before the first write).
+            exists = try Self.checkHeader(path: path)
+        }
+        do {
+            connection = try SQLiteConnection(path: path, create: !exists)
+            sqlite3_busy_timeout(connection.handle, 5_000)
+            // A file this class created and a crash left before its first commit is empty.
+            if exists, try connection.integer("SELECT count(*) FROM sqlite_master") == 0,
+                try connection.integer("PRAGMA application_id") == 0
+            {
+                exists = false
+            }
+            if exists {
+                let application = try connection.integer("PRAGMA application_id") ?? 0
+                guard application == Self.applicationID else {
+                    throw StateFileError(
+                        path: path,
+                        reason:
+                            "a SQLite database, but not a rotate state database (application_id \(application), expected \(Self.applicationID))"
+                    )
+                }
+                let version = try connection.integer("PRAGMA user_version") ?? 0
+                guard version == Self.schemaVersion else {
+                    throw StateFileError(
+                        path: path, reason: "rotate state schema version \(version); this build reads version \(Self.schemaVersion)")
+                }
+                let check = try connection.texts("PRAGMA quick_check")
+                guard check == ["ok"] else {
+                    throw StateFileError(path: path, reason: "corrupt: \(check.prefix(3).joined(separator: "; "))")
+                }
+            }
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA synchronous = \(synchronous ? "FULL" : "NORMAL")")
+            // A large page cache and fewer, larger checkpoints: device rows are updated in random
+            // key order, so each commit touches many pages; keeping them cached and checkpointing
+            // each page once for many commits is most of the write cost.
+            try connection.execute("PRAGMA cache_size = -262144")
+            try connection.execute("PRAGMA wal_autocheckpoint = 16384")
+            if !exists {
+                // Created and seeded in one transaction (`seed` commits it): a crash in between
+                // leaves an empty file, which the next open creates again.
+                try connection.execute(
+                    """
+                    BEGIN;
+                    PRAGMA application_id = \(Self.applicationID);
+                    PRAGMA user_version = \(Self.schemaVersion);
+                    CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+                    CREATE TABLE places(id TEXT PRIMARY KEY, name TEXT, lat REAL NOT NULL, lon REAL NOT NULL,
+                        radius_m REAL NOT NULL, transitions TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE devices(id TEXT PRIMARY KEY, state BLOB NOT NULL) WITHOUT ROWID;
+                    """)
+                inTransaction = true
+            }
+            selectDevice = try connection.prepare("SELECT state FROM devices WHERE id = ?1")
+            upsertDevice = try connection.prepare("INSERT OR REPLACE INTO devices(id, state) VALUES (?1, ?2)")
+            upsertPlace = try connection.prepare(
+                "INSERT OR REPLACE INTO places(id, name, lat, lon, radius_m, transitions) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            deletePlace = try connection.prepare("DELETE FROM places WHERE id = ?1")
+            upsertMeta = try connection.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)")
+        } catch let error as StateFileError {
+            throw error
+        } catch {
+            throw StateFileError(path: path, reason: Self.describe(error))
+        }
+        isNew = !exists
+    }
+
+    /// Refuses a file that does not start with SQLite's header (a JSON state file is read by
+    /// `SidecarState.read` and migrated before this is opened). Returns false for an empty file.
+    private static func checkHeader(path: String) throws(StateFileError) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw StateFileError(path: path, reason: "cannot be read") }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return false }
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw StateFileError(path: path, reason: "not a rotate state database (no SQLite header)")
+        }
+        return true
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? SQLiteError else { return "\(error)" }
+        switch error.code {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return "corrupt: \(error.message)"
+        default: return error.message
+        }
+    }
+
+    private func failure(_ error: any Error) -> StateFileError {
+        StateFileError(path: path, reason: Self.describe(error))
+    }
+
+    // MARK: Meta
+
+    private func meta(_ key: String) throws(StateFileError) -> Int64? {
+        do {
+            let statement = try connection.prepare("SELECT value FROM meta WHERE key = ?1")
+            statement.bind(1, key)
+            guard try statement.step() else { return nil }
+            defer { statement.reset() }
+            return statement.isNull(0) ? nil : statement.integer(0)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func setMeta(_ key: String, _ value: Int64) throws(StateFileError) {
+        do {
+            try beginIfNeeded()
+            upsertMeta.bind(1, key)
+            upsertMeta.bind(2, value)
+            try upsertMeta.run()
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// The catalog version stored (nil before `seed`).
+    public func catalogVersion() throws(StateFileError) -> Int? { try meta("catalog_version").map { Int($0) } }
+    /// Input lines handled through the last commit, by every process that used this file.
+    public func inputLines() throws(StateFileError) -> Int { Int(try meta("input_lines") ?? 0) }
+    /// The digest of the places file this database was created from.
+    public func seedDigest() throws(StateFileError) -> UInt64? { try meta("seed_digest").map { UInt64(bitPattern: $0) } }
+
+    /// Devices stored.
+    public func deviceCount() throws(StateFileError) -> Int {
+        do {
+            return Int(try connection.integer("SELECT count(*) FROM devices") ?? 0)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    // MARK: Catalog
+
+    /// Writes a new database's catalog and its places file's digest, and commits.
+    public func seed(_ catalog: PlaceCatalog, digest: UInt64) throws(StateFileError) {
+        for place in catalog.places { try put(place) }
+        try setMeta("catalog_version", Int64(catalog.version))
+        try setMeta("seed_digest", Int64(bitPattern: digest))
+        try setMeta("input_lines", 0)
+        do {
+            try beginIfNeeded()
+            let statement = try connection.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('created_by', 'rotate serve')")
+            try statement.run()
+        } catch {
+            throw failure(error)
+        }
+        try commit()
+    }
+
+    /// The stored catalog's places, in id order.
+    public func places() throws(StateFileError) -> [Place] {
+        do {
+            let statement = try connection.prepare("SELECT id, name, lat, lon, radius_m, transitions FROM places ORDER BY id")
+            var places: [Place] = []
+            while try statement.step() {
+                let id = statement.text(0) ?? ""
+                guard let transitions = Transitions(rawValue: statement.text(5) ?? ""),
+                    let coordinate = try? Coordinate(latitude: statement.double(2), longitude: statement.double(3))
+                else {
+                    throw StateFileError(path: path, reason: "corrupt: place '\(id)' does not read")
+                }
+                places.append(
+                    Place(
+                        id: id, coordinate: coordinate, radiusMeters: statement.double(4), name: statement.text(1), transitions: transitions
+                    ))
+            }
+            return places
+        } catch let error as StateFileError {
+            throw error
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Records an applied change set: the places it touched, as they are in `catalog` (the
+    /// catalog after the change), and the catalog's version.
+    public func record(_ changes: [CatalogChange], in catalog: PlaceCatalog) throws(StateFileError) {
+        for change in changes {
+            if let place = catalog[id: change.id] {
+                try put(place)
+            } else {
+                do {
+                    try beginIfNeeded()
+                    deletePlace.bind(1, change.id)
+                    try deletePlace.run()
+                } catch {
+                    throw failure(error)
+                }
+            }
+        }
+        try setMeta("catalog_version", Int64(catalog.version))
+    }
+
+    private func put(_ place: Place) throws(StateFileError) {
+        do {
+            try beginIfNeeded()
+            upsertPlace.bind(1, place.id)
+            if let name = place.name { upsertPlace.bind(2, name) } else { upsertPlace.bindNull(2) }
+            upsertPlace.bind(3, place.coordinate.latitude)
+            upsertPlace.bind(4, place.coordinate.longitude)
+            upsertPlace.bind(5, place.radiusMeters)
+            upsertPlace.bind(6, place.transitions.rawValue)
+            try upsertPlace.run()
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    // MARK: Devices
+
+    /// Stores a device's state (in the open transaction).
+    public func put(device: String, state: MonitorState) throws(StateFileError) {
+        do {
+            try beginIfNeeded()
+            upsertDevice.bind(1, device)
+            upsertDevice.bind(2, blob: MonitorStateCoding.encode(state))
+            try upsertDevice.run()
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    public func storedState(of device: String) throws(DeviceError) -> MonitorState? {
+        let found: Bool
+        do {
+            selectDevice.bind(1, device)
+            found = try selectDevice.step()
+        } catch {
+            throw DeviceError(device: device, reason: "\(path): \(Self.describe(error))")
+        }
+        guard found else { return nil }
+        defer { selectDevice.reset() }
+        return try decodeState(selectDevice, column: 0, device: device)
+    }
+
+    public func storedStates() throws(DeviceError) -> [String: MonitorState] {
+        var states: [String: MonitorState] = [:]
+        let statement: SQLiteStatement
+        do {
+            statement = try connection.prepare("SELECT id, state FROM devices")
+        } catch {
+            throw DeviceError(device: "*", reason: "\(path): \(Self.describe(error))")
+        }
+        while true {
+            do {
+                guard try statement.step() else { break }
+            } catch {
+                throw DeviceError(device: "*", reason: "\(path): \(Self.describe(error))")
+            }
+            let device = statement.text(0) ?? ""
+            states[device] = try decodeState(statement, column: 1, device: device)
+        }
+        return states
+    }
+
+    private func decodeState(_ statement: SQLiteStatement, column: Int32, device: String) throws(DeviceError) -> MonitorState {
+        let result = statement.withBlob(column) { bytes in Result { () throws(StateCodingError) in try MonitorStateCoding.decode(bytes) } }
+        switch result {
+        case .success(let state): return state
+        case .failure(let error): throw DeviceError(device: device, reason: "\(path): stored state does not read: \(error.reason)")
+        }
+    }
+
+    /// A digest of a catalog's places (ids, positions, radii, transitions and names, in id
+    /// order; 64-bit FNV-1a): what tells the places file a database was created from.
+    public static func digest(of catalog: PlaceCatalog) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        func mix(_ value: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+        func mix(_ text: String) {
+            for byte in text.utf8 { mix(byte) }
+            mix(UInt8(0xFF))  // a separator no UTF-8 text contains
+        }
+        for place in catalog.places {
+            mix(place.id)
+            mix(place.coordinate.latitude.bitPattern)
+            mix(place.coordinate.longitude.bitPattern)
+            mix(place.radiusMeters.bitPattern)
+            mix(place.transitions.rawValue)
+            mix(place.name ?? "")
+        }
+        return hash
+    }
+
+    // MARK: Transactions
+
+    /// Commits and checkpoints the write-ahead log into the database file.
+    public func close() throws(StateFileError) {
+        try commit()
+        do {
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func beginIfNeeded() throws(SQLiteError) {
+        guard !inTransaction else { return }
+        try connection.execute("BEGIN")
+        inTransaction = true
+    }
+
+    /// Records how many input lines were handled in all (through this commit), then commits the
+    /// open transaction.
+    public func commit(inputLines: Int) throws(StateFileError) {
+        try setMeta("input_lines", Int64(inputLines))
+        try commit()
+    }
+
+    /// Commits the open transaction, if any.
+    public func commit() throws(StateFileError) {
+        guard inTransaction else { return }
+        do {
+            try connection.execute("COMMIT")
+        } catch {
+            throw failure(error)
+        }
+        inTransaction = false
+    }
+}

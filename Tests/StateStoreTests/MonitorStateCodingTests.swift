@@ -1,0 +1,80 @@
+import FenceMonitor
+import FencePlanner
+import Foundation
+import Geodesy
+import RotateTestSupport
+import StateStore
+import Testing
+
+/// The binary form of device states in the state database.
+@Suite struct MonitorStateCodingTests {
+    /// States an engine really reaches (monitored fences, refresh regions, guarantees, tracks
+    /// inside and outside, times), with their optional fields varied.
+    static func states(seed: UInt64, count: Int) throws -> [MonitorState] {
+        let catalog = PlannerFixtures.catalog(count: 80, sideMeters: 1_500, seed: 31)
+        var rng = SplitMixForSeeds(state: seed)
+        var states: [MonitorState] = [MonitorState()]
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(limit: 8, headroom: 1))
+        var position = catalog.places[0].coordinate
+        for step in 0..<count {
+            position = position.destination(bearingDegrees: Double(rng.next() % 360), distanceMeters: Double(rng.next() % 60))
+            let fix = Fix(position, accuracyMeters: Double(rng.next() % 40 + 1), timestampSeconds: Double(step) * 5)
+            _ = monitor.handle(.fix(fix, source: step % 3 == 0 ? .wakeFix : .continuous))
+            var state = monitor.state
+            if rng.next() % 4 == 0 { state.rotator.guarantee = .degraded(fallbackDistanceMeters: Double(rng.next() % 500)) }
+            if rng.next() % 5 == 0 { state.rotator.guarantee = .saturated(overlapping: Int(rng.next() % 30)) }
+            if rng.next() % 3 == 0 { state.rotator.catalogVersion = nil }
+            if rng.next() % 4 == 0 { state.resetPending.toggle() }
+            states.append(state)
+        }
+        return states
+    }
+
+    @Test func everyStateReadsBackAsWritten() throws {
+        let seed = TestSeed.value(salt: 0x5354_4F52)
+        let states = try Self.states(seed: seed, count: 300)
+        #expect(states.contains { !$0.tracks.isEmpty } && states.contains { $0.tracks.contains(where: \.inside) })
+        for state in states {
+            let bytes = MonitorStateCoding.encode(state)
+            let read = try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0) }
+            #expect(read == state, "\(TestSeed.replay(seed))")
+        }
+    }
+
+    /// A cut or damaged form is refused or read as some valid state; it never crashes.
+    @Test func truncatedAndDamagedFormsAreRefusedWithoutCrashing() throws {
+        let seed = TestSeed.value(salt: 0x4441_4D47)
+        var rng = SplitMixForSeeds(state: seed)
+        for state in try Self.states(seed: seed, count: 40) {
+            let bytes = MonitorStateCoding.encode(state)
+            for cut in 0..<bytes.count {
+                #expect(throws: StateCodingError.self) { try Array(bytes[0..<cut]).withUnsafeBytes { try MonitorStateCoding.decode($0) } }
+            }
+            #expect(throws: StateCodingError.self) { try (bytes + [0]).withUnsafeBytes { try MonitorStateCoding.decode($0) } }
+            for _ in 0..<50 {
+                var damaged = bytes
+                damaged[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next())
+                _ = try? damaged.withUnsafeBytes { try MonitorStateCoding.decode($0) }
+            }
+        }
+    }
+
+    @Test func invalidFieldsAreRefused() throws {
+        var state = try #require(try Self.states(seed: 5, count: 10).last)
+        #expect(!state.rotator.monitored.isEmpty)
+        var duplicate = state
+        duplicate.rotator.monitored.append(state.rotator.monitored[0])
+        var negative = state
+        negative.rotator.reselections = -1
+        var noSelection = state
+        noSelection.rotator.reselections = 0
+        var badRadius = state
+        badRadius.rotator.monitored[0].radiusMeters = .nan
+        state.lastInputSeconds = .infinity
+        for invalid in [duplicate, negative, noSelection, badRadius, state] {
+            #expect(throws: StateCodingError.self) {
+                try MonitorStateCoding.encode(invalid).withUnsafeBytes { try MonitorStateCoding.decode($0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import FenceMonitor
+import FencePlanner
+import Foundation
+import Geodesy
+import RotateTestSupport
+import SyncService
+import Testing
+
+@testable import StateStore
+
+/// The state database: what it stores reads back, a catalog change is stored as the current
+/// version, and files that are not a rotate database of this schema are refused with the reason.
+@Suite struct StateDatabaseTests {
+    static let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 4_000, radii: 50...200, seed: 77)
+    static let configuration = RotationConfiguration(limit: 10, headroom: 1)
+
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-db-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func statesAndTheCatalogReadBackAfterReopening() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.db").path
+        let states = try MonitorStateCodingTests.states(seed: 9, count: 60)
+        let changes: [CatalogChange] = [
+            .remove(id: Self.catalog.places[3].id), .move(id: Self.catalog.places[8].id, to: Self.catalog.places[9].coordinate),
+            .add(Place(id: "new", coordinate: Self.catalog.places[1].coordinate, radiusMeters: 70, name: "N", transitions: .exit)),
+            .setRadius(id: Self.catalog.places[10].id, meters: 33), .setTransitions(id: Self.catalog.places[11].id, .entry),
+        ]
+        let next = try Self.catalog.applying(changes)
+        do {
+            let database = try StateDatabase(path: path, synchronous: false)
+            #expect(database.isNew)
+            try database.seed(Self.catalog, digest: 42)
+            for (i, state) in states.enumerated() { try database.put(device: "d\(i)", state: state) }
+            try database.record(changes, in: next)
+            try database.commit(inputLines: 17)
+            // Uncommitted writes are lost with the connection.
+            try database.put(device: "uncommitted", state: states[0])
+        }
+        let database = try StateDatabase(path: path, synchronous: true)
+        #expect(!database.isNew)
+        #expect(try database.inputLines() == 17 && database.seedDigest() == 42 && database.catalogVersion() == 1)
+        #expect(try database.deviceCount() == states.count)
+        #expect(try database.places() == next.places)
+        for (i, state) in states.enumerated() { #expect(try database.storedState(of: "d\(i)") == state) }
+        #expect(try database.storedState(of: "uncommitted") == nil)
+        let all = try database.storedStates()
+        #expect(all.count == states.count && all["d5"] == states[5])
+    }
+
+    /// Each way a file can fail to be this build's rotate database stops the open with its reason.
+    @Test func foreignOldAndDamagedFilesAreRefused() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        func refusal(_ name: String) -> String? {
+            do {
+                _ = try StateDatabase(path: path(name), synchronous: false)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        // A good database, many pages long.
+        do {
+            let database = try StateDatabase(path: path("good.db"), synchronous: false)
+            try database.seed(Self.catalog, digest: 1)
+            for (i, state) in try MonitorStateCodingTests.states(seed: 3, count: 200).enumerated() {
+                try database.put(device: "device-\(i)", state: state)
+            }
+            try database.close()
+        }
+        #expect(refusal("good.db") == nil)
+        let good = try Data(contentsOf: URL(fileURLWithPath: path("good.db")))
+        #expect(good.count > 16 * 4096)
+        // An empty file (a crash before the first write) is a new database.
+        try Data().write(to: URL(fileURLWithPath: path("empty.db")))
+        #expect(refusal("empty.db") == nil)
+        #expect(try StateDatabase(path: path("empty.db"), synchronous: false).isNew)
+        try Data("id,lat,lon\n".utf8).write(to: URL(fileURLWithPath: path("text.db")))
+        #expect(refusal("text.db")?.contains("not a rotate state database") == true)
+        var overwritten = good
+        overwritten.replaceSubrange(0..<100, with: Data(repeating: 0x41, count: 100))
+        try overwritten.write(to: URL(fileURLWithPath: path("overwritten.db")))
+        #expect(refusal("overwritten.db")?.contains("not a rotate state database") == true)
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path("truncated.db")))
+        #expect(refusal("truncated.db")?.hasPrefix("corrupt") == true)
+        var damaged = good
+        for offset in stride(from: 3 * 4096, to: good.count, by: 4096) { damaged[offset + 8] ^= 0xFF }
+        try damaged.write(to: URL(fileURLWithPath: path("damaged.db")))
+        #expect(refusal("damaged.db")?.hasPrefix("corrupt") == true)
+        // Another program's SQLite database, and a rotate database of another schema version.
+        do {
+            let other = try SQLiteConnection(path: path("other.db"), create: true)
+            try other.execute("CREATE TABLE t(x); PRAGMA application_id = 7;")
+            let future = try SQLiteConnection(path: path("future.db"), create: true)
+            try future.execute("CREATE TABLE t(x); PRAGMA application_id = \(StateDatabase.applicationID); PRAGMA user_version = 2;")
+        }
+        #expect(refusal("other.db")?.contains("not a rotate state database (application_id 7") == true)
+        #expect(refusal("future.db")?.contains("schema version 2; this build reads version 1") == true)
+    }
+
+    /// A JSON state file of the earlier format is replayed into a database once, and the file
+    /// kept beside it; the devices resume as they were saved.
+    @Test func aJSONStateFileIsMigratedOnce() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state").path
+        var legacy = SidecarState()
+        let change = Self.catalog.places[5].id
+        legacy.changeLines = [#"{"changes":[{"op":"remove","id":"\#(change)"}]}"#]
+        var monitor = try FenceMonitor(catalog: Self.catalog, configuration: Self.configuration)
+        _ = monitor.handle(.fix(Fix(Self.catalog.places[40].coordinate, accuracyMeters: 5, timestampSeconds: 3), source: .wakeFix))
+        legacy.devices = ["a": monitor.state, "b": MonitorState()]
+        try legacy.write(path: path)
+        let (store, sidecar) = try SidecarStore.open(
+            path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .batch)
+        #expect(store.summary.contains("migrated 2 devices"))
+        #expect(sidecar.devices.catalog.version == 1 && sidecar.devices.catalog[id: change] == nil)
+        #expect(FileManager.default.fileExists(atPath: path + ".json"))
+        #expect(try store.database.storedState(of: "a")?.rotator.monitored == monitor.state.rotator.monitored)
+        #expect(try store.database.storedState(of: "b") == MonitorState())
+        #expect(try store.database.places() == sidecar.devices.catalog.places)
+        // Opened again, it is the database (nothing left to migrate) with the changed catalog.
+        let (again, reopened) = try SidecarStore.open(
+            path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .batch)
+        #expect(again.summary.contains("2 devices restored") && reopened.devices.catalog.places == sidecar.devices.catalog.places)
+        // Started from other places, it refuses.
+        let other = PlannerFixtures.catalog(count: 300, sideMeters: 4_000, radii: 50...200, seed: 78)
+        #expect(throws: StateFileError.self) {
+            try SidecarStore.open(path: path, catalog: other, configuration: Self.configuration, durability: .batch)
+        }
+    }
+}
