@@ -22,6 +22,9 @@ public enum CatalogUpdateBenchmark {
         public var affected: Int
         public var applyMilliseconds: Double
         public var indexMilliseconds: Double
+        /// The same index built from the states packed against the catalog (as a `DeviceRegistry`
+        /// holds them): no place looked up by id.
+        public var packedIndexMilliseconds: Double
         public var queryMilliseconds: Double
         public var replanAffectedMilliseconds: Double
         public var replanEveryoneMilliseconds: Double
@@ -38,12 +41,15 @@ public enum CatalogUpdateBenchmark {
         let rotation = RotationConfiguration(marginMeters: 30)
         progress("planning \(configuration.devices) devices near random places")
         var states: [RotatorState] = []
+        var packed: [PackedRotatorState] = []
         states.reserveCapacity(configuration.devices)
+        packed.reserveCapacity(configuration.devices)
         for _ in 0..<configuration.devices {
             var rotator = try FenceRotator(catalog: catalog, configuration: rotation)
             let base = coordinates[rng.nextInt(below: coordinates.count)]
             _ = rotator.reselect(at: Fix(SyntheticCoordinates.gaussian(around: base, sigmaMeters: 500, using: &rng)))
             states.append(rotator.state)
+            packed.append(rotator.packedState)
         }
         var changes: [CatalogChange] = []
         var touched = Set<String>()
@@ -73,8 +79,16 @@ public enum CatalogUpdateBenchmark {
                 index = DeviceStateIndex(
                     states: states.enumerated().lazy.map { ($0.offset, $0.element) }, catalog: catalog, configuration: rotation)
             } / 1e6
+        var packedIndex: DeviceStateIndex<Int>?
+        let packedBuild =
+            Stopwatch.nanoseconds {
+                packedIndex = DeviceStateIndex(
+                    packedStates: packed.enumerated().lazy.map { ($0.offset, $0.element) }, catalog: catalog, configuration: rotation)
+            } / 1e6
         var affected: [Int] = []
         let query = Stopwatch.nanoseconds { affected = index!.affectedDevices(by: changes, next: next) } / 1e6
+        let packedAffected = packedIndex!.affectedDevices(by: changes, next: next)
+        packedIndex = nil
         var replanned = 0
         let replanAffected =
             try Stopwatch.nanoseconds {
@@ -100,8 +114,10 @@ public enum CatalogUpdateBenchmark {
         let mismatches =
             reference.symmetricDifference(found).count
             + reference.symmetricDifference(affected.prefix { $0 < sample.count }).count
+            + (packedAffected == affected ? 0 : 1)
         return Report(
             configuration: configuration, affected: affected.count, applyMilliseconds: apply, indexMilliseconds: build,
+            packedIndexMilliseconds: packedBuild,
             queryMilliseconds: query, replanAffectedMilliseconds: replanAffected, replanEveryoneMilliseconds: everyone,
             mismatches: mismatches)
     }

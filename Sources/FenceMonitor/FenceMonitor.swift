@@ -116,6 +116,24 @@ public struct FenceMonitor: Sendable {
         rebuildTrackPositions()
     }
 
+    /// A monitor resuming from a packed state (no place looked up by id): as
+    /// `init(catalog:configuration:settings:state:)` with the unpacked state.
+    /// - Precondition: packed against `catalog`.
+    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings(), packed: PackedMonitorState)
+        throws(RotatorStateError)
+    {
+        rotator = try FenceRotator(catalog: catalog, configuration: configuration, packed: packed.rotator)
+        self.settings = settings
+        state = packed.others
+        state.rotator = rotator.state
+        rebuildTrackPositions()
+    }
+
+    /// The state, packed against the monitor's catalog.
+    public var packedState: PackedMonitorState {
+        PackedMonitorState(rotator: rotator.packedState, others: state)
+    }
+
     mutating func rebuildTrackPositions() {
         trackPositions = state.tracks.map { track in
             catalog.position(of: track.id).flatMap {

@@ -128,3 +128,44 @@ public struct PlaceTrack: Hashable, Sendable, Codable {
         }
     }
 }
+
+/// A `MonitorState` bound to one catalog version, its registrations packed
+/// (`PackedRotatorState`): what a service keeps per device between inputs.
+public struct PackedMonitorState: Hashable, Sendable {
+    public private(set) var rotator: PackedRotatorState
+    /// The rest of the state; its `rotator` is empty.
+    public private(set) var others: MonitorState
+
+    init(rotator: PackedRotatorState, others: MonitorState) {
+        self.rotator = rotator
+        self.others = others
+        self.others.rotator = RotatorState()
+    }
+
+    /// Packs a state, looking each monitored place up in `catalog` by id.
+    public init(_ state: MonitorState, in catalog: PlaceCatalog) {
+        self.init(rotator: PackedRotatorState(state.rotator, in: catalog), others: state)
+    }
+
+    /// The state, with fences from `catalog`.
+    /// - Precondition: `catalog` is the version it was packed against.
+    public func unpacked(in catalog: PlaceCatalog) -> MonitorState {
+        var state = others
+        state.rotator = rotator.unpacked(in: catalog)
+        return state
+    }
+
+    /// Takes every field of `state` but its registrations, which must be the packed ones (the
+    /// input changed only the rest: no rotator to pack again).
+    public mutating func replaceOthers(with state: MonitorState) {
+        others = state
+        others.rotator = RotatorState()
+    }
+
+    /// The same state, bound to `next` (see `PackedRotatorState.repacked`).
+    public func repacked(from catalog: PlaceCatalog, to next: PlaceCatalog, positionMap map: [Int32]) -> PackedMonitorState {
+        var result = self
+        result.rotator = rotator.repacked(from: catalog, to: next, positionMap: map)
+        return result
+    }
+}

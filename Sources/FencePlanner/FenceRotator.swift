@@ -37,6 +37,14 @@ public struct FenceRotator: Sendable {
     ///   version, yet monitoring a place the catalog does not define so, or without a refresh
     ///   region while places are left unmonitored).
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, state: RotatorState) throws(RotatorStateError) {
+        try self.init(catalog: catalog, configuration: configuration, state: state, positions: nil)
+    }
+
+    /// The resuming init, with the monitored places' positions in `catalog` when the caller knows
+    /// them (a packed state): then no place is looked up by id.
+    init(catalog: PlaceCatalog, configuration: RotationConfiguration, state: RotatorState, positions known: [Int]?)
+        throws(RotatorStateError)
+    {
         do {
             planner = try RotationPlanner(catalog: catalog, configuration: configuration)
         } catch {
@@ -55,7 +63,7 @@ public struct FenceRotator: Sendable {
         self.state = state
         // Looked up once: the positions of the monitored places in this catalog (−1 where a place
         // is gone or its definition changed), for the re-validation, the next selection and its diff.
-        let positions = Self.positions(of: state.monitored, in: catalog)
+        let positions = known ?? Self.positions(of: state.monitored, in: catalog)
         // Planned against this very version, the state is not re-validated: it must match it.
         if state.reselections > 0 && state.catalogVersion == catalog.version {
             if let i = positions.firstIndex(of: -1) {
@@ -76,6 +84,9 @@ public struct FenceRotator: Sendable {
             if !mustReselect { self.state.catalogVersion = catalog.version }
         }
     }
+
+    /// The monitored places' positions in the catalog (−1: not in it with their definition).
+    var monitoredPlacePositions: [Int] { monitoredPositions ?? Self.positions(of: state.monitored, in: catalog) }
 
     /// Each fence's position in `catalog`, or −1 when no place there has that id and definition.
     static func positions(of fences: [Fence], in catalog: PlaceCatalog) -> [Int] {

@@ -1,9 +1,10 @@
 import FenceMonitor
 import FencePlanner
 
-/// The devices a service holds over one catalog, by device id: an event engine (`FenceMonitor`)
-/// for each device that reported since start, and the stored states of the others, resumed at
-/// their first input.
+/// The devices a service holds over one catalog, by device id: each device's event-engine state,
+/// packed against the current catalog (`PackedMonitorState`, a few hundred bytes), and an engine
+/// (`FenceMonitor`) made from it for each input: scratch buffers and caches belong to the input
+/// being handled, not to the device.
 ///
 /// A device planned against an older catalog version is resumed from its state, which
 /// re-validates it against the current version (`FenceRotator.init(catalog:configuration:state:)`),
@@ -13,9 +14,8 @@ public struct DeviceRegistry: Sendable {
     public private(set) var catalog: PlaceCatalog
     public let configuration: RotationConfiguration
     public let settings: FenceMonitor.Settings
-    private var monitors: [String: FenceMonitor] = [:]
-    /// States loaded but not yet resumed.
-    private var dormant: [String: MonitorState] = [:]
+    /// Every device held, its state packed against `catalog`.
+    private var held = PackedStates()
     /// Where states of devices not held yet are looked up, on their first input (a database
     /// read lazily after a restart); all of them are loaded at the first catalog change.
     public private(set) var source: (any DeviceStateSource)?
@@ -28,8 +28,15 @@ public struct DeviceRegistry: Sendable {
         self.settings = settings
     }
 
-    /// Devices held, resident or stored (without those still in `source`).
-    public var count: Int { monitors.count + dormant.count }
+    /// Devices held (without those still only in `source`).
+    public var count: Int { held.count }
+
+    /// Every held device's current state.
+    public var states: [String: MonitorState] {
+        var states: [String: MonitorState] = [:]
+        for (device, state) in held.all { states[device] = state.unpacked(in: catalog) }
+        return states
+    }
 
     /// Looks devices not held up in `source` from now on.
     public mutating func lookUp(in source: any DeviceStateSource) {
@@ -47,17 +54,20 @@ public struct DeviceRegistry: Sendable {
     /// Loads every state `source` still holds (those not held already), and stops looking up.
     private mutating func loadSource() throws(DeviceError) {
         guard let source else { return }
-        for (device, state) in try source.storedStates() where monitors[device] == nil && dormant[device] == nil {
-            dormant[device] = state
+        for (device, state) in try source.storedStates() where held[device] == nil {
+            held[device] = try packed(state, of: device)
         }
         self.source = nil
     }
 
-    /// Every device's current state.
-    public var states: [String: MonitorState] {
-        var states = dormant
-        for (device, monitor) in monitors { states[device] = monitor.state }
-        return states
+    /// A stored state packed against the catalog, once it is known to resume.
+    private func packed(_ state: MonitorState, of device: String) throws(DeviceError) -> PackedMonitorState {
+        do {
+            _ = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: state)
+        } catch {
+            throw DeviceError(device: device, reason: "\(error)")
+        }
+        return PackedMonitorState(state, in: catalog)
     }
 
     /// Adds stored states (a device already held is replaced).
@@ -65,29 +75,22 @@ public struct DeviceRegistry: Sendable {
     /// - Throws: `DeviceError` naming the first device (in id order) whose state cannot belong to
     ///   the catalog and configuration; then nothing is added.
     public mutating func restore(_ states: [String: MonitorState]) throws(DeviceError) {
-        for (device, state) in states.sorted(by: { $0.key < $1.key }) {
-            do {
-                _ = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: state)
-            } catch {
-                throw DeviceError(device: device, reason: "\(error)")
-            }
-        }
-        for (device, state) in states {
-            monitors[device] = nil
-            dormant[device] = state
+        var packed: [(String, PackedMonitorState)] = []
+        for (device, state) in states.sorted(by: { $0.key < $1.key }) { packed.append((device, try self.packed(state, of: device))) }
+        for (device, state) in packed {
+            held[device] = state
             changed.insert(device)
         }
     }
 
     /// Replaces the catalog by the next version and hands it to every device it affects, found
-    /// with a `DeviceStateIndex` over the devices' rotator states: a device whose monitored place
-    /// changed or went, or that a changed place now reaches, or without a refresh region. Each of
-    /// them gets the engine's answer to the new catalog: a plan to push when one holds wherever
-    /// the device may be, otherwise a request for one fix, and the exits of visits in places the
-    /// change removed or redefined. The other devices are re-validated at their next input (and
-    /// re-stamped with the new version).
-    ///
-    /// Every state still in `source` is loaded first (once).
+    /// with a `DeviceStateIndex` over the devices' packed rotator states: a device whose
+    /// monitored place changed or went, or that a changed place now reaches, or without a refresh
+    /// region. Each of them gets the engine's answer to the new catalog: a plan to push when one
+    /// holds wherever the device may be, otherwise a request for one fix, and the exits of visits
+    /// in places the change removed or redefined. The other devices are re-validated at their
+    /// next input (and re-stamped with the new version); their packed states move to the new
+    /// catalog's positions. Every state still in `source` is loaded first (once).
     ///
     /// - Returns: the affected devices in id order, each with its engine's output.
     /// - Throws: `ChangeSetError` when the changes do not apply or a state in `source` does not
@@ -105,26 +108,21 @@ public struct DeviceRegistry: Sendable {
         } catch {
             throw .storedState(error)
         }
-        let held = states.map { ($0.key, $0.value.rotator) }.sorted { $0.0 < $1.0 }
-        let index = DeviceStateIndex(states: held, catalog: catalog, configuration: configuration)
+        let index = DeviceStateIndex(
+            packedStates: held.all.lazy.map { ($0.0, $0.1.rotator) }, catalog: catalog, configuration: configuration)
         var answers: [(device: String, output: MonitorOutput)] = []
-        for device in index.affectedDevices(by: changes, next: next) {
-            var monitor: FenceMonitor
-            if let resident = monitors[device] {
-                monitor = resident
-            } else if let saved = dormant[device],
-                let resumed = try? FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: saved)
-            {
-                monitor = resumed
-                dormant[device] = nil
-            } else {
-                continue  // a state that cannot be resumed fails at the device's next input, with its reason
-            }
+        var handed: [String: PackedMonitorState] = [:]
+        for device in index.affectedDevices(by: changes, next: next).sorted() {
+            guard let state = held[device],
+                var monitor = try? FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: state)
+            else { continue }  // a state that cannot be resumed fails at the device's next input, with its reason
             let output = monitor.handle(.catalog(next, atSeconds: monitor.state.lastInputSeconds ?? 0))
-            monitors[device] = monitor
+            handed[device] = monitor.packedState
             changed.insert(device)
             answers.append((device, output))
         }
+        let map = PackedRotatorState.positionMap(from: catalog, to: next)
+        held.update { device, state in state = handed[device] ?? state.repacked(from: catalog, to: next, positionMap: map) }
         catalog = next
         return answers
     }
@@ -142,16 +140,14 @@ public struct DeviceRegistry: Sendable {
     public mutating func handle(
         _ input: (LocationRequest) -> MonitorInput, from device: String
     ) throws(DeviceError) -> MonitorOutput {
+        if held[device] == nil, let source, let stored = try source.storedState(of: device) {
+            held[device] = try packed(stored, of: device)
+        }
+        let stored = held[device]
         var monitor: FenceMonitor
         do {
-            if monitors[device] == nil, dormant[device] == nil, let source, let stored = try source.storedState(of: device) {
-                dormant[device] = stored
-            }
-            if let existing = monitors[device], existing.catalog.version == catalog.version {
-                monitor = existing
-            } else if let saved = monitors[device]?.state ?? dormant[device] {
-                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, state: saved)
-                dormant[device] = nil
+            if let stored {
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: stored)
             } else {
                 monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings)
             }
@@ -160,8 +156,19 @@ public struct DeviceRegistry: Sendable {
         }
         let before = monitor.state
         let output = monitor.handle(input(monitor.locationRequest()))
-        if Self.isWorthStoring(monitor.state, after: before) { changed.insert(device) }
-        monitors[device] = monitor
+        // A fresh device, and a state re-stamped when it resumed, are worth storing too.
+        if stored == nil || Self.isWorthStoring(monitor.state, after: before)
+            || monitor.state.rotator.catalogVersion != stored?.rotator.catalogVersion
+        {
+            changed.insert(device)
+        }
+        if let stored, monitor.state.rotator == before.rotator {
+            var kept = stored
+            kept.replaceOthers(with: monitor.state)
+            held[device] = kept
+        } else {
+            held[device] = monitor.packedState
+        }
         return output
     }
 
@@ -186,19 +193,18 @@ public struct DeviceRegistry: Sendable {
 
     /// The device's state, if the device is held.
     public func state(of device: String) -> MonitorState? {
-        monitors[device]?.state ?? dormant[device]
+        held[device]?.unpacked(in: catalog)
     }
 
     /// Drops the device (a host that keeps states itself holds none here).
     public mutating func forget(_ device: String) {
-        monitors[device] = nil
-        dormant[device] = nil
+        held[device] = nil
         changed.remove(device)
     }
 
     /// The device's rotator (what its platform holds), if the device is held.
     public func rotatorState(of device: String) -> RotatorState? {
-        monitors[device]?.rotator.state ?? dormant[device]?.rotator
+        held[device]?.rotator.unpacked(in: catalog)
     }
 }
 
@@ -235,5 +241,48 @@ public enum ChangeSetError: Error, Equatable, Sendable, CustomStringConvertible 
         case .changes(let error): error.description
         case .storedState(let error): error.description
         }
+    }
+}
+
+/// Packed states by device id, stored side by side in one array (a dictionary holds only each
+/// id's slot): a few hundred bytes a device, without a hash table's empty buckets of them.
+struct PackedStates: Sendable {
+    private var slots: [String: Int32] = [:]
+    private var ids: [String] = []
+    private var states: [PackedMonitorState] = []
+
+    var count: Int { states.count }
+
+    /// Every device and its state, in slot order.
+    var all: Zip2Sequence<[String], [PackedMonitorState]> { zip(ids, states) }
+
+    subscript(device: String) -> PackedMonitorState? {
+        get { slots[device].map { states[Int($0)] } }
+        set {
+            if let slot = slots[device] {
+                if let newValue {
+                    states[Int(slot)] = newValue
+                } else {
+                    // The last slot moves into the freed one.
+                    let last = states.count - 1
+                    states.swapAt(Int(slot), last)
+                    ids.swapAt(Int(slot), last)
+                    slots[ids[Int(slot)]] = slot
+                    states.removeLast()
+                    ids.removeLast()
+                    slots[device] = nil
+                }
+            } else if let newValue {
+                precondition(states.count < Int(Int32.max), "too many devices")
+                slots[device] = Int32(states.count)
+                ids.append(device)
+                states.append(newValue)
+            }
+        }
+    }
+
+    /// Changes every state in place.
+    mutating func update(_ body: (String, inout PackedMonitorState) -> Void) {
+        for i in states.indices { body(ids[i], &states[i]) }
     }
 }

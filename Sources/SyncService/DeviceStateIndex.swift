@@ -13,8 +13,9 @@ import SpatialIndex
 ///
 /// The index is an immutable `Sendable` value built once from the states, keyed by the caller's
 /// device ids (a k-d tree over the refresh centers, each with its radius plus the margin as its
-/// "fence radius", and, per catalog place, the devices that monitor it); query it for any number
-/// of change sets, and replan the devices it names (`replan(_:in:)`).
+/// "fence radius", and the states packed against the catalog: each monitored place a catalog
+/// position, scanned once per query); query it for any number of change sets, and replan the
+/// devices it names (`replan(_:in:)`).
 public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     /// The catalog the states were planned against.
     public let catalog: PlaceCatalog
@@ -22,9 +23,8 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     public var marginMeters: Double { configuration.marginMeters }
     /// The device ids, in the order given; answers list devices in this order.
     public let ids: [ID]
-    /// The indexed states, in `ids` order.
-    public let states: [RotatorState]
-    private let numbers: [ID: Int]
+    /// The indexed states, in `ids` order, packed against `catalog`.
+    public let packedStates: [PackedRotatorState]
     /// Number of device states indexed.
     public var count: Int { ids.count }
     /// The refresh circles, and for each the device it belongs to.
@@ -32,9 +32,6 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     private let circleDevices: [Int32]
     private let circleCenters: [UnitVector]
     private let circleReach: [Double]
-    /// Devices monitoring catalog position `p`: `monitors[monitorStart[p]..<monitorStart[p + 1]]`.
-    private let monitorStart: [Int32]
-    private let monitors: [Int32]
     /// Devices without a refresh region (they monitor the whole catalog, or have never selected).
     private let uncircled: [Int32]
 
@@ -46,27 +43,33 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     ///     refresh circle; `replan` plans with it).
     /// - Precondition: no id repeats.
     public init(states: some Sequence<(ID, RotatorState)>, catalog: PlaceCatalog, configuration: RotationConfiguration) {
-        var ids: [ID] = [], list: [RotatorState] = []
+        self.init(
+            packedStates: states.lazy.map { ($0.0, PackedRotatorState($0.1, in: catalog)) }, catalog: catalog, configuration: configuration)
+    }
+
+    /// `init(states:catalog:configuration:)` from states packed against `catalog`, as a service
+    /// that keeps its devices packed holds them: no place is looked up by id.
+    /// - Precondition: no id repeats; every state is packed against `catalog`.
+    public init(packedStates states: some Sequence<(ID, PackedRotatorState)>, catalog: PlaceCatalog, configuration: RotationConfiguration) {
+        var ids: [ID] = [], list: [PackedRotatorState] = []
+        ids.reserveCapacity(states.underestimatedCount)
+        list.reserveCapacity(states.underestimatedCount)
         for (id, state) in states {
+            precondition(state.packedVersion == catalog.version, "a state packed against another catalog version")
             ids.append(id)
             list.append(state)
         }
         precondition(list.count < Int(Int32.max), "too many devices")
-        var numbers: [ID: Int] = [:]
-        numbers.reserveCapacity(ids.count)
-        for (number, id) in ids.enumerated() { precondition(numbers.updateValue(number, forKey: id) == nil, "device id \(id) repeats") }
         self.ids = ids
-        self.states = list
-        self.numbers = numbers
+        self.packedStates = list
         self.catalog = catalog
         self.configuration = configuration
-        let states = list
         let marginMeters = configuration.marginMeters
         var centers: [UnitVector] = [], reach: [Double] = [], devices: [Int32] = [], uncircled: [Int32] = []
-        var counts = [Int32](repeating: 0, count: catalog.count + 1)
-        var positions: [Int32] = []
-        var owners: [Int32] = []
-        for (device, state) in states.enumerated() {
+        centers.reserveCapacity(list.count)
+        reach.reserveCapacity(list.count)
+        devices.reserveCapacity(list.count)
+        for (device, state) in list.enumerated() {
             if let refresh = state.refresh {
                 centers.append(UnitVector(refresh.center))
                 reach.append(refresh.radiusMeters + marginMeters)
@@ -74,26 +77,11 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
             } else {
                 uncircled.append(Int32(device))
             }
-            for fence in state.monitored {
-                guard let position = catalog.position(of: fence.id), catalog.fences[position] == fence else { continue }
-                positions.append(Int32(position))
-                owners.append(Int32(device))
-                counts[position + 1] += 1
-            }
-        }
-        for p in 0..<catalog.count { counts[p + 1] += counts[p] }
-        var next = counts
-        var monitors = [Int32](repeating: 0, count: positions.count)
-        for (position, owner) in zip(positions, owners) {
-            monitors[Int(next[Int(position)])] = owner
-            next[Int(position)] += 1
         }
         circles = KDTree(vectors: centers, radiiMeters: reach)
         circleDevices = devices
         circleCenters = centers
         circleReach = reach
-        monitorStart = counts
-        self.monitors = monitors
         self.uncircled = uncircled
     }
 
@@ -116,13 +104,16 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
         if !changes.isEmpty { affected.formUnion(uncircled) }
         var buffer = NeighborBuffer()
         var seen = Set<String>()
+        // The catalog positions of places removed or edited: a device monitoring one is affected.
+        var gone = [Bool](repeating: false, count: catalog.count)
+        var anyGone = false
         for change in changes where seen.insert(change.id).inserted {
             // A change set may touch a place more than once: the two versions tell what became of it.
             let old = catalog.position(of: change.id), new = next.position(of: change.id)
             guard old.map({ catalog.fences[$0] }) != new.map({ next.fences[$0] }) else { continue }
-            // Monitored, and now removed or edited.
             if let old {
-                for i in Int(monitorStart[old])..<Int(monitorStart[old + 1]) { affected.insert(monitors[i]) }
+                gone[old] = true
+                anyGone = true
             }
             // Its new definition within reach of a refresh circle.
             guard let position = new else { continue }
@@ -134,6 +125,13 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
                 if edge < circleReach[neighbor.index] { affected.insert(circleDevices[neighbor.index]) }
             }
         }
+        // One pass over every monitored position (a few nanoseconds each): cheaper than keeping
+        // a list of the devices monitoring each place, which costs more to build than a query.
+        if anyGone {
+            for (device, state) in packedStates.enumerated() where state.positions.contains(where: { $0 >= 0 && gone[Int($0)] }) {
+                affected.insert(Int32(device))
+            }
+        }
         return affected.map(Int.init).sorted()
     }
 
@@ -143,7 +141,8 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
         guard !changes.isEmpty else { return [] }
         let ids = Set(changes.map(\.id))
         var result: [ID] = []
-        for (device, state) in zip(self.ids, states) {
+        for (device, packed) in zip(self.ids, packedStates) {
+            let state = packed.unpacked(in: catalog)
             guard let refresh = state.refresh else {
                 result.append(device)
                 continue
@@ -193,13 +192,17 @@ extension DeviceStateIndex {
     /// callers may split the list among tasks.
     ///
     /// - Throws: `RotatorStateError` when a state does not belong to the configuration.
-    /// - Precondition: every id is indexed.
+    /// - Precondition: every id is indexed (finding them is one pass over the indexed ids).
     public func replan(_ devices: [ID], in next: PlaceCatalog) throws(RotatorStateError) -> [Replanned] {
         var result: [Replanned] = []
         result.reserveCapacity(devices.count)
+        var numbers: [ID: Int] = [:]
+        numbers.reserveCapacity(devices.count)
+        for device in devices { numbers[device] = -1 }
+        for (number, id) in ids.enumerated() where numbers[id] != nil { numbers[id] = number }
         for device in devices {
-            guard let number = numbers[device] else { preconditionFailure("device \(device) is not indexed") }
-            let old = states[number]
+            guard let number = numbers[device], number >= 0 else { preconditionFailure("device \(device) is not indexed") }
+            let old = packedStates[number].unpacked(in: catalog)
             var rotator = try FenceRotator(catalog: next, configuration: configuration, state: old)
             let update = rotator.replanAtRefreshCenter()
             result.append(Replanned(device: device, update: update, state: update == nil ? old : rotator.state))
