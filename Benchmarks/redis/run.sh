@@ -12,7 +12,8 @@
 #     redis-server (127.0.0.1, a free port from 6379 up, --appendonly yes --appendfsync everysec,
 #     no RDB saves, its dir in the work dir), over the first PEER_REPORTS reports (default: all).
 #     Loading the places (pipelined GEOADD) is timed separately and not counted.
-#   - rotate serve --stdio --places places.csv $ROTATE_SERVE_ARGS over the whole reports file and,
+#   - rotate serve --stdio --places places.csv $ROTATE_SERVE_ARGS (by default its state database
+#     with --durability batch) over the whole reports file and,
 #     when PEER_REPORTS is given, over the same first PEER_REPORTS reports (so rates compare).
 #     Its time includes reading the places CSV (about 0.1 s).
 # Prints a table (system, reports, seconds, reports/s, updates) and the ratio rotate/peer of the
@@ -27,7 +28,8 @@
 # Usage: Benchmarks/redis/run.sh [DEVICES (1000000)] [REPORTS_PER_DEVICE (10)] [PEER_REPORTS (all)]
 # Env:   ROTATE            the rotate binary
 #        ROTATE_SERVE_ARGS extra arguments of rotate serve; {work} stands for the work dir (also
-#                          exported as WORK), e.g. '--state {work}/rotate.db --durability batch'.
+#                          exported as WORK). Default '--state {work}/rotate.db --durability batch'
+#                          (durable state, as the peer's AOF); set it empty for memory only.
 #                          Files $WORK/rotate.db* are deleted before each rotate run.
 #        PEER_MODES        which peer runs (default "pipeline single"; "pipeline" alone skips the
 #                          slow one-report-per-round-trip run)
@@ -47,7 +49,7 @@ WORK=$PWD/$peers/redis-$devices
 export WORK
 modes=${PEER_MODES:-pipeline single}
 read -r -a peer_args <<< "${PEER_ARGS:-}"
-rotate_args=${ROTATE_SERVE_ARGS:-}
+rotate_args=${ROTATE_SERVE_ARGS-'--state {work}/rotate.db --durability batch'}
 rotate_args=${rotate_args//\{work\}/$WORK}
 
 say() { echo "run.sh: $*" >&2; }

@@ -116,10 +116,11 @@ class Run:
 def committed(work):
     probe = subprocess.run([ROTATE, "serve", "--stdio", "--places", f"{work}/places.csv", "--state", f"{work}/load.db"],
                            stdin=subprocess.DEVNULL, capture_output=True, text=True)
-    match = re.search(r"(\d+) devices restored.*?(\d+) input lines committed", probe.stderr)
-    if probe.returncode != 0 or not match:
+    lines = re.search(r"(\d+) input lines committed", probe.stderr)
+    if probe.returncode != 0 or not lines:
         sys.exit(f"load.py: the restart did not start: {probe.stderr}")
-    return int(match.group(1)), int(match.group(2))
+    devices = re.search(r"(\d+) devices restored", probe.stderr)
+    return int(devices.group(1)) if devices else 0, int(lines.group(1))
 
 
 def report(name, run):

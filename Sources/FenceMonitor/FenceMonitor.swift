@@ -129,6 +129,17 @@ public struct FenceMonitor: Sendable {
         rebuildTrackPositions()
     }
 
+    /// Resumes another packed state with this monitor's catalog, configuration, settings and
+    /// scratch (buffers and caches any position may use): as
+    /// `init(catalog:configuration:settings:packed:)`, without making the planner again.
+    /// - Precondition: packed against the monitor's catalog.
+    public mutating func resume(packed: PackedMonitorState) throws(RotatorStateError) {
+        try rotator.resume(packed: packed.rotator)
+        state = packed.others
+        state.rotator = rotator.state
+        rebuildTrackPositions()
+    }
+
     /// The state, packed against the monitor's catalog.
     public var packedState: PackedMonitorState {
         PackedMonitorState(rotator: rotator.packedState, others: state)

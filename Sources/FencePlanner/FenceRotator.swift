@@ -45,11 +45,24 @@ public struct FenceRotator: Sendable {
     init(catalog: PlaceCatalog, configuration: RotationConfiguration, state: RotatorState, positions known: [Int]?)
         throws(RotatorStateError)
     {
+        let planner: RotationPlanner
         do {
             planner = try RotationPlanner(catalog: catalog, configuration: configuration)
         } catch {
             throw .invalidConfiguration(error)
         }
+        try self.init(planner: planner, state: state, positions: known)
+    }
+
+    /// The resuming init over the planner (and scratch) of `other`.
+    init(reusing other: FenceRotator, state: RotatorState, positions known: [Int]?) throws(RotatorStateError) {
+        try self.init(planner: other.planner, state: state, positions: known)
+    }
+
+    /// The resuming init over a planner already made (and its scratch).
+    private init(planner: RotationPlanner, state: RotatorState, positions known: [Int]?) throws(RotatorStateError) {
+        self.planner = planner
+        let catalog = planner.catalog, configuration = planner.configuration
         guard state.monitored.count <= configuration.placeSlots else {
             throw .foreign("the state monitors \(state.monitored.count) places but the configuration has \(configuration.placeSlots) slots")
         }

@@ -105,6 +105,15 @@ extension FenceRotator {
             catalog: catalog, configuration: configuration, state: packed.unpacked(in: catalog), positions: packed.monitoredPositions)
     }
 
+    /// Resumes another packed state with this rotator's catalog, configuration and scratch (its
+    /// planner's buffers and warm neighbourhood, a cache that any position may use): as
+    /// `init(catalog:configuration:packed:)`, without making a planner. What a service that
+    /// handles many devices one input at a time keeps between inputs.
+    /// - Precondition: packed against the rotator's catalog.
+    public mutating func resume(packed: PackedRotatorState) throws(RotatorStateError) {
+        self = try FenceRotator(reusing: self, state: packed.unpacked(in: catalog), positions: packed.monitoredPositions)
+    }
+
     /// The state, packed against the rotator's catalog.
     public var packedState: PackedRotatorState {
         PackedRotatorState(state, positions: monitoredPlacePositions, in: catalog)

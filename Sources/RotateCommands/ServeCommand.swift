@@ -91,10 +91,10 @@ public enum ServeCommand: Subcommand {
         var lines = 0, inputsSinceCommit = 0
         let clock = ContinuousClock()
         var lastCommit = clock.now
-        func commit() throws(CommandError) {
+        func commit(wait: Bool) throws(CommandError) {
             guard let store else { return }
             do {
-                try store.commit(&server, linesHandled: lines)
+                try store.commit(&server, linesHandled: lines, wait: wait)
             } catch {
                 answers.write(to: console)
                 throw .failure("\(error)")
@@ -106,12 +106,7 @@ public enum ServeCommand: Subcommand {
             switch next.line {
             case .text(let text):
                 for output in server.handle(text, number: next.number) { answers.append(output) }
-                do {
-                    try store?.recordChanges(of: server)
-                } catch {
-                    answers.write(to: console)
-                    throw .failure("\(error)")
-                }
+                store?.recordChanges(of: server)
             case .tooLong(let bytes):
                 answers.append(
                     SidecarResponse.error(line: next.number, "line is \(bytes) bytes long; at most \(reader.maximumBytes): skipped"))
@@ -122,19 +117,19 @@ public enum ServeCommand: Subcommand {
             switch store?.durability {
             case .always?:
                 // Group commit: the lines read together are committed, then answered.
-                if pause { try commit() }
+                if pause { try commit(wait: true) }
             case .batch?:
                 if inputsSinceCommit >= commitEvery || (idle && inputsSinceCommit > 0)
                     || clock.now - lastCommit >= SidecarStore.commitInterval
                 {
-                    try commit()
+                    try commit(wait: false)
                 }
             case .none?, nil:
                 break
             }
             if pause { answers.write(to: console) }
         }
-        try commit()
+        try commit(wait: true)
         answers.write(to: console)
         if Termination.requested { console.err(statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved") }
     }

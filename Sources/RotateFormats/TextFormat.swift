@@ -35,22 +35,22 @@ public enum TextFormat {
 
     /// The decimal digits of `value`, left-padded with zeros to `minimumCount`.
     static func appendDigits(_ value: UInt64, minimumCount: Int, to bytes: inout [UInt8]) {
-        var count = 1
-        var probe = value / 10
-        while probe > 0 {
-            count += 1
-            probe /= 10
+        // Digits from the last, into a buffer on the stack (at most 20, plus zero padding of at
+        // most 15 decimals), then one append.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            var i = buffer.count
+            var rest = value
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            while buffer.count - i < minimumCount && i > 0 {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i...]))
         }
-        let width = Swift.max(count, minimumCount)
-        let start = bytes.count
-        bytes += repeatElement(UInt8(ascii: "0"), count: width)
-        var rest = value
-        var i = start + width - 1
-        repeat {
-            bytes[i] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            i -= 1
-        } while rest > 0
     }
 
     /// An integer with thousands separators: `1234567` → `"1,234,567"`.
@@ -74,9 +74,13 @@ public enum TextFormat {
 /// Builds one JSON object, keys in insertion order (so output is deterministic), as UTF-8 bytes
 /// written once (no string per member).
 public struct JSONObject: Sendable {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var bytes: [UInt8]
 
-    public init() {}
+    public init() {
+        bytes = []
+        bytes.reserveCapacity(256)
+        bytes.append(UInt8(ascii: "{"))
+    }
 
     /// `"key":`, after a comma unless it is the first member.
     private mutating func key(_ key: String) {

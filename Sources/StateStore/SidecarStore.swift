@@ -1,3 +1,4 @@
+import Dispatch
 import FenceMonitor
 import FencePlanner
 import Foundation
@@ -23,7 +24,11 @@ public enum Durability: String, Sendable, CaseIterable {
 /// A sidecar with its state database: opens or creates the database (migrating a JSON state
 /// file once), restores the catalog and makes the sidecar look devices up in it, and writes the
 /// devices that changed and the change sets applied, in one transaction per commit.
-public final class SidecarStore {
+///
+/// Commits are written on a thread of their own, one at a time, while the sidecar goes on with
+/// the next lines (a commit that must be on disk before answers are written is waited for):
+/// encoding the states and SQLite's work take the second core instead of the sidecar's.
+public final class SidecarStore: @unchecked Sendable {
     /// The longest a batch stays open under `Durability.batch`.
     public static let commitInterval = Duration.milliseconds(100)
 
@@ -35,6 +40,13 @@ public final class SidecarStore {
     public let devicesAtOpen: Int
     /// What opening did, for the log: created, migrated or restored, with the counts.
     public let summary: String
+    /// Change sets applied since the last commit, each with the catalog it made.
+    private var pendingChanges: [(changes: [CatalogChange], catalog: PlaceCatalog)] = []
+    private let writer = DispatchQueue(label: "rotate.state-writer")
+    /// The commit being written, if any.
+    private let inFlight = DispatchGroup()
+    /// The first failed write (read after `inFlight` is done).
+    private var failure: StateFileError?
 
     /// Opens the state at `path` for a sidecar over `catalog`, the places file's catalog.
     ///
@@ -77,8 +89,9 @@ public final class SidecarStore {
             }
             sidecar = Sidecar(catalog: current, configuration: configuration)
         }
-        sidecar.lookUp(in: database)
         let store = try SidecarStore(database: database, durability: durability, migrated: migrated, catalog: sidecar.devices.catalog)
+        // Only a database that holds devices is worth asking about a device not seen yet.
+        if store.devicesAtOpen > 0 { sidecar.lookUp(in: database) }
         return (store, sidecar)
     }
 
@@ -99,20 +112,44 @@ public final class SidecarStore {
             "\(database.path): \(what), catalog version \(catalog.version) (\(catalog.count) places), \(committedLinesAtOpen) input lines committed"
     }
 
-    /// Writes what the last line changed into the open transaction: its change set, if it applied
-    /// one (call after every line that may have).
-    public func recordChanges(of sidecar: Sidecar) throws(StateFileError) {
-        if let changes = sidecar.lastAppliedChanges { try database.record(changes, in: sidecar.devices.catalog) }
+    /// Keeps what the last line changed for the next commit: its change set, if it applied one
+    /// (call after every line that may have).
+    public func recordChanges(of sidecar: Sidecar) {
+        if let changes = sidecar.lastAppliedChanges { pendingChanges.append((changes, sidecar.devices.catalog)) }
     }
 
-    /// Writes every device that changed since the last commit and commits, recording that
-    /// `lines` input lines were handled by this process so far.
-    public func commit(_ sidecar: inout Sidecar, linesHandled lines: Int) throws(StateFileError) {
+    /// Commits the change sets applied and every device that changed since the last commit,
+    /// recording that `lines` input lines were handled by this process so far: hands them to the
+    /// writer (after the commit before, if it is still being written) and, with `wait`, returns
+    /// once they are committed.
+    ///
+    /// - Throws: `StateFileError` when this commit (with `wait`) or an earlier one failed.
+    public func commit(_ sidecar: inout Sidecar, linesHandled lines: Int, wait: Bool) throws(StateFileError) {
+        let catalog = sidecar.devices.catalog
+        var devices: [(String, PackedMonitorState)] = []
         for device in sidecar.takeChangedDevices() {
-            guard let state = sidecar.devices.state(of: device) else { continue }
-            try database.put(device: device, state: state)
+            if let state = sidecar.devices.packedState(of: device) { devices.append((device, state)) }
         }
-        try database.commit(inputLines: committedLinesAtOpen + lines)
+        let changes = pendingChanges
+        pendingChanges = []
+        let total = committedLinesAtOpen + lines
+        inFlight.wait()
+        if let failure { throw failure }
+        inFlight.enter()
+        writer.async { [database, inFlight, devices] in
+            do throws(StateFileError) {
+                for (changeSet, after) in changes { try database.record(changeSet, in: after) }
+                for (device, state) in devices { try database.put(device: device, packed: state, in: catalog) }
+                try database.commit(inputLines: total)
+            } catch {
+                self.failure = error
+            }
+            inFlight.leave()
+        }
+        if wait {
+            inFlight.wait()
+            if let failure { throw failure }
+        }
     }
 
     /// A JSON state file (what `rotate serve` wrote before its state database), if `path` is one.
@@ -136,8 +173,9 @@ public final class SidecarStore {
         do {
             let database = try StateDatabase(path: temporary, synchronous: true)
             try database.seed(sidecar.devices.catalog, digest: StateDatabase.digest(of: catalog))
-            for (device, state) in legacy.devices.sorted(by: { $0.key < $1.key }) {
-                try database.put(device: device, state: sidecar.devices.state(of: device) ?? state)
+            for device in legacy.devices.keys.sorted() {
+                guard let state = sidecar.devices.packedState(of: device) else { continue }
+                try database.put(device: device, packed: state, in: sidecar.devices.catalog)
             }
             try database.commit(inputLines: 0)
             try database.close()

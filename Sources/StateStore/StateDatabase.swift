@@ -14,10 +14,14 @@ import SyncService
 ///   on this file, through the last commit), `seed_digest` (the places file the database was
 ///   created from), `created_by`;
 /// - `places(id, name, lat, lon, radius_m, transitions)`: the catalog's current version;
-/// - `devices(id, state)`: each device's state in `MonitorStateCoding`'s binary form.
+/// - `devices(id, state)`: each device's state in `MonitorStateCoding`'s binary form, in a rowid
+///   table with a unique index on `id`: a new device's row is appended at the end of the table
+///   (devices arrive in no order of their ids, and a table ordered by id would take a page write
+///   for each), and only the small index entries go in id order.
 ///
-/// Writes go into one open transaction, committed by `commit()`; readers of this process see
-/// them at once. Not thread-safe: one thread uses it at a time.
+/// Writes go into one open transaction, committed by `commit()`. Device states are read through a
+/// second connection, which sees what is committed: one thread may write (and commit) while
+/// another reads states. Otherwise one thread uses it at a time.
 public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     public static let applicationID: Int64 = 0x726F_7461
     public static let schemaVersion: Int64 = 1
@@ -27,7 +31,8 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     public let isNew: Bool
     private let connection: SQLiteConnection
     private var inTransaction = false
-    private let selectDevice: SQLiteStatement
+    /// The reading connection and its statement, opened at the first read.
+    private var reader: (connection: SQLiteConnection, select: SQLiteStatement)?
     private let upsertDevice: SQLiteStatement
     private let upsertPlace: SQLiteStatement
     private let deletePlace: SQLiteStatement
@@ -80,7 +85,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
             // A large page cache and fewer, larger checkpoints: device rows are updated in random
             // key order, so each commit touches many pages; keeping them cached and checkpointing
             // each page once for many commits is most of the write cost.
-            try connection.execute("PRAGMA cache_size = -262144")
+            try connection.execute("PRAGMA cache_size = -131072")
             try connection.execute("PRAGMA wal_autocheckpoint = 16384")
             if !exists {
                 // Created and seeded in one transaction (`seed` commits it): a crash in between
@@ -93,12 +98,12 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
                     CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
                     CREATE TABLE places(id TEXT PRIMARY KEY, name TEXT, lat REAL NOT NULL, lon REAL NOT NULL,
                         radius_m REAL NOT NULL, transitions TEXT NOT NULL) WITHOUT ROWID;
-                    CREATE TABLE devices(id TEXT PRIMARY KEY, state BLOB NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE devices(id TEXT NOT NULL UNIQUE, state BLOB NOT NULL);
                     """)
                 inTransaction = true
             }
-            selectDevice = try connection.prepare("SELECT state FROM devices WHERE id = ?1")
-            upsertDevice = try connection.prepare("INSERT OR REPLACE INTO devices(id, state) VALUES (?1, ?2)")
+            upsertDevice = try connection.prepare(
+                "INSERT INTO devices(id, state) VALUES (?1, ?2) ON CONFLICT(id) DO UPDATE SET state = excluded.state")
             upsertPlace = try connection.prepare(
                 "INSERT OR REPLACE INTO places(id, name, lat, lon, radius_m, transitions) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
             deletePlace = try connection.prepare("DELETE FROM places WHERE id = ?1")
@@ -256,36 +261,39 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
 
     // MARK: Devices
 
-    /// Stores a device's state (in the open transaction).
-    public func put(device: String, state: MonitorState) throws(StateFileError) {
+    /// Stores a device's state, packed against `catalog`, the catalog this database stores as of
+    /// the commit (in the open transaction).
+    public func put(device: String, packed state: PackedMonitorState, in catalog: PlaceCatalog) throws(StateFileError) {
         do {
             try beginIfNeeded()
             upsertDevice.bind(1, device)
-            upsertDevice.bind(2, blob: MonitorStateCoding.encode(state))
+            upsertDevice.bind(2, blob: MonitorStateCoding.encode(state, in: catalog))
             try upsertDevice.run()
         } catch {
             throw failure(error)
         }
     }
 
-    public func storedState(of device: String) throws(DeviceError) -> MonitorState? {
+    public func storedState(of device: String, in catalog: PlaceCatalog) throws(DeviceError) -> MonitorState? {
         let found: Bool
+        let select: SQLiteStatement
         do {
-            selectDevice.bind(1, device)
-            found = try selectDevice.step()
+            select = try readingConnection().select
+            select.bind(1, device)
+            found = try select.step()
         } catch {
             throw DeviceError(device: device, reason: "\(path): \(Self.describe(error))")
         }
         guard found else { return nil }
-        defer { selectDevice.reset() }
-        return try decodeState(selectDevice, column: 0, device: device)
+        defer { select.reset() }
+        return try decodeState(select, column: 0, device: device, catalog: catalog)
     }
 
-    public func storedStates() throws(DeviceError) -> [String: MonitorState] {
+    public func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: MonitorState] {
         var states: [String: MonitorState] = [:]
         let statement: SQLiteStatement
         do {
-            statement = try connection.prepare("SELECT id, state FROM devices")
+            statement = try readingConnection().connection.prepare("SELECT id, state FROM devices")
         } catch {
             throw DeviceError(device: "*", reason: "\(path): \(Self.describe(error))")
         }
@@ -296,13 +304,27 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
                 throw DeviceError(device: "*", reason: "\(path): \(Self.describe(error))")
             }
             let device = statement.text(0) ?? ""
-            states[device] = try decodeState(statement, column: 1, device: device)
+            states[device] = try decodeState(statement, column: 1, device: device, catalog: catalog)
         }
         return states
     }
 
-    private func decodeState(_ statement: SQLiteStatement, column: Int32, device: String) throws(DeviceError) -> MonitorState {
-        let result = statement.withBlob(column) { bytes in Result { () throws(StateCodingError) in try MonitorStateCoding.decode(bytes) } }
+    private func readingConnection() throws(SQLiteError) -> (connection: SQLiteConnection, select: SQLiteStatement) {
+        if let reader { return reader }
+        let connection = try SQLiteConnection(path: path, create: false)
+        sqlite3_busy_timeout(connection.handle, 5_000)
+        try connection.execute("PRAGMA cache_size = -65536")
+        let opened = (connection, try connection.prepare("SELECT state FROM devices WHERE id = ?1"))
+        reader = opened
+        return opened
+    }
+
+    private func decodeState(
+        _ statement: SQLiteStatement, column: Int32, device: String, catalog: PlaceCatalog
+    ) throws(DeviceError) -> MonitorState {
+        let result = statement.withBlob(column) { bytes in
+            Result { () throws(StateCodingError) in try MonitorStateCoding.decode(bytes, in: catalog) }
+        }
         switch result {
         case .success(let state): return state
         case .failure(let error): throw DeviceError(device: device, reason: "\(path): stored state does not read: \(error.reason)")

@@ -21,11 +21,17 @@ public struct DeviceRegistry: Sendable {
     public private(set) var source: (any DeviceStateSource)?
     /// Devices whose state changed in a way worth storing since the last `takeChanged()`.
     private var changed: Set<String> = []
+    /// The engine of the last input, kept as scratch for the next (its buffers and caches hold
+    /// nothing of the device).
+    private var worker: FenceMonitor?
+    /// A device's state before its first input.
+    private var freshState: PackedMonitorState
 
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings()) {
         self.catalog = catalog
         self.configuration = configuration
         self.settings = settings
+        freshState = PackedMonitorState(MonitorState(), in: catalog)
     }
 
     /// Devices held (without those still only in `source`).
@@ -54,7 +60,7 @@ public struct DeviceRegistry: Sendable {
     /// Loads every state `source` still holds (those not held already), and stops looking up.
     private mutating func loadSource() throws(DeviceError) {
         guard let source else { return }
-        for (device, state) in try source.storedStates() where held[device] == nil {
+        for (device, state) in try source.storedStates(in: catalog) where held[device] == nil {
             held[device] = try packed(state, of: device)
         }
         self.source = nil
@@ -124,6 +130,8 @@ public struct DeviceRegistry: Sendable {
         let map = PackedRotatorState.positionMap(from: catalog, to: next)
         held.update { device, state in state = handed[device] ?? state.repacked(from: catalog, to: next, positionMap: map) }
         catalog = next
+        freshState = PackedMonitorState(MonitorState(), in: catalog)
+        worker = nil
         return answers
     }
 
@@ -140,16 +148,18 @@ public struct DeviceRegistry: Sendable {
     public mutating func handle(
         _ input: (LocationRequest) -> MonitorInput, from device: String
     ) throws(DeviceError) -> MonitorOutput {
-        if held[device] == nil, let source, let stored = try source.storedState(of: device) {
+        if held[device] == nil, let source, let stored = try source.storedState(of: device, in: catalog) {
             held[device] = try packed(stored, of: device)
         }
         let stored = held[device]
         var monitor: FenceMonitor
         do {
-            if let stored {
-                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: stored)
+            if var scratch = worker, scratch.catalog.version == catalog.version {
+                worker = nil  // uniquely referenced while it is used
+                try scratch.resume(packed: stored ?? freshState)
+                monitor = scratch
             } else {
-                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings)
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: stored ?? freshState)
             }
         } catch {
             throw DeviceError(device: device, reason: "\(error)")
@@ -169,6 +179,7 @@ public struct DeviceRegistry: Sendable {
         } else {
             held[device] = monitor.packedState
         }
+        worker = monitor
         return output
     }
 
@@ -202,6 +213,11 @@ public struct DeviceRegistry: Sendable {
         changed.remove(device)
     }
 
+    /// The device's state packed against `catalog`, if the device is held.
+    public func packedState(of device: String) -> PackedMonitorState? {
+        held[device]
+    }
+
     /// The device's rotator (what its platform holds), if the device is held.
     public func rotatorState(of device: String) -> RotatorState? {
         held[device]?.rotator.unpacked(in: catalog)
@@ -223,10 +239,11 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Where a `DeviceRegistry` finds the states of devices it does not hold yet (the sidecar's
 /// state database).
 public protocol DeviceStateSource: AnyObject, Sendable {
-    /// The device's stored state; nil when none is stored.
-    func storedState(of device: String) throws(DeviceError) -> MonitorState?
+    /// The device's stored state; nil when none is stored. `catalog` is the catalog's current
+    /// version (what the states are stored against).
+    func storedState(of device: String, in catalog: PlaceCatalog) throws(DeviceError) -> MonitorState?
     /// Every stored state, by device id.
-    func storedStates() throws(DeviceError) -> [String: MonitorState]
+    func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: MonitorState]
 }
 
 /// A change set a `DeviceRegistry` cannot apply.

@@ -132,7 +132,8 @@ import Glibc
         // With --durability none, the state is written at the clean end only.
         let saved = try StateDatabase(path: state, synchronous: false)
         #expect(try saved.deviceCount() == 20 && saved.inputLines() == 20)
-        for d in 0..<20 { #expect(try saved.storedState(of: "d\(d)")?.rotator.reselections == 1) }
+        let catalog = try PlaceCatalog(places: try PlacesCSV.read(path: Self.places).places, refreshIdentifierPrefix: "refresh-")
+        for d in 0..<20 { #expect(try saved.storedState(of: "d\(d)", in: catalog)?.rotator.reselections == 1) }
     }
 }
 

@@ -10,8 +10,9 @@ import Testing
 @Suite struct MonitorStateCodingTests {
     /// States an engine really reaches (monitored fences, refresh regions, guarantees, tracks
     /// inside and outside, times), with their optional fields varied.
+    static let catalog = PlannerFixtures.catalog(count: 80, sideMeters: 1_500, seed: 31)
+
     static func states(seed: UInt64, count: Int) throws -> [MonitorState] {
-        let catalog = PlannerFixtures.catalog(count: 80, sideMeters: 1_500, seed: 31)
         var rng = SplitMixForSeeds(state: seed)
         var states: [MonitorState] = [MonitorState()]
         var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(limit: 8, headroom: 1))
@@ -25,6 +26,8 @@ import Testing
             if rng.next() % 5 == 0 { state.rotator.guarantee = .saturated(overlapping: Int(rng.next() % 30)) }
             if rng.next() % 3 == 0 { state.rotator.catalogVersion = nil }
             if rng.next() % 4 == 0 { state.resetPending.toggle() }
+            // A registration the catalog no longer defines so is kept whole.
+            if rng.next() % 4 == 0, !state.rotator.monitored.isEmpty { state.rotator.monitored[0].radiusMeters += 1 }
             states.append(state)
         }
         return states
@@ -35,8 +38,8 @@ import Testing
         let states = try Self.states(seed: seed, count: 300)
         #expect(states.contains { !$0.tracks.isEmpty } && states.contains { $0.tracks.contains(where: \.inside) })
         for state in states {
-            let bytes = MonitorStateCoding.encode(state)
-            let read = try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0) }
+            let bytes = MonitorStateCoding.encode(state, in: Self.catalog)
+            let read = try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog) }
             #expect(read == state, "\(TestSeed.replay(seed))")
         }
     }
@@ -46,15 +49,19 @@ import Testing
         let seed = TestSeed.value(salt: 0x4441_4D47)
         var rng = SplitMixForSeeds(state: seed)
         for state in try Self.states(seed: seed, count: 40) {
-            let bytes = MonitorStateCoding.encode(state)
+            let bytes = MonitorStateCoding.encode(state, in: Self.catalog)
             for cut in 0..<bytes.count {
-                #expect(throws: StateCodingError.self) { try Array(bytes[0..<cut]).withUnsafeBytes { try MonitorStateCoding.decode($0) } }
+                #expect(throws: StateCodingError.self) {
+                    try Array(bytes[0..<cut]).withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog) }
+                }
             }
-            #expect(throws: StateCodingError.self) { try (bytes + [0]).withUnsafeBytes { try MonitorStateCoding.decode($0) } }
+            #expect(throws: StateCodingError.self) {
+                try (bytes + [0]).withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog) }
+            }
             for _ in 0..<50 {
                 var damaged = bytes
                 damaged[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next())
-                _ = try? damaged.withUnsafeBytes { try MonitorStateCoding.decode($0) }
+                _ = try? damaged.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog) }
             }
         }
     }
@@ -73,7 +80,9 @@ import Testing
         state.lastInputSeconds = .infinity
         for invalid in [duplicate, negative, noSelection, badRadius, state] {
             #expect(throws: StateCodingError.self) {
-                try MonitorStateCoding.encode(invalid).withUnsafeBytes { try MonitorStateCoding.decode($0) }
+                try MonitorStateCoding.encode(invalid, in: Self.catalog).withUnsafeBytes {
+                    try MonitorStateCoding.decode($0, in: Self.catalog)
+                }
             }
         }
     }

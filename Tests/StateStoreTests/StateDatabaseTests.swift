@@ -35,20 +35,28 @@ import Testing
             let database = try StateDatabase(path: path, synchronous: false)
             #expect(database.isNew)
             try database.seed(Self.catalog, digest: 42)
-            for (i, state) in states.enumerated() { try database.put(device: "d\(i)", state: state) }
+            for (i, state) in states.enumerated() {
+                try database.put(
+                    device: "d\(i)", packed: PackedMonitorState(state, in: MonitorStateCodingTests.catalog),
+                    in: MonitorStateCodingTests.catalog)
+            }
             try database.record(changes, in: next)
             try database.commit(inputLines: 17)
             // Uncommitted writes are lost with the connection.
-            try database.put(device: "uncommitted", state: states[0])
+            try database.put(
+                device: "uncommitted", packed: PackedMonitorState(states[0], in: MonitorStateCodingTests.catalog),
+                in: MonitorStateCodingTests.catalog)
         }
         let database = try StateDatabase(path: path, synchronous: true)
         #expect(!database.isNew)
         #expect(try database.inputLines() == 17 && database.seedDigest() == 42 && database.catalogVersion() == 1)
         #expect(try database.deviceCount() == states.count)
         #expect(try database.places() == next.places)
-        for (i, state) in states.enumerated() { #expect(try database.storedState(of: "d\(i)") == state) }
-        #expect(try database.storedState(of: "uncommitted") == nil)
-        let all = try database.storedStates()
+        for (i, state) in states.enumerated() {
+            #expect(try database.storedState(of: "d\(i)", in: MonitorStateCodingTests.catalog) == state)
+        }
+        #expect(try database.storedState(of: "uncommitted", in: MonitorStateCodingTests.catalog) == nil)
+        let all = try database.storedStates(in: MonitorStateCodingTests.catalog)
         #expect(all.count == states.count && all["d5"] == states[5])
     }
 
@@ -70,7 +78,9 @@ import Testing
             let database = try StateDatabase(path: path("good.db"), synchronous: false)
             try database.seed(Self.catalog, digest: 1)
             for (i, state) in try MonitorStateCodingTests.states(seed: 3, count: 200).enumerated() {
-                try database.put(device: "device-\(i)", state: state)
+                try database.put(
+                    device: "device-\(i)", packed: PackedMonitorState(state, in: MonitorStateCodingTests.catalog),
+                    in: MonitorStateCodingTests.catalog)
             }
             try database.close()
         }
@@ -122,8 +132,8 @@ import Testing
         #expect(store.summary.contains("migrated 2 devices"))
         #expect(sidecar.devices.catalog.version == 1 && sidecar.devices.catalog[id: change] == nil)
         #expect(FileManager.default.fileExists(atPath: path + ".json"))
-        #expect(try store.database.storedState(of: "a")?.rotator.monitored == monitor.state.rotator.monitored)
-        #expect(try store.database.storedState(of: "b") == MonitorState())
+        #expect(try store.database.storedState(of: "a", in: sidecar.devices.catalog)?.rotator.monitored == monitor.state.rotator.monitored)
+        #expect(try store.database.storedState(of: "b", in: sidecar.devices.catalog) == MonitorState())
         #expect(try store.database.places() == sidecar.devices.catalog.places)
         // Opened again, it is the database (nothing left to migrate) with the changed catalog.
         let (again, reopened) = try SidecarStore.open(
