@@ -306,18 +306,20 @@ private struct ByteReader {
         return Int(value)
     }
 
-    mutating func integer() throws(StateCodingError) -> Int {
+    /// The next 8 bytes, as the little-endian word they hold.
+    private mutating func word() throws(StateCodingError) -> UInt64 {
         let at = try take(8)
         var raw: UInt64 = 0
         withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 8])) }
-        return Int(Int64(littleEndian: Int64(bitPattern: raw)))
+        return UInt64(littleEndian: raw)
+    }
+
+    mutating func integer() throws(StateCodingError) -> Int {
+        Int(Int64(bitPattern: try word()))
     }
 
     mutating func double() throws(StateCodingError) -> Double {
-        let at = try take(8)
-        var raw: UInt64 = 0
-        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<at + 8])) }
-        return Double(bitPattern: UInt64(littleEndian: raw))
+        Double(bitPattern: try word())
     }
 
     mutating func coordinate() throws(StateCodingError) -> Coordinate {
