@@ -54,14 +54,16 @@ public struct FenceRotator: Sendable {
         try self.init(planner: planner, state: state, positions: known)
     }
 
-    /// The resuming init over the planner (and scratch) of `other`.
-    init(reusing other: FenceRotator, state: RotatorState, positions known: [Int]?) throws(RotatorStateError) {
-        try self.init(planner: other.planner, state: state, positions: known)
-    }
-
     /// The resuming init over a planner already made (and its scratch).
     private init(planner: RotationPlanner, state: RotatorState, positions known: [Int]?) throws(RotatorStateError) {
         self.planner = planner
+        self.state = RotatorState()
+        try adopt(state, positions: known)
+    }
+
+    /// Takes `state` as what is registered now, over this rotator's planner (the body of the
+    /// resuming init). On a throw the rotator is unchanged.
+    mutating func adopt(_ state: RotatorState, positions known: [Int]?) throws(RotatorStateError) {
         let catalog = planner.catalog, configuration = planner.configuration
         guard state.monitored.count <= configuration.placeSlots else {
             throw .foreign("the state monitors \(state.monitored.count) places but the configuration has \(configuration.placeSlots) slots")
@@ -73,7 +75,6 @@ public struct FenceRotator: Sendable {
             throw .foreign(
                 "refresh radius \(refresh.radiusMeters) m is beyond the configuration's \(configuration.maxRegionRadiusMeters) m")
         }
-        self.state = state
         // Looked up once: the positions of the monitored places in this catalog (−1 where a place
         // is gone or its definition changed), for the re-validation, the next selection and its diff.
         let positions = known ?? Self.positions(of: state.monitored, in: catalog)
@@ -88,7 +89,9 @@ public struct FenceRotator: Sendable {
                 )
             }
         }
+        self.state = state
         monitoredPositions = positions
+        mustReselect = false
         if state.reselections > 0 && state.catalogVersion != catalog.version {
             mustReselect = !Self.stillHolds(state, positions: positions, in: catalog, marginMeters: planner.configuration.marginMeters)
             // Still exact in this version: re-stamped with it, so that the next resume trusts the

@@ -111,7 +111,7 @@ extension FenceRotator {
     /// handles many devices one input at a time keeps between inputs.
     /// - Precondition: packed against the rotator's catalog.
     public mutating func resume(packed: PackedRotatorState) throws(RotatorStateError) {
-        self = try FenceRotator(reusing: self, state: packed.unpacked(in: catalog), positions: packed.monitoredPositions)
+        try adopt(packed.unpacked(in: catalog), positions: packed.monitoredPositions)
     }
 
     /// The state, packed against the rotator's catalog.

@@ -75,6 +75,9 @@ public enum TextFormat {
 /// written once (no string per member).
 public struct JSONObject: Sendable {
     private var bytes: [UInt8]
+    /// Where this object's `{` is in `bytes` (after its parent's bytes, for an object written in
+    /// place by `add(_:objectsOf:_:)` or `add(_:nested:)`).
+    private var start = 0
 
     public init() {
         bytes = []
@@ -84,9 +87,46 @@ public struct JSONObject: Sendable {
 
     /// `"key":`, after a comma unless it is the first member.
     private mutating func key(_ key: String) {
-        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        if bytes.count > start + 1 { bytes.append(UInt8(ascii: ",")) }
         Self.appendQuoted(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Writes one object in place, at the end of this object's bytes (moved into it and back,
+    /// not copied).
+    private mutating func appendObject(_ write: (inout JSONObject) -> Void) {
+        var nested = JSONObject(continuing: &bytes)
+        write(&nested)
+        swap(&bytes, &nested.bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// An object that continues `bytes` (taken, leaving them empty).
+    private init(continuing bytes: inout [UInt8]) {
+        self.bytes = []
+        swap(&self.bytes, &bytes)
+        start = self.bytes.count
+        self.bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// A member whose value is an object written in place by `write`.
+    public mutating func add(_ key: String, nested write: (inout JSONObject) -> Void) {
+        self.key(key)
+        appendObject(write)
+    }
+
+    /// A member whose value is an array of objects, one per item, each written in place by
+    /// `write`.
+    public mutating func add<Items: Sequence>(_ key: String, objectsOf items: Items, _ write: (Items.Element, inout JSONObject) -> Void) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        for item in items {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            appendObject { write(item, &$0) }
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     public mutating func add(_ key: String, _ value: Int) {
@@ -167,6 +207,12 @@ public struct JSONObject: Sendable {
 
     /// The object on one line.
     public var text: String { String(decoding: bytes + [UInt8(ascii: "}")], as: UTF8.self) }
+
+    /// The object on one line, closing its own bytes (one copy fewer than `text`).
+    public consuming func finished() -> String {
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// A JSON string literal (RFC 8259 escapes).
     public static func quoted(_ string: String) -> String {

@@ -148,18 +148,22 @@ public struct DeviceRegistry: Sendable {
     public mutating func handle(
         _ input: (LocationRequest) -> MonitorInput, from device: String
     ) throws(DeviceError) -> MonitorOutput {
-        if held[device] == nil, let source, let stored = try source.storedState(of: device, in: catalog) {
-            held[device] = try packed(stored, of: device)
+        var slot = held.slot(of: device)
+        if slot == nil, let source, let stored = try source.storedState(of: device, in: catalog) {
+            slot = held.insert(try packed(stored, of: device), for: device)
         }
-        let stored = held[device]
+        let storedVersion = slot.flatMap { held[$0].rotator.catalogVersion }
+        // The engine of the last input, moved out (not copied) so that its buffers stay uniquely
+        // referenced while this input uses them.
         var monitor: FenceMonitor
         do {
-            if var scratch = worker, scratch.catalog.version == catalog.version {
-                worker = nil  // uniquely referenced while it is used
-                try scratch.resume(packed: stored ?? freshState)
-                monitor = scratch
+            if var scratch = worker.take(), scratch.catalog.version == catalog.version {
+                if let slot { try scratch.resume(packed: held[slot]) } else { try scratch.resume(packed: freshState) }
+                monitor = consume scratch
+            } else if let slot {
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: held[slot])
             } else {
-                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: stored ?? freshState)
+                monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: freshState)
             }
         } catch {
             throw DeviceError(device: device, reason: "\(error)")
@@ -167,19 +171,19 @@ public struct DeviceRegistry: Sendable {
         let before = monitor.state
         let output = monitor.handle(input(monitor.locationRequest()))
         // A fresh device, and a state re-stamped when it resumed, are worth storing too.
-        if stored == nil || Self.isWorthStoring(monitor.state, after: before)
-            || monitor.state.rotator.catalogVersion != stored?.rotator.catalogVersion
+        if slot == nil || Self.isWorthStoring(monitor.state, after: before)
+            || monitor.state.rotator.catalogVersion != storedVersion
         {
             changed.insert(device)
         }
-        if let stored, monitor.state.rotator == before.rotator {
-            var kept = stored
-            kept.replaceOthers(with: monitor.state)
-            held[device] = kept
+        if let slot, monitor.state.rotator == before.rotator {
+            held.updateOthers(at: slot, with: monitor.state)
+        } else if let slot {
+            held[slot] = monitor.packedState
         } else {
-            held[device] = monitor.packedState
+            held.insert(monitor.packedState, for: device)
         }
-        worker = monitor
+        worker = consume monitor
         return output
     }
 
@@ -290,12 +294,37 @@ struct PackedStates: Sendable {
                     slots[device] = nil
                 }
             } else if let newValue {
-                precondition(states.count < Int(Int32.max), "too many devices")
-                slots[device] = Int32(states.count)
-                ids.append(device)
-                states.append(newValue)
+                insert(newValue, for: device)
             }
         }
+    }
+
+    /// The slot of a device held.
+    func slot(of device: String) -> Int? {
+        slots[device].map(Int.init)
+    }
+
+    /// The state in a slot.
+    subscript(slot: Int) -> PackedMonitorState {
+        get { states[slot] }
+        set { states[slot] = newValue }
+    }
+
+    /// Adds a device not held yet; returns its slot.
+    @discardableResult
+    mutating func insert(_ state: PackedMonitorState, for device: String) -> Int {
+        precondition(states.count < Int(Int32.max), "too many devices")
+        let slot = states.count
+        slots[device] = Int32(slot)
+        ids.append(device)
+        states.append(state)
+        return slot
+    }
+
+    /// Replaces every field of the state in `slot` but its registrations (see
+    /// `PackedMonitorState.replaceOthers(with:)`), in place.
+    mutating func updateOthers(at slot: Int, with state: MonitorState) {
+        states[slot].replaceOthers(with: state)
     }
 
     /// Changes every state in place.

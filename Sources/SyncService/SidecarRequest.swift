@@ -134,7 +134,10 @@ public enum SidecarRequest: Equatable, Sendable {
         }
     }
 
-    private static func only(_ fields: [String: JSONValue], _ allowed: Set<String>) throws(SidecarLineError) {
+    /// Refuses a member not in `allowed` (the first such key in sorted order). A list, not a
+    /// set: a handful of short keys compare faster than they hash.
+    private static func only(_ fields: [String: JSONValue], _ allowed: [String]) throws(SidecarLineError) {
+        guard fields.keys.contains(where: { !allowed.contains($0) }) else { return }
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw SidecarLineError("unknown field '\(unknown)'")
         }

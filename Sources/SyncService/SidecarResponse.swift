@@ -21,7 +21,7 @@ public enum SidecarResponse {
             encoder.outputFormatting = [.sortedKeys]
             if let data = try? encoder.encode(state) { object.add("state", json: String(decoding: data, as: UTF8.self)) }
         }
-        return object.text
+        return object.finished()
     }
 
     /// The answer to one device's input, without its line number (also an item of a catalog
@@ -32,8 +32,8 @@ public enum SidecarResponse {
             object.add("action", "reconcile")
             object.add("in_sync", reconciliation.isInSync)
             object.add("stop", strings: reconciliation.stop)
-            if let region = reconciliation.refresh { object.add("start_refresh", object: refreshJSON(region)) }
-            object.add("start", objects: reconciliation.start.map(fenceJSON))
+            if let region = reconciliation.refresh { object.add("start_refresh", nested: { addRefresh(region, to: &$0) }) }
+            object.add("start", objectsOf: reconciliation.start, addFence)
         } else if output.operations.isEmpty {
             object.add("action", "none")
         } else {
@@ -51,51 +51,43 @@ public enum SidecarResponse {
                 }
             }
             object.add("stop", strings: stop)
-            if let region = startRefresh { object.add("start_refresh", object: refreshJSON(region)) }
-            object.add("start", objects: start.map(fenceJSON))
+            if let region = startRefresh { object.add("start_refresh", nested: { addRefresh(region, to: &$0) }) }
+            object.add("start", objectsOf: start, addFence)
             object.add("inside_at_start", strings: output.insideAtStart)
         }
-        object.add(
-            "place_events",
-            objects: output.placeEvents.map { event in
-                var item = JSONObject()
-                item.add("place", event.placeID)
-                item.add("event", event.kind.rawValue)
-                item.add("t", event.timeSeconds, decimals: 3)
-                item.add("evidence", event.evidence.name)
-                if case .fixes(let p) = event.evidence { item.add("p", p, decimals: 4) }
-                return item
-            })
-        var location = JSONObject()
-        switch output.location {
-        case .none: location.add("request", "none")
-        case .significantChanges: location.add("request", "significant_changes")
-        case .oneFix: location.add("request", "one_fix")
-        case .continuous(let meters):
-            location.add("request", "continuous")
-            location.add("distance_filter_m", meters, decimals: 2)
+        object.add("place_events", objectsOf: output.placeEvents) { event, item in
+            item.add("place", event.placeID)
+            item.add("event", event.kind.rawValue)
+            item.add("t", event.timeSeconds, decimals: 3)
+            item.add("evidence", event.evidence.name)
+            if case .fixes(let p) = event.evidence { item.add("p", p, decimals: 4) }
         }
-        object.add("location", object: location)
+        object.add("location") { location in
+            switch output.location {
+            case .none: location.add("request", "none")
+            case .significantChanges: location.add("request", "significant_changes")
+            case .oneFix: location.add("request", "one_fix")
+            case .continuous(let meters):
+                location.add("request", "continuous")
+                location.add("distance_filter_m", meters, decimals: 2)
+            }
+        }
         if let reason = output.ignored { object.add("ignored", reason) }
     }
 
-    static func refreshJSON(_ region: RefreshRegion) -> JSONObject {
-        var refresh = JSONObject()
+    static func addRefresh(_ region: RefreshRegion, to refresh: inout JSONObject) {
         refresh.add("id", region.id)
         refresh.add("lat", region.center.latitude, decimals: 7)
         refresh.add("lon", region.center.longitude, decimals: 7)
         refresh.add("radius_m", region.radiusMeters, decimals: 2)
-        return refresh
     }
 
-    static func fenceJSON(_ fence: Fence) -> JSONObject {
-        var item = JSONObject()
+    static func addFence(_ fence: Fence, to item: inout JSONObject) {
         item.add("id", fence.id)
         item.add("lat", fence.center.latitude, decimals: 7)
         item.add("lon", fence.center.longitude, decimals: 7)
         item.add("radius_m", fence.radiusMeters, decimals: 2)
         item.add("transitions", fence.transitions.rawValue)
-        return item
     }
 
     /// `{"line", "action": "catalog", "catalog_version", "places", "affected"}`: `affected` lists
@@ -107,14 +99,8 @@ public enum SidecarResponse {
         object.add("action", "catalog")
         object.add("catalog_version", version)
         object.add("places", places)
-        object.add(
-            "affected",
-            objects: affected.map { device, output in
-                var item = JSONObject()
-                addDevice(device, output, to: &item)
-                return item
-            })
-        return object.text
+        object.add("affected", objectsOf: affected) { item, object in addDevice(item.device, item.output, to: &object) }
+        return object.finished()
     }
 
     /// `{"line", "error"}`.
@@ -122,6 +108,6 @@ public enum SidecarResponse {
         var object = JSONObject()
         object.add("line", line)
         object.add("error", reason)
-        return object.text
+        return object.finished()
     }
 }

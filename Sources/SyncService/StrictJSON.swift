@@ -132,7 +132,8 @@ struct StrictJSON {
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw failure(.tooDeep) }
         at += 1
-        var fields: [String: JSONValue] = [:]
+        // Room for a report's members from the start: no rehashing as the object grows.
+        var fields = [String: JSONValue](minimumCapacity: 8)
         skipSpace()
         if current == UInt8(ascii: "}") {
             at += 1
@@ -263,29 +264,70 @@ struct StrictJSON {
     /// finite).
     private mutating func number() throws(Failure) -> Double {
         let start = at
-        if current == UInt8(ascii: "-") { at += 1 }
+        let negative = current == UInt8(ascii: "-")
+        if negative { at += 1 }
         guard let first = current, isDigit(first) else { throw failure(.syntax) }
+        // The digits as an integer and a power of ten, while they fit exactly in a double.
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
         at += 1
-        if first != UInt8(ascii: "0") { skipDigits() }
+        if first != UInt8(ascii: "0") {
+            mantissa = UInt64(first - UInt8(ascii: "0"))
+            digits = 1
+            while let byte = current, isDigit(byte) {
+                if digits < 19 { mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0")) } else { scale += 1 }
+                digits += 1
+                at += 1
+            }
+        }
         if current == UInt8(ascii: ".") {
             at += 1
             guard let digit = current, isDigit(digit) else { throw failure(.syntax) }
-            skipDigits()
+            while let byte = current, isDigit(byte) {
+                if digits < 19 {
+                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                    scale -= 1
+                    if mantissa != 0 { digits += 1 }
+                } else {
+                    digits += 1  // dropped: not exact any more
+                }
+                at += 1
+            }
         }
+        var exact = digits <= 19
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             at += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { at += 1 }
+            var exponentNegative = false
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") {
+                exponentNegative = current == UInt8(ascii: "-")
+                at += 1
+            }
             guard let digit = current, isDigit(digit) else { throw failure(.syntax) }
-            skipDigits()
+            var exponent = 0
+            while let byte = current, isDigit(byte) {
+                if exponent < 10_000 { exponent = exponent * 10 + Int(byte - UInt8(ascii: "0")) } else { exact = false }
+                at += 1
+            }
+            scale += exponentNegative ? -exponent : exponent
+        }
+        // Clinger's fast path: an integer below 2^53 and a power of ten up to 10^22 are both
+        // exact doubles, so one multiplication or division rounds correctly, as strtod would.
+        if exact, mantissa <= 1 << 53, (-22...22).contains(scale) {
+            let magnitude = scale < 0 ? Double(mantissa) / Self.powersOfTen[-scale] : Double(mantissa) * Self.powersOfTen[scale]
+            return negative ? -magnitude : magnitude
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
         guard let value = Double(text) else { throw Failure(kind: .syntax, offset: start) }
         return value
     }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    private mutating func skipDigits() {
-        while let byte = current, isDigit(byte) { at += 1 }
+    /// 10^0 through 10^22, each an exact double.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        var power = 1.0
+        for _ in 0..<exponent { power *= 10 }
+        return power
     }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }

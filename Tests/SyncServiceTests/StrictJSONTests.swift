@@ -154,6 +154,44 @@ import Testing
         }
     }
 
+    /// Every number reads as the nearest double, bit for bit what `Double(String)` (strtod)
+    /// gives: short decimals (the exact fast path), long ones, leading and trailing zeros, large
+    /// and tiny exponents, negative zero.
+    @Test func readsNumbersAsStrtodDoes() throws {
+        var rng = SplitMix64(seed: 8259)
+        func digits(_ count: Int, leadingZeroAllowed: Bool) -> String {
+            var text = ""
+            for i in 0..<count {
+                let low = i == 0 && !leadingZeroAllowed ? 1 : 0
+                text.append(Character(Unicode.Scalar(UInt8(ascii: "0") + UInt8(low + rng.nextInt(below: 10 - low)))))
+            }
+            return text
+        }
+        var texts = [
+            "0", "-0", "-0.0", "0e5", "9007199254740993", "9007199254740992.5", "1e22", "1e23", "1e-22", "1e-23",
+            "123456789012345678901234", "0.1000000000000000055511151231257827", "4.9e-324", "1.7976931348623157e308", "1e400",
+            "-1e-400", "0.00000000000000000000000000001", "12345678901234567890", "1234567890123456789",
+        ]
+        for _ in 0..<20_000 {
+            var text = rng.nextInt(below: 2) == 0 ? "-" : ""
+            text += rng.nextInt(below: 4) == 0 ? "0" : digits(1 + rng.nextInt(below: 22), leadingZeroAllowed: false)
+            if rng.nextInt(below: 3) > 0 { text += "." + digits(1 + rng.nextInt(below: 22), leadingZeroAllowed: true) }
+            if rng.nextInt(below: 3) == 0 {
+                text +=
+                    ["e", "E", "e+", "e-", "E-"][rng.nextInt(below: 5)] + String(rng.nextInt(below: rng.nextInt(below: 2) == 0 ? 30 : 400))
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            let expected = try #require(Double(text))
+            guard case .number(let read) = try StrictJSON.parse(text) else {
+                Issue.record("\(text) is not a number")
+                continue
+            }
+            #expect(read.bitPattern == expected.bitPattern, "\(text): \(read) != \(expected)")
+        }
+    }
+
     @Test func readsEscapesAndSurrogatePairs() throws {
         #expect(try StrictJSON.parse(#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00""#) == .string("a\"\\/\u{08}\u{0C}\n\r\té😀"))
         #expect(try StrictJSON.parse(" [ -0.5e+2 , 1E-2,0 ] ") == .array([.number(-50), .number(0.01), .number(0)]))
