@@ -76,11 +76,20 @@ extension FenceMonitor {
             edges.append(distance - state.tracks[i].radiusMeters)
             evaluate(track: i, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
         }
-        refreshNeighborhood(around: vector, reach: reach)
-        for position in neighborhood where !trackPositions.contains(position) {
+        // Untracked places within reach, in order of edge distance from this fix (ties by
+        // position), whichever neighbourhood was scanned to find them.
+        var reached: [(edge: Double, distance: Double, position: Int)] = []
+        if !nothingNewWithinReach(of: vector, reach: reach) {
+            refreshNeighborhood(around: vector, reach: reach)
+            for position in neighborhood where !trackPositions.contains(position) {
+                let distance = Self.meters(vector, catalog.vectors[position])
+                let edge = distance - catalog.radiiMeters[position]
+                if edge <= reach { reached.append((edge, distance, position)) }
+            }
+            if reached.count > 1 { reached.sort { ($0.edge, $0.position) < ($1.edge, $1.position) } }
+        }
+        for (_, distance, position) in reached {
             let radius = catalog.radiiMeters[position]
-            let distance = Self.meters(vector, catalog.vectors[position])
-            guard distance - radius <= reach else { continue }
             let fence = catalog.fences[position]
             state.tracks.append(PlaceTrack(id: fence.id, center: fence.center, radiusMeters: radius))
             trackPositions.append(position)
@@ -115,6 +124,20 @@ extension FenceMonitor {
     /// The great-circle distance between two unit vectors, meters (as `Coordinate.distance(to:)`).
     static func meters(_ a: UnitVector, _ b: UnitVector) -> Double {
         Earth.meanRadiusMeters * a.angleRadians(to: b)
+    }
+
+    /// Whether no place but those tracked can have its fence edge within `reach` of `vector`,
+    /// known without querying the index: the refresh region keeps every unmonitored place
+    /// farther (`FenceRotator.unmonitoredEdgeBound`, with a meter to spare for rounding), and no
+    /// untracked monitored place is within reach by the very test the neighbourhood scan makes.
+    /// The usual report, well inside the refresh region and near no place, then costs no index
+    /// search.
+    private func nothingNewWithinReach(of vector: UnitVector, reach: Double) -> Bool {
+        guard boundsNeighborhoodByRefresh, let bound = rotator.unmonitoredEdgeBound(from: vector), bound > reach + 1 else { return false }
+        for position in rotator.monitoredPlacePositions where position >= 0 && !trackPositions.contains(position) {
+            if Self.meters(vector, catalog.vectors[position]) - catalog.radiiMeters[position] <= reach { return false }
+        }
+        return true
     }
 
     /// Queries the places with fence edges within `reach` plus the slack of `vector`, unless the

@@ -91,6 +91,9 @@ public struct FenceMonitor: Sendable {
     var neighborhoodCenter: UnitVector?
     var neighborhoodReachMeters = 0.0
     var buffer = NeighborBuffer()
+    /// Whether a fix the refresh region provably keeps away from every unmonitored place skips
+    /// the index search (`nothingNewWithinReach`); off only to test that the answers are the same.
+    var boundsNeighborhoodByRefresh = true
 
     public var catalog: PlaceCatalog { rotator.catalog }
 

@@ -102,7 +102,21 @@ public struct FenceRotator: Sendable {
     }
 
     /// The monitored places' positions in the catalog (−1: not in it with their definition).
-    var monitoredPlacePositions: [Int] { monitoredPositions ?? Self.positions(of: state.monitored, in: catalog) }
+    public var monitoredPlacePositions: [Int] { monitoredPositions ?? Self.positions(of: state.monitored, in: catalog) }
+
+    /// How far the refresh region keeps every unmonitored place from `vector`, meters: while the
+    /// selection is `exact` and was planned against this catalog version, no place the rotator
+    /// does not monitor has its fence edge nearer the region's center than its radius plus the
+    /// margin (the planner sized it so; a re-stamped state was checked so), hence, by the
+    /// triangle inequality, none is nearer `vector` than radius + margin − the distance from the
+    /// center (negative or small outside the region). Nil when no such promise holds.
+    public func unmonitoredEdgeBound(from vector: UnitVector) -> Double? {
+        guard case .exact? = state.guarantee, let refresh = state.refresh, state.reselections > 0, !mustReselect,
+            state.catalogVersion == catalog.version
+        else { return nil }
+        let fromCenter = Earth.meanRadiusMeters * vector.angleRadians(to: UnitVector(refresh.center))
+        return refresh.radiusMeters + configuration.marginMeters - fromCenter
+    }
 
     /// Each fence's position in `catalog`, or −1 when no place there has that id and definition.
     static func positions(of fences: [Fence], in catalog: PlaceCatalog) -> [Int] {

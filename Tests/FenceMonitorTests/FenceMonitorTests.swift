@@ -1,10 +1,11 @@
-import FenceMonitor
 import FencePlanner
 import FenceRules
 import Foundation
 import Geodesy
 import RotateTestSupport
 import Testing
+
+@testable import FenceMonitor
 
 /// Fixes with times, from `PlannerFixtures.walk` (one a second).
 func timedWalk(count: Int, from start: Coordinate, maxStepMeters: Double, inaccurateShare: Double = 0, seed: UInt64) -> [Fix] {
@@ -142,6 +143,65 @@ func checkVisitShape(_ events: [PlaceEvent], _ context: String) {
             }
         }
         return inputs
+    }
+
+    /// A fix the refresh region keeps away from every unmonitored place skips the index search;
+    /// the answers and states are the same as with the search at every fix, on walks through a
+    /// sparse catalog (mostly `exact`, with and without a margin) with fixes of every source and
+    /// accuracy, platform events and refresh exits mixed in.
+    @Test(arguments: 0..<6)
+    func refreshBoundLeavesAnswersUnchanged(run: Int) throws {
+        let seed = TestSeed.value(salt: 0x5242_4400 + UInt64(run))
+        var rng = SplitMixForSeeds(state: seed)
+        let catalog = PlannerFixtures.catalog(count: 400, sideMeters: 12_000, center: Self.center, radii: 40...400, seed: seed)
+        var configuration = RotationConfiguration()
+        configuration.marginMeters = run % 2 == 0 ? 0 : 150
+        configuration.maxTrustedAccuracyMeters = 40
+        var searching = try FenceMonitor(catalog: catalog, configuration: configuration)
+        searching.boundsNeighborhoodByRefresh = false
+        var bounded = try FenceMonitor(catalog: catalog, configuration: configuration)
+        let fixes = timedWalk(count: 2_500, from: Self.center, maxStepMeters: rng.uniform(5, 60), inaccurateShare: 0.1, seed: seed)
+        var skipped = 0
+        var events = 0
+        for (k, fix) in fixes.enumerated() {
+            let time = fix.timestampSeconds ?? 0
+            let draw = rng.unit()
+            let input: MonitorInput
+            let sources: [FixSource] = [.continuous, .wakeFix, .significantChange]
+            if draw < 0.6 {
+                input = .fix(fix, source: sources[Int(rng.next() % 3)])
+            } else if draw < 0.85, let refresh = bounded.rotator.state.refresh {
+                // A probe where the bound is tight: just inside the refresh circle, toward the
+                // nearest place it does not monitor.
+                let monitored = Set(bounded.rotator.state.monitored.map(\.id))
+                let outside = catalog.index.nearest(bounded.rotator.state.monitored.count + 1, to: refresh.center, measuredTo: .edge)
+                    .first { !monitored.contains(catalog.places[$0.index].id) }
+                let toward = outside.map { refresh.center.initialBearingDegrees(to: catalog.places[$0.index].coordinate) } ?? 0
+                let probe = refresh.center.destination(
+                    bearingDegrees: toward, distanceMeters: max(0, refresh.radiusMeters - rng.uniform(0, 60)))
+                input = .fix(Fix(probe, accuracyMeters: rng.uniform(0, 45), timestampSeconds: time), source: sources[Int(rng.next() % 3)])
+            } else if draw < 0.97 {
+                let near = catalog.index.nearest(3, to: fix.coordinate, measuredTo: .edge)
+                let place = catalog.places[near[Int(rng.next() % UInt64(near.count))].index]
+                input = .region(RegionReport(regionID: place.id, kind: rng.unit() < 0.5 ? .entry : .exit, timeSeconds: time))
+            } else {
+                let refresh = bounded.rotator.state.refresh?.id ?? "refresh-0"
+                input = .region(RegionReport(regionID: refresh, kind: .exit, timeSeconds: time))
+            }
+            let expected = searching.handle(input)
+            let actual = bounded.handle(input)
+            #expect(actual == expected, "input \(k): \(TestSeed.replay(seed))")
+            #expect(bounded.state == searching.state, "input \(k): \(TestSeed.replay(seed))")
+            if actual != expected || bounded.state != searching.state { break }
+            events += actual.placeEvents.count
+            if case .fix(let fix, _) = input, let bound = bounded.rotator.unmonitoredEdgeBound(from: UnitVector(fix.coordinate)),
+                bound > 4 * bounded.sigma(of: fix) + 1
+            {
+                skipped += 1
+            }
+        }
+        #expect(skipped > fixes.count / 4, "the bound should hold at many fixes: \(skipped); \(TestSeed.replay(seed))")
+        #expect(events > 0, "the walk should visit some place: \(TestSeed.replay(seed))")
     }
 
     /// A monitor stored and resumed at any point answers the rest of the inputs as the original.
