@@ -79,7 +79,7 @@ extension FenceMonitor {
         // Untracked places within reach, in order of edge distance from this fix (ties by
         // position), whichever neighbourhood was scanned to find them.
         var reached: [(edge: Double, distance: Double, position: Int)] = []
-        if !nothingNewWithinReach(of: vector, reach: reach) {
+        if !nothingNewWithinReach(of: fix, vector, reach: reach) {
             refreshNeighborhood(around: vector, reach: reach)
             for position in neighborhood where !trackPositions.contains(position) {
                 let distance = Self.meters(vector, catalog.vectors[position])
@@ -132,10 +132,24 @@ extension FenceMonitor {
     /// untracked monitored place is within reach by the very test the neighbourhood scan makes.
     /// The usual report, well inside the refresh region and near no place, then costs no index
     /// search.
-    private func nothingNewWithinReach(of vector: UnitVector, reach: Double) -> Bool {
+    ///
+    /// Most monitored places are dismissed by their latitude alone (no two points are nearer
+    /// than their latitudes are apart), from the fences the rotator holds, without reading the
+    /// catalog's arrays at scattered positions.
+    private func nothingNewWithinReach(of fix: Fix, _ vector: UnitVector, reach: Double) -> Bool {
         guard boundsNeighborhoodByRefresh, let bound = rotator.unmonitoredEdgeBound(from: vector), bound > reach + 1 else { return false }
-        for position in rotator.monitoredPlacePositions where position >= 0 && !trackPositions.contains(position) {
-            if Self.meters(vector, catalog.vectors[position]) - catalog.radiiMeters[position] <= reach { return false }
+        let monitored = rotator.state.monitored
+        let positions = rotator.monitoredPlacePositions
+        let catalog = self.catalog
+        let metersPerDegree = Earth.meanRadiusMeters * .pi / 180
+        let latitude = fix.coordinate.latitude
+        for (fence, position) in zip(monitored, positions) where position >= 0 {
+            if metersPerDegree * abs(fence.center.latitude - latitude) - fence.radiusMeters > reach + 1 { continue }
+            if !trackPositions.contains(position)
+                && Self.meters(vector, catalog.vectors[position]) - catalog.radiiMeters[position] <= reach
+            {
+                return false
+            }
         }
         return true
     }

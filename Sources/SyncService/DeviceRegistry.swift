@@ -304,10 +304,10 @@ struct PackedStates: Sendable {
         slots[device].map(Int.init)
     }
 
-    /// The state in a slot.
+    /// The state in a slot (read and changed in place, not copied).
     subscript(slot: Int) -> PackedMonitorState {
-        get { states[slot] }
-        set { states[slot] = newValue }
+        _read { yield states[slot] }
+        _modify { yield &states[slot] }
     }
 
     /// Adds a device not held yet; returns its slot.
