@@ -88,13 +88,13 @@ extension FenceMonitor {
             }
             if reached.count > 1 { reached.sort { ($0.edge, $0.position) < ($1.edge, $1.position) } }
         }
-        for (_, distance, position) in reached {
+        for (edge, distance, position) in reached {
             let radius = catalog.radiiMeters[position]
             let fence = catalog.fences[position]
             state.tracks.append(PlaceTrack(id: fence.id, center: fence.center, radiusMeters: radius))
             trackPositions.append(position)
             trackVectors.append(catalog.vectors[position])
-            edges.append(distance - radius)
+            edges.append(edge)
             evaluate(
                 track: state.tracks.count - 1, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
         }

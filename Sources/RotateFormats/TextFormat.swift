@@ -175,25 +175,6 @@ public struct JSONObject: Sendable {
         bytes += value.utf8
     }
 
-    /// A member whose value is another object, copied as bytes.
-    public mutating func add(_ key: String, object: JSONObject) {
-        self.key(key)
-        bytes += object.bytes
-        bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// A member whose value is an array of objects, copied as bytes.
-    public mutating func add(_ key: String, objects: [JSONObject]) {
-        self.key(key)
-        bytes.append(UInt8(ascii: "["))
-        for (i, object) in objects.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += object.bytes
-            bytes.append(UInt8(ascii: "}"))
-        }
-        bytes.append(UInt8(ascii: "]"))
-    }
-
     /// A member whose value is an array of strings.
     public mutating func add(_ key: String, strings: [String]) {
         self.key(key)

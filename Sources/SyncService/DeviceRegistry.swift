@@ -177,7 +177,7 @@ public struct DeviceRegistry: Sendable {
             changed.insert(device)
         }
         if let slot, monitor.state.rotator == before.rotator {
-            held.updateOthers(at: slot, with: monitor.state)
+            held[slot].replaceOthers(with: monitor.state)
         } else if let slot {
             held[slot] = monitor.packedState
         } else {
@@ -319,12 +319,6 @@ struct PackedStates: Sendable {
         ids.append(device)
         states.append(state)
         return slot
-    }
-
-    /// Replaces every field of the state in `slot` but its registrations (see
-    /// `PackedMonitorState.replaceOthers(with:)`), in place.
-    mutating func updateOthers(at slot: Int, with state: MonitorState) {
-        states[slot].replaceOthers(with: state)
     }
 
     /// Changes every state in place.

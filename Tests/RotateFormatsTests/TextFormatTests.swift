@@ -91,13 +91,12 @@ import Testing
             object.add("n", -rng.nextInt(below: 1_000_000))
             #expect(object.text.hasPrefix("{" + Self.referenceQuoted(text) + ":" + Self.referenceQuoted(text) + ",\"n\":"))
         }
-        var inner = JSONObject()
-        inner.add("a", 1)
+        func addInner(_ object: inout JSONObject) { object.add("a", 1) }
         var outer = JSONObject()
-        outer.add("o", object: inner)
-        outer.add("list", objects: [inner, JSONObject(), inner])
+        outer.add("o", nested: addInner)
+        outer.add("list", objectsOf: [true, false, true]) { filled, item in if filled { addInner(&item) } }
         outer.add("s", strings: ["x\"", "y"])
-        outer.add("none", objects: [])
+        outer.add("none", objectsOf: [Bool]()) { _, _ in }
         outer.add("empty", strings: [])
         #expect(outer.text == #"{"o":{"a":1},"list":[{"a":1},{},{"a":1}],"s":["x\"","y"],"none":[],"empty":[]}"#)
         var empty = JSONObject()
