@@ -96,8 +96,11 @@ public enum ServeCommand: Subcommand {
             do {
                 try store.commit(&server, linesHandled: lines, wait: wait)
             } catch {
-                answers.write(to: console)
-                throw .failure("\(error)")
+                // A failed commit answers nothing more: the answers waiting in the buffer belong
+                // to lines whose changes are not committed (under `always`, to this very commit),
+                // and a host told of a plan the database does not hold would diverge from it
+                // after a restart. The restart says which lines are committed.
+                throw .failure("\(error); nothing after the last commit is answered (\(lines) lines read)")
             }
             inputsSinceCommit = 0
             lastCommit = clock.now

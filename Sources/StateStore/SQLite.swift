@@ -1,5 +1,9 @@
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A failed SQLite call: the operation and SQLite's message.
 public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite's primary result code (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, ...).
@@ -37,7 +41,7 @@ final class SQLiteConnection {
         guard status == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_free(message)
-            throw SQLiteError(code: status & 0xFF, message: text)
+            throw SQLiteError(code: status & 0xFF, message: withSystemError(text, status: status))
         }
     }
 
@@ -64,7 +68,18 @@ final class SQLiteConnection {
     }
 
     func error(_ status: Int32) -> SQLiteError {
-        SQLiteError(code: status & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
+        SQLiteError(code: status & 0xFF, message: withSystemError(String(cString: sqlite3_errmsg(handle)), status: status))
+    }
+
+    /// SQLite's message, with the operating system's reason after a failed read, write, sync or
+    /// open ("disk I/O error (File too large)", "database or disk is full (No space left on
+    /// device)"): what an operator needs to act on.
+    func withSystemError(_ message: String, status: Int32) -> String {
+        let code = status & 0xFF
+        guard code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN || code == SQLITE_READONLY else { return message }
+        let system = sqlite3_system_errno(handle)
+        guard system != 0 else { return message }
+        return "\(message) (\(String(cString: strerror(system))))"
     }
 }
 
@@ -140,6 +155,7 @@ final class SQLiteStatement {
     func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_INTEGER }
 
     func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(statement, column) else { return nil }

@@ -4,6 +4,10 @@ import FencePlanner
 import Foundation
 import SyncService
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a sidecar's state database may lose, chosen with `rotate serve --durability` (as
 /// Redis's `appendfsync` chooses for its log; docs/sidecar.md, Durable state).
 public enum Durability: String, Sendable, CaseIterable {
@@ -33,6 +37,8 @@ public final class SidecarStore: @unchecked Sendable {
     public static let commitInterval = Duration.milliseconds(100)
 
     public let database: StateDatabase
+    /// Held for the store's life: no other process serves the database meanwhile.
+    private let lock: StateLock
     public let durability: Durability
     /// Input lines the database had committed when it was opened (every earlier process's).
     public let committedLinesAtOpen: Int
@@ -57,6 +63,9 @@ public final class SidecarStore: @unchecked Sendable {
     public static func open(
         path: String, catalog: PlaceCatalog, configuration: RotationConfiguration, durability: Durability
     ) throws(StateFileError) -> (store: SidecarStore, sidecar: Sidecar) {
+        try checkKind(of: path)
+        let lock = try StateLock(databasePath: path)
+        let resumedMigration = try finishInterruptedMigration(at: path)
         var migrated: Int?
         if let legacy = try legacyState(at: path) {
             migrated = try migrate(legacy, at: path, catalog: catalog, configuration: configuration)
@@ -75,7 +84,7 @@ public final class SidecarStore: @unchecked Sendable {
                         "was created from other places than the places file given: start it from the same file (send changes as change sets), or use a new state file"
                 )
             }
-            let version = try database.catalogVersion() ?? 0
+            let version = try database.catalogVersion()
             var current = catalog
             if version != catalog.version {
                 do {
@@ -89,14 +98,19 @@ public final class SidecarStore: @unchecked Sendable {
             }
             sidecar = Sidecar(catalog: current, configuration: configuration)
         }
-        let store = try SidecarStore(database: database, durability: durability, migrated: migrated, catalog: sidecar.devices.catalog)
+        let store = try SidecarStore(
+            database: database, lock: lock, durability: durability, migrated: migrated, resumedMigration: resumedMigration,
+            catalog: sidecar.devices.catalog)
         // Only a database that holds devices is worth asking about a device not seen yet.
         if store.devicesAtOpen > 0 { sidecar.lookUp(in: database) }
         return (store, sidecar)
     }
 
-    private init(database: StateDatabase, durability: Durability, migrated: Int?, catalog: PlaceCatalog) throws(StateFileError) {
+    private init(
+        database: StateDatabase, lock: StateLock, durability: Durability, migrated: Int?, resumedMigration: Bool, catalog: PlaceCatalog
+    ) throws(StateFileError) {
         self.database = database
+        self.lock = lock
         self.durability = durability
         committedLinesAtOpen = try database.inputLines()
         devicesAtOpen = try database.deviceCount()
@@ -105,6 +119,9 @@ public final class SidecarStore: @unchecked Sendable {
             what = "migrated \(migrated) devices from a JSON state file (kept as \(database.path).json)"
         } else if database.isNew {
             what = "new state database"
+        } else if resumedMigration {
+            what =
+                "finished a migration from a JSON state file that was interrupted (the JSON file is kept as \(database.path).json); \(devicesAtOpen) devices restored (each loaded at its next input)"
         } else {
             what = "\(devicesAtOpen) devices restored (each loaded at its next input)"
         }
@@ -152,6 +169,55 @@ public final class SidecarStore: @unchecked Sendable {
         }
     }
 
+    /// Refuses a path that names something other than a regular file (a FIFO would block the
+    /// start, a directory or device cannot be a database); a missing file is created later.
+    private static func checkKind(of path: String) throws(StateFileError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let kind = info.st_mode & S_IFMT
+        guard kind != S_IFREG else { return }
+        let name =
+            switch kind {
+            case S_IFIFO: "a FIFO"
+            case S_IFDIR: "a directory"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFSOCK: "a socket"
+            default: "not a file"
+            }
+        throw StateFileError(path: path, reason: "is \(name), not a regular file: a state database is a file")
+    }
+
+    /// A migration of a JSON state file writes the whole database as `FILE.migrating`, closes it,
+    /// then renames `FILE` to `FILE.json` and `FILE.migrating` to `FILE`. One killed between the
+    /// two renames left no `FILE`, the JSON state as `FILE.json` and a complete database: the
+    /// second rename is done now (returns true). One killed before the first rename left `FILE`
+    /// as the JSON state and perhaps part of a database: that part is removed, and the migration
+    /// runs again.
+    private static func finishInterruptedMigration(at path: String) throws(StateFileError) -> Bool {
+        let temporary = path + ".migrating"
+        let files = FileManager.default
+        guard files.fileExists(atPath: temporary) else { return false }
+        if !files.fileExists(atPath: path) && files.fileExists(atPath: path + ".json") {
+            guard rename(temporary, path) == 0 else {
+                throw StateFileError(
+                    path: path, reason: "cannot finish an interrupted migration (\(temporary)): \(String(cString: strerror(errno)))")
+            }
+            syncDirectory(of: path)
+            return true
+        }
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? files.removeItem(atPath: temporary + suffix) }
+        return false
+    }
+
+    /// Flushes the directory holding `path`, so that renames in it survive power loss.
+    private static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
     /// A JSON state file (what `rotate serve` wrote before its state database), if `path` is one.
     private static func legacyState(at path: String) throws(StateFileError) -> SidecarState? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
@@ -183,6 +249,7 @@ public final class SidecarStore: @unchecked Sendable {
         guard rename(path, path + ".json") == 0, rename(temporary, path) == 0 else {
             throw StateFileError(path: path, reason: "cannot replace the JSON state by its database: \(String(cString: strerror(errno)))")
         }
+        syncDirectory(of: path)
         return legacy.devices.count
     }
 }

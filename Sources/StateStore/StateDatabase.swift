@@ -114,6 +114,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
             throw StateFileError(path: path, reason: Self.describe(error))
         }
         isNew = !exists
+        if exists { try checkMeta() }
     }
 
     /// Refuses a file that does not start with SQLite's header (a JSON state file is read by
@@ -143,13 +144,34 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
 
     // MARK: Meta
 
-    private func meta(_ key: String) throws(StateFileError) -> Int64? {
+    /// The largest version or line count a database may hold: JSON answers carry them as
+    /// integers, which doubles hold exactly up to 2^53, and a counter this far from `Int.max`
+    /// cannot overflow when it is incremented.
+    public static let maximumCounter: Int64 = 1 << 53
+
+    /// The integer stored under `key`.
+    ///
+    /// - Throws: `StateFileError` ("corrupt: …") when the row is missing, holds another type than
+    ///   an integer (SQLite would read text such as `'abc'` as 0), or lies outside `range`.
+    private func meta(_ key: String, in range: ClosedRange<Int64>) throws(StateFileError) -> Int64 {
         do {
-            let statement = try connection.prepare("SELECT value FROM meta WHERE key = ?1")
+            let statement = try connection.prepare("SELECT value, typeof(value), quote(value) FROM meta WHERE key = ?1")
             statement.bind(1, key)
-            guard try statement.step() else { return nil }
+            guard try statement.step() else { throw StateFileError(path: path, reason: "corrupt: meta '\(key)' is missing") }
             defer { statement.reset() }
-            return statement.isNull(0) ? nil : statement.integer(0)
+            guard statement.isInteger(0) else {
+                let shown = (statement.text(2) ?? "?").prefix(40)
+                throw StateFileError(
+                    path: path, reason: "corrupt: meta '\(key)' is \(shown) (\(statement.text(1) ?? "?")), not an integer")
+            }
+            let value = statement.integer(0)
+            guard range.contains(value) else {
+                throw StateFileError(
+                    path: path, reason: "corrupt: meta '\(key)' is \(value), outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        } catch let error as StateFileError {
+            throw error
         } catch {
             throw failure(error)
         }
@@ -166,12 +188,23 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         }
     }
 
-    /// The catalog version stored (nil before `seed`).
-    public func catalogVersion() throws(StateFileError) -> Int? { try meta("catalog_version").map { Int($0) } }
-    /// Input lines handled through the last commit, by every process that used this file.
-    public func inputLines() throws(StateFileError) -> Int { Int(try meta("input_lines") ?? 0) }
+    /// The catalog version stored, 0...`maximumCounter`.
+    public func catalogVersion() throws(StateFileError) -> Int { Int(try meta("catalog_version", in: 0...Self.maximumCounter)) }
+    /// Input lines handled through the last commit, by every process that used this file,
+    /// 0...`maximumCounter`.
+    public func inputLines() throws(StateFileError) -> Int { Int(try meta("input_lines", in: 0...Self.maximumCounter)) }
     /// The digest of the places file this database was created from.
-    public func seedDigest() throws(StateFileError) -> UInt64? { try meta("seed_digest").map { UInt64(bitPattern: $0) } }
+    public func seedDigest() throws(StateFileError) -> UInt64 {
+        UInt64(bitPattern: try meta("seed_digest", in: Int64.min...Int64.max))
+    }
+
+    /// Reads every value the start relies on, so that a damaged or hand-edited `meta` table
+    /// stops the start instead of being read as 0 (or trapping at the first increment).
+    private func checkMeta() throws(StateFileError) {
+        _ = try catalogVersion()
+        _ = try inputLines()
+        _ = try seedDigest()
+    }
 
     /// Devices stored.
     public func deviceCount() throws(StateFileError) -> Int {

@@ -127,19 +127,28 @@ import Testing
         _ = monitor.handle(.fix(Fix(Self.catalog.places[40].coordinate, accuracyMeters: 5, timestampSeconds: 3), source: .wakeFix))
         legacy.devices = ["a": monitor.state, "b": MonitorState()]
         try legacy.write(path: path)
-        let (store, sidecar) = try SidecarStore.open(
-            path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .batch)
-        #expect(store.summary.contains("migrated 2 devices"))
-        #expect(sidecar.devices.catalog.version == 1 && sidecar.devices.catalog[id: change] == nil)
-        #expect(FileManager.default.fileExists(atPath: path + ".json"))
-        #expect(try store.database.storedState(of: "a", in: sidecar.devices.catalog)?.rotator.monitored == monitor.state.rotator.monitored)
-        #expect(try store.database.storedState(of: "b", in: sidecar.devices.catalog) == MonitorState())
-        #expect(try store.database.places() == sidecar.devices.catalog.places)
+        // The first store is closed (its lock released) at the end of this block.
+        let migrated: PlaceCatalog
+        do {
+            let (store, sidecar) = try SidecarStore.open(
+                path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .batch)
+            #expect(store.summary.contains("migrated 2 devices"))
+            #expect(sidecar.devices.catalog.version == 1 && sidecar.devices.catalog[id: change] == nil)
+            #expect(FileManager.default.fileExists(atPath: path + ".json"))
+            #expect(
+                try store.database.storedState(of: "a", in: sidecar.devices.catalog)?.rotator.monitored == monitor.state.rotator.monitored)
+            #expect(try store.database.storedState(of: "b", in: sidecar.devices.catalog) == MonitorState())
+            #expect(try store.database.places() == sidecar.devices.catalog.places)
+            migrated = sidecar.devices.catalog
+        }
         // Opened again, it is the database (nothing left to migrate) with the changed catalog.
         let (again, reopened) = try SidecarStore.open(
             path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .batch)
-        #expect(again.summary.contains("2 devices restored") && reopened.devices.catalog.places == sidecar.devices.catalog.places)
-        // Started from other places, it refuses.
+        #expect(again.summary.contains("2 devices restored") && reopened.devices.catalog.places == migrated.places)
+        // Started from other places, it refuses (while the store above holds the lock, as another
+        // process: so closed first).
+        _ = consume again
+        _ = consume reopened
         let other = PlannerFixtures.catalog(count: 300, sideMeters: 4_000, radii: 50...200, seed: 78)
         #expect(throws: StateFileError.self) {
             try SidecarStore.open(path: path, catalog: other, configuration: Self.configuration, durability: .batch)
