@@ -270,6 +270,12 @@ extension FenceMonitor {
             enter(track: i, at: time, evidence: .platform, into: &output)
         case .exit:
             guard state.tracks[i].inside else { return }
+            // An exit stamped before the visit's entry is a clock or ordering error of the host:
+            // taken, it would make a visit of negative length.
+            if let entered = state.tracks[i].enteredSeconds, time < entered {
+                output.ignored = "exit at \(time) s is before the visit's entry at \(entered) s"
+                return
+            }
             // Absorbed while the engine asks for continuous fixes and a recent one puts the user
             // inside (a late exit of an earlier visit, or the platform's own noise): the rule
             // decides the exit from the fixes that follow. Otherwise nothing else would end the

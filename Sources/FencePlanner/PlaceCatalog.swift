@@ -58,8 +58,14 @@ public struct PlaceCatalog: Sendable {
         var seen: [String: Int] = [:]
         seen.reserveCapacity(input.count)
         var clamped = input
-        for (position, place) in input.enumerated() {
+        for (position, var place) in input.enumerated() {
+            // One spelling for canonically equal ids (Identifiers): what the database, the
+            // platforms and the answers compare byte for byte.
+            place.id = Identifiers.canonical(place.id)
+            clamped[position].id = place.id
             guard !place.id.isEmpty else { throw .emptyID(position: position) }
+            let bytes = place.id.utf8.count
+            guard bytes <= Identifiers.maximumBytes else { throw .longID(place.id, position: position, bytes: bytes) }
             if let first = seen[place.id] { throw .duplicateID(place.id, firstPosition: first, position: position) }
             seen[place.id] = position
             if place.id.hasPrefix(refreshIdentifierPrefix) {
@@ -123,6 +129,8 @@ public struct RadiusClamp: Hashable, Sendable {
 public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     case emptyID(position: Int)
+    /// An id longer than `Identifiers.maximumBytes` UTF-8 bytes.
+    case longID(String, position: Int, bytes: Int)
     case duplicateID(String, firstPosition: Int, position: Int)
     case reservedID(String, position: Int, prefix: String)
     case invalidRadius(String, position: Int, radiusMeters: Double)
@@ -133,6 +141,8 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .empty: "the catalog has no places"
         case .emptyID(let position): "place #\(position) has an empty id"
+        case .longID(let id, let position, let bytes):
+            "place #\(position) id '\(id.prefix(32))…' is \(bytes) bytes long; at most \(Identifiers.maximumBytes)"
         case .duplicateID(let id, let first, let position): "duplicate id '\(id)' at place #\(position) (first at #\(first))"
         case .reservedID(let id, let position, let prefix): "place #\(position) id '\(id)' starts with the refresh prefix '\(prefix)'"
         case .invalidRadius(let id, let position, let radius): "place #\(position) '\(id)' has radius \(radius); it must be finite and > 0"

@@ -72,6 +72,17 @@ public struct RefreshRegion: Hashable, Sendable, Codable {
         self.radiusMeters = radiusMeters
     }
 
+    /// The radius to register the region with on a platform whose smallest reliable region is
+    /// `minimum` meters (`RotationConfiguration.minRefreshRadiusMeters`): never less. A smaller
+    /// radius (a `degraded` or `saturated` selection, or a fix whose accuracy swallows the
+    /// safe distance, down to 0 m) is not monitored reliably, and Android refuses a radius of 0
+    /// (`Geofence.Builder.setCircularRegion`); registered at the minimum, the region is a
+    /// backstop, and the engine, which asks such a device for continuous fixes, reselects from
+    /// the fixes at `radiusMeters`.
+    public func registrationRadiusMeters(minimum: Double) -> Double {
+        max(radiusMeters, minimum)
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)

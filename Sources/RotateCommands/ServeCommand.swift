@@ -110,9 +110,13 @@ public enum ServeCommand: Subcommand {
             case .text(let text):
                 for output in server.handle(text, number: next.number) { answers.append(output) }
                 store?.recordChanges(of: server)
-            case .tooLong(let bytes):
+            case .tooLong(_, blank: true):
+                break  // a blank line, however long, gets no answer
+            case .tooLong(let bytes, blank: false):
                 answers.append(
                     SidecarResponse.error(line: next.number, "line is \(bytes) bytes long; at most \(reader.maximumBytes): skipped"))
+            case .invalidUTF8(let offset):
+                answers.append(SidecarResponse.error(line: next.number, "not valid UTF-8 (byte \(offset + 1) of the line)"))
             }
             lines += 1
             if server.lastWasReport { inputsSinceCommit += 1 }
@@ -134,6 +138,11 @@ public enum ServeCommand: Subcommand {
         }
         try commit(wait: true)
         answers.write(to: console)
+        do {
+            try store?.close()
+        } catch {
+            throw .failure("\(error)")
+        }
         if Termination.requested { console.err(statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved") }
     }
 }

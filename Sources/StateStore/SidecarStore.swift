@@ -215,7 +215,18 @@ public final class SidecarStore: @unchecked Sendable {
         let fd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
         guard fd >= 0 else { return }
         _ = fsync(fd)
-        close(fd)
+        Glibc.close(fd)
+    }
+
+    /// Ends a clean run after the last commit: waits for the commit in flight and checkpoints the
+    /// write-ahead log into the database file, so that the file alone holds every commit (a copy
+    /// of it is complete) and the next start reads no log.
+    ///
+    /// - Throws: `StateFileError` when a commit failed or the checkpoint fails.
+    public func close() throws(StateFileError) {
+        inFlight.wait()
+        if let failure { throw failure }
+        try database.close()
     }
 
     /// A JSON state file (what `rotate serve` wrote before its state database), if `path` is one.

@@ -267,7 +267,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
             } else {
                 do {
                     try beginIfNeeded()
-                    deletePlace.bind(1, change.id)
+                    deletePlace.bind(1, Identifiers.canonical(change.id))
                     try deletePlace.run()
                 } catch {
                     throw failure(error)
@@ -299,8 +299,9 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     public func put(device: String, packed state: PackedMonitorState, in catalog: PlaceCatalog) throws(StateFileError) {
         do {
             try beginIfNeeded()
-            upsertDevice.bind(1, device)
-            upsertDevice.bind(2, blob: MonitorStateCoding.encode(state, in: catalog))
+            let id = Identifiers.canonical(device)
+            upsertDevice.bind(1, id)
+            upsertDevice.bind(2, blob: MonitorStateCoding.encode(state, in: catalog, device: id))
             try upsertDevice.run()
         } catch {
             throw failure(error)
@@ -312,7 +313,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         let select: SQLiteStatement
         do {
             select = try readingConnection().select
-            select.bind(1, device)
+            select.bind(1, Identifiers.canonical(device))
             found = try select.step()
         } catch {
             throw DeviceError(device: device, reason: "\(path): \(Self.describe(error))")
@@ -322,8 +323,8 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         return try decodeState(select, column: 0, device: device, catalog: catalog)
     }
 
-    public func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: MonitorState] {
-        var states: [String: MonitorState] = [:]
+    public func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: Result<MonitorState, DeviceError>] {
+        var states: [String: Result<MonitorState, DeviceError>] = [:]
         let statement: SQLiteStatement
         do {
             statement = try readingConnection().connection.prepare("SELECT id, state FROM devices")
@@ -337,7 +338,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
                 throw DeviceError(device: "*", reason: "\(path): \(Self.describe(error))")
             }
             let device = statement.text(0) ?? ""
-            states[device] = try decodeState(statement, column: 1, device: device, catalog: catalog)
+            states[device] = Result { () throws(DeviceError) in try decodeState(statement, column: 1, device: device, catalog: catalog) }
         }
         return states
     }
@@ -356,7 +357,8 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         _ statement: SQLiteStatement, column: Int32, device: String, catalog: PlaceCatalog
     ) throws(DeviceError) -> MonitorState {
         let result = statement.withBlob(column) { bytes in
-            Result { () throws(StateCodingError) in try MonitorStateCoding.decode(bytes, in: catalog) }
+            Result { () throws(StateCodingError) in try MonitorStateCoding.decode(bytes, in: catalog, device: Identifiers.canonical(device))
+            }
         }
         switch result {
         case .success(let state): return state

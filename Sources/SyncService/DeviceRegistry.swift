@@ -26,6 +26,10 @@ public struct DeviceRegistry: Sendable {
     private var worker: FenceMonitor?
     /// A device's state before its first input.
     private var freshState: PackedMonitorState
+    /// Devices whose stored state does not read (damaged, or no longer resumable), with the
+    /// reason: their inputs are refused with it until the host resets them (`reset(_:)`), while
+    /// every other device goes on.
+    public private(set) var unreadable: [String: String] = [:]
 
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings()) {
         self.catalog = catalog
@@ -58,10 +62,18 @@ public struct DeviceRegistry: Sendable {
     }
 
     /// Loads every state `source` still holds (those not held already), and stops looking up.
+    /// A state that does not read, or does not resume over the catalog, makes its device
+    /// unreadable (`unreadable`) instead of failing the load: one damaged row stops one device.
+    ///
+    /// - Throws: `DeviceError` when the source itself cannot be read (nothing is loaded then).
     private mutating func loadSource() throws(DeviceError) {
         guard let source else { return }
-        for (device, state) in try source.storedStates(in: catalog) where held[device] == nil {
-            held[device] = try packed(state, of: device)
+        for (device, stored) in try source.storedStates(in: catalog) where held[device] == nil && unreadable[device] == nil {
+            do {
+                held[device] = try packed(try stored.get(), of: device)
+            } catch {
+                unreadable[device] = error.reason
+            }
         }
         self.source = nil
     }
@@ -98,11 +110,20 @@ public struct DeviceRegistry: Sendable {
     /// next input (and re-stamped with the new version); their packed states move to the new
     /// catalog's positions. Every state still in `source` is loaded first (once).
     ///
+    /// A visit under way in a place the change removed or redefined ends with a `catalogChange`
+    /// exit stamped `time`, when the change took effect on the devices' clock, and never before
+    /// the device's last input (it was known to be inside until then); without `time`, at the
+    /// device's last input: the last moment it was known inside, as the registry has no clock
+    /// of its own on the devices' scale.
+    ///
     /// - Returns: the affected devices in id order, each with its engine's output.
-    /// - Throws: `ChangeSetError` when the changes do not apply or a state in `source` does not
-    ///   read (nothing changes then).
+    /// - Throws: `ChangeSetError` when the changes do not apply or the stored states cannot be
+    ///   read at all (nothing changes then); a single state that does not read makes its device
+    ///   unreadable (`unreadable`) and the change goes on.
     @discardableResult
-    public mutating func apply(_ changes: [CatalogChange]) throws(ChangeSetError) -> [(device: String, output: MonitorOutput)] {
+    public mutating func apply(
+        _ changes: [CatalogChange], atSeconds time: Double? = nil
+    ) throws(ChangeSetError) -> [(device: String, output: MonitorOutput)] {
         let next: PlaceCatalog
         do {
             next = try catalog.applying(changes)
@@ -122,7 +143,8 @@ public struct DeviceRegistry: Sendable {
             guard let state = held[device],
                 var monitor = try? FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: state)
             else { continue }  // a state that cannot be resumed fails at the device's next input, with its reason
-            let output = monitor.handle(.catalog(next, atSeconds: monitor.state.lastInputSeconds ?? 0))
+            let last = monitor.state.lastInputSeconds
+            let output = monitor.handle(.catalog(next, atSeconds: max(time ?? last ?? 0, last ?? -.infinity)))
             handed[device] = monitor.packedState
             changed.insert(device)
             answers.append((device, output))
@@ -148,9 +170,17 @@ public struct DeviceRegistry: Sendable {
     public mutating func handle(
         _ input: (LocationRequest) -> MonitorInput, from device: String
     ) throws(DeviceError) -> MonitorOutput {
+        if !unreadable.isEmpty, let reason = unreadable[device] { throw DeviceError(device: device, reason: reason) }
         var slot = held.slot(of: device)
-        if slot == nil, let source, let stored = try source.storedState(of: device, in: catalog) {
-            slot = held.insert(try packed(stored, of: device), for: device)
+        if slot == nil, let source {
+            do {
+                if let stored = try source.storedState(of: device, in: catalog) {
+                    slot = held.insert(try packed(stored, of: device), for: device)
+                }
+            } catch {
+                unreadable[device] = error.reason
+                throw error
+            }
         }
         let storedVersion = slot.flatMap { held[$0].rotator.catalogVersion }
         // The engine of the last input, moved out (not copied) so that its buffers stay uniquely
@@ -170,6 +200,12 @@ public struct DeviceRegistry: Sendable {
         }
         let before = monitor.state
         let output = monitor.handle(input(monitor.locationRequest()))
+        // An input ignored by a device not held yet creates nothing: a stream of region events
+        // for unknown ids would otherwise fill the memory and the database with empty devices.
+        if slot == nil, output.ignored != nil {
+            worker = consume monitor
+            return output
+        }
         // A fresh device, and a state re-stamped when it resumed, are worth storing too.
         if slot == nil || Self.isWorthStoring(monitor.state, after: before)
             || monitor.state.rotator.catalogVersion != storedVersion
@@ -211,6 +247,53 @@ public struct DeviceRegistry: Sendable {
         held[device]?.unpacked(in: catalog)
     }
 
+    /// What a device held before `reset(_:)`: the regions its platform should stop monitoring.
+    public struct Forgotten: Equatable, Sendable {
+        /// The refresh region registered, if any.
+        public var refresh: RefreshRegion?
+        /// The places registered, in the plan's order.
+        public var monitored: [Fence]
+        /// Whether the device's stored state did not read, so what it registered is unknown:
+        /// the host stops every region it registered for the device.
+        public var unknown: Bool
+        /// Whether the device was held or stored at all.
+        public var existed: Bool
+    }
+
+    /// Forgets a device's state (the host's way out of a state it cannot use: a damaged stored
+    /// state, a clock that ran ahead, a device reinstalled): the device starts over as new at its
+    /// next input, and a stored state is replaced by a new device's at the next commit.
+    ///
+    /// - Returns: what the device had registered, for the host to unregister.
+    public mutating func reset(_ device: String) -> Forgotten {
+        var forgotten = Forgotten(refresh: nil, monitored: [], unknown: false, existed: true)
+        if unreadable.removeValue(forKey: device) != nil {
+            forgotten.unknown = true
+        } else if let state = held[device] {
+            let rotator = state.rotator.unpacked(in: catalog)
+            forgotten.refresh = rotator.refresh
+            forgotten.monitored = rotator.monitored
+        } else if let source {
+            do {
+                if let stored = try source.storedState(of: device, in: catalog) {
+                    forgotten.refresh = stored.rotator.refresh
+                    forgotten.monitored = stored.rotator.monitored
+                } else {
+                    forgotten.existed = false
+                }
+            } catch {
+                forgotten.unknown = true
+            }
+        } else {
+            forgotten.existed = false
+        }
+        if forgotten.existed {
+            held[device] = freshState
+            changed.insert(device)
+        }
+        return forgotten
+    }
+
     /// Drops the device (a host that keeps states itself holds none here).
     public mutating func forget(_ device: String) {
         held[device] = nil
@@ -246,8 +329,9 @@ public protocol DeviceStateSource: AnyObject, Sendable {
     /// The device's stored state; nil when none is stored. `catalog` is the catalog's current
     /// version (what the states are stored against).
     func storedState(of device: String, in catalog: PlaceCatalog) throws(DeviceError) -> MonitorState?
-    /// Every stored state, by device id.
-    func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: MonitorState]
+    /// Every stored state, by device id; a state that does not read is its device's error.
+    /// - Throws: when the states cannot be read at all.
+    func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: Result<MonitorState, DeviceError>]
 }
 
 /// A change set a `DeviceRegistry` cannot apply.

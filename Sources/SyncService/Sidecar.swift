@@ -17,6 +17,10 @@ public struct Sidecar: Sendable {
     /// between lines, so any replica can serve any device.
     public let stateless: Bool
 
+    /// The smallest refresh radius an answer tells a device to register: the platform's
+    /// minimum (`RotationConfiguration.minRefreshRadiusMeters`).
+    private var minimumRefreshMeters: Double { devices.configuration.minRefreshRadiusMeters }
+
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, stateless: Bool = false) {
         devices = DeviceRegistry(catalog: catalog, configuration: configuration)
         self.stateless = stateless
@@ -29,11 +33,11 @@ public struct Sidecar: Sendable {
     ///   device's state cannot belong to the resulting catalog.
     public mutating func restore(_ state: SidecarState, from path: String) throws(StateFileError) {
         for (i, line) in state.changeLines.enumerated() {
-            guard case .success(.changes(let changes)) = SidecarRequest.parse(line) else {
+            guard case .success(.changes(let changes, let time)) = SidecarRequest.parse(line) else {
                 throw StateFileError(path: path, reason: "saved change set #\(i) is not a change set")
             }
             do {
-                try devices.apply(changes)
+                try devices.apply(changes, atSeconds: time)
             } catch {
                 throw StateFileError(path: path, reason: "saved change set #\(i) does not apply: \(error)")
             }
@@ -63,17 +67,30 @@ public struct Sidecar: Sendable {
         switch SidecarRequest.parse(text) {
         case .failure(let error):
             return [SidecarResponse.error(line: number, error.reason)]
-        case .success(.changes(let changes)):
+        case .success(.changes(let changes, let time)):
             let affected: [(device: String, output: MonitorOutput)]
             do {
-                affected = try devices.apply(changes)
+                affected = try devices.apply(changes, atSeconds: time)
             } catch {
                 return [SidecarResponse.error(line: number, error.description)]
             }
             lastAppliedChanges = changes
             return [
-                SidecarResponse.catalog(line: number, version: devices.catalog.version, places: devices.catalog.count, affected: affected)
+                SidecarResponse.catalog(
+                    line: number, version: devices.catalog.version, places: devices.catalog.count, affected: affected,
+                    minimumRefreshMeters: minimumRefreshMeters)
             ]
+        case .success(.reset(let device, let state)):
+            lastWasReport = true
+            if state != nil && !stateless { return [SidecarResponse.error(line: number, "'state' is read only with --stateless")] }
+            var forgotten: DeviceRegistry.Forgotten
+            if stateless {
+                forgotten = DeviceRegistry.Forgotten(
+                    refresh: state?.rotator.refresh, monitored: state?.rotator.monitored ?? [], unknown: false, existed: state != nil)
+            } else {
+                forgotten = devices.reset(device)
+            }
+            return [SidecarResponse.reset(line: number, device: device, forgotten)]
         case .success(.report(let device, let fix, let time, let source, let state)):
             let timed = Fix(fix.coordinate, accuracyMeters: fix.accuracyMeters, timestampSeconds: time)
             // Without a source, the fix is what the engine last asked the device for: one of
@@ -111,10 +128,13 @@ public struct Sidecar: Sendable {
         }
         do {
             let output = try devices.handle(input, from: device)
-            guard stateless else { return SidecarResponse.report(line: number, device: device, output: output) }
+            guard stateless else {
+                return SidecarResponse.report(line: number, device: device, output: output, minimumRefreshMeters: minimumRefreshMeters)
+            }
             let state = devices.state(of: device)
             devices.forget(device)
-            return SidecarResponse.report(line: number, device: device, output: output, state: state)
+            return SidecarResponse.report(
+                line: number, device: device, output: output, state: state, minimumRefreshMeters: minimumRefreshMeters)
         } catch {
             if stateless { devices.forget(device) }
             return SidecarResponse.error(line: number, error.description)

@@ -18,15 +18,27 @@ public enum SidecarRequest: Equatable, Sendable {
     /// The identifiers the device reports registered with its platform now (after lost or
     /// partial diffs), at time `time`.
     case registered(device: String, ids: [String], time: Double, state: MonitorState? = nil)
-    case changes([CatalogChange])
+    /// `time`: when the changes took effect, on the devices' scale, if the line says
+    /// (what a catalog exit of a visit under way is stamped with).
+    case changes([CatalogChange], time: Double? = nil)
+    /// Forget the device's state: it starts over as new at its next input; the answer says what
+    /// its platform should stop monitoring.
+    case reset(device: String, state: MonitorState? = nil)
 
     /// A `registered` list holds at most this many identifiers (no platform allows more than
     /// 100 regions per app).
     public static let maximumRegisteredIDs = 1_000
 
     /// Identifiers (a device's, a region's, a place's in a change) longer than this many UTF-8
-    /// bytes are refused: an answer echoes the device id, and no host needs ids this long.
-    public static let maximumIDBytes = 256
+    /// bytes are refused: an answer echoes the device id, and no host needs ids this long. The
+    /// same limit holds for place ids in a places file (`Identifiers.maximumBytes`).
+    public static let maximumIDBytes = Identifiers.maximumBytes
+
+    /// The times a line may carry (`t`), in seconds: one scale for all of a device's inputs,
+    /// such as Unix time (1.7e9 in 2024). A time beyond 10^10 s (the year 2286 in Unix time) is
+    /// a unit or clock error, such as milliseconds since 1970 (1.7e12), and is refused: taken, it
+    /// would put the device's clock so far ahead that every later input of it looked stale.
+    public static let timeRange: ClosedRange<Double> = 0...10_000_000_000
 
     /// Parses one input line.
     public static func parse(_ line: String) -> Result<SidecarRequest, SidecarLineError> {
@@ -43,11 +55,17 @@ public enum SidecarRequest: Equatable, Sendable {
         guard case .object(let fields) = value else { return .failure(SidecarLineError("not a JSON object")) }
         do throws(SidecarLineError) {
             if fields["changes"] != nil {
-                try only(fields, ["changes"])
+                try only(fields, ["changes", "t"])
                 guard case .array(let list)? = fields["changes"] else { throw SidecarLineError("'changes' must be an array") }
                 var changes: [CatalogChange] = []
                 for (index, item) in list.enumerated() { changes.append(try change(item, index: index)) }
-                return .success(.changes(changes))
+                return .success(.changes(changes, time: fields["t"] == nil ? nil : try time(fields)))
+            }
+            if fields["reset"] != nil {
+                try only(fields, ["device", "reset", "state"])
+                let device = try identifier(fields, "device")
+                guard fields["reset"] == .bool(true) else { throw SidecarLineError("'reset' must be true") }
+                return .success(.reset(device: device, state: try state(fields)))
             }
             if fields["registered"] != nil {
                 try only(fields, ["device", "registered", "t", "state"])
@@ -58,12 +76,12 @@ public enum SidecarRequest: Equatable, Sendable {
                 }
                 var ids: [String] = []
                 for (index, item) in list.enumerated() {
-                    guard case .string(let id) = item, !id.isEmpty, id.utf8.count <= maximumIDBytes else {
+                    guard case .string(let text) = item, case let id = Identifiers.canonical(text), Identifiers.problem(id) == nil else {
                         throw SidecarLineError("'registered' #\(index) must be a non-empty string of at most \(maximumIDBytes) bytes")
                     }
                     ids.append(id)
                 }
-                return .success(.registered(device: device, ids: ids, time: try number(fields, "t"), state: try state(fields)))
+                return .success(.registered(device: device, ids: ids, time: try time(fields), state: try state(fields)))
             }
             if fields["region"] != nil || fields["event"] != nil {
                 try only(fields, ["device", "region", "event", "t", "state"])
@@ -74,13 +92,13 @@ public enum SidecarRequest: Equatable, Sendable {
                 }
                 return .success(
                     .region(
-                        device: device, RegionReport(regionID: region, kind: kind, timeSeconds: try number(fields, "t")),
+                        device: device, RegionReport(regionID: region, kind: kind, timeSeconds: try time(fields)),
                         state: try state(fields)))
             }
             try only(fields, ["device", "lat", "lon", "t", "accuracy_m", "source", "state"])
             let device = try identifier(fields, "device")
             let coordinate = try position(fields)
-            let time = try number(fields, "t")
+            let time = try time(fields)
             var accuracy: Double?
             if let value = fields["accuracy_m"], value != .null {
                 let meters = try number(fields, "accuracy_m")
@@ -160,13 +178,11 @@ public enum SidecarRequest: Equatable, Sendable {
         }
     }
 
-    /// A non-empty string of at most `maximumIDBytes` bytes.
+    /// A non-empty string of at most `maximumIDBytes` bytes, in its canonical spelling
+    /// (`Identifiers.canonical`: NFC), so that canonically equal ids are one device or place.
     private static func identifier(_ fields: [String: JSONValue], _ key: String) throws(SidecarLineError) -> String {
-        let text = try string(fields, key)
-        guard !text.isEmpty else { throw SidecarLineError("'\(key)' must not be empty") }
-        guard text.utf8.count <= maximumIDBytes else {
-            throw SidecarLineError("'\(key)' is \(text.utf8.count) bytes long; at most \(maximumIDBytes)")
-        }
+        let text = Identifiers.canonical(try string(fields, key))
+        if let problem = Identifiers.problem(text) { throw SidecarLineError("'\(key)' \(problem)") }
         return text
     }
 
@@ -175,6 +191,16 @@ public enum SidecarRequest: Equatable, Sendable {
         guard case .number(let number) = value else { throw SidecarLineError("'\(key)' must be a number") }
         guard number.isFinite else { throw SidecarLineError("'\(key)' must be finite") }
         return number
+    }
+
+    /// `t`, a number within `timeRange`.
+    private static func time(_ fields: [String: JSONValue]) throws(SidecarLineError) -> Double {
+        let t = try number(fields, "t")
+        guard timeRange.contains(t) else {
+            throw SidecarLineError(
+                "'t' must be within 0...10000000000 seconds (\(t) is not: milliseconds or another clock?)")
+        }
+        return t
     }
 
     private static func position(_ fields: [String: JSONValue]) throws(SidecarLineError) -> Coordinate {

@@ -12,10 +12,15 @@ public enum SidecarResponse {
     /// distance_filter_m?}) and, when the engine ignored the input, `ignored` (the reason).
     /// With `state` (`--stateless`), the device's new state follows as `"state"`: the
     /// `MonitorState` JSON, keys sorted, to store and send with the device's next line.
-    public static func report(line: Int, device: String, output: MonitorOutput, state: MonitorState? = nil) -> String {
+    ///
+    /// A refresh region is written with a radius of at least `minimumRefreshMeters`, the
+    /// platform's minimum (`RefreshRegion.registrationRadiusMeters(minimum:)`).
+    public static func report(
+        line: Int, device: String, output: MonitorOutput, state: MonitorState? = nil, minimumRefreshMeters: Double = 0
+    ) -> String {
         var object = JSONObject()
         object.add("line", line)
-        addDevice(device, output, to: &object)
+        addDevice(device, output, minimumRefreshMeters: minimumRefreshMeters, to: &object)
         if let state {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -26,13 +31,15 @@ public enum SidecarResponse {
 
     /// The answer to one device's input, without its line number (also an item of a catalog
     /// answer's `affected`).
-    static func addDevice(_ device: String, _ output: MonitorOutput, to object: inout JSONObject) {
+    static func addDevice(_ device: String, _ output: MonitorOutput, minimumRefreshMeters: Double, to object: inout JSONObject) {
         object.add("device", device)
         if let reconciliation = output.reconciliation {
             object.add("action", "reconcile")
             object.add("in_sync", reconciliation.isInSync)
             object.add("stop", strings: reconciliation.stop)
-            if let region = reconciliation.refresh { object.add("start_refresh", nested: { addRefresh(region, to: &$0) }) }
+            if let region = reconciliation.refresh {
+                object.add("start_refresh", nested: { addRefresh(region, minimumRefreshMeters: minimumRefreshMeters, to: &$0) })
+            }
             object.add("start", objectsOf: reconciliation.start, addFence)
         } else if output.operations.isEmpty {
             object.add("action", "none")
@@ -51,7 +58,9 @@ public enum SidecarResponse {
                 }
             }
             object.add("stop", strings: stop)
-            if let region = startRefresh { object.add("start_refresh", nested: { addRefresh(region, to: &$0) }) }
+            if let region = startRefresh {
+                object.add("start_refresh", nested: { addRefresh(region, minimumRefreshMeters: minimumRefreshMeters, to: &$0) })
+            }
             object.add("start", objectsOf: start, addFence)
             object.add("inside_at_start", strings: output.insideAtStart)
         }
@@ -75,11 +84,11 @@ public enum SidecarResponse {
         if let reason = output.ignored { object.add("ignored", reason) }
     }
 
-    static func addRefresh(_ region: RefreshRegion, to refresh: inout JSONObject) {
+    static func addRefresh(_ region: RefreshRegion, minimumRefreshMeters: Double, to refresh: inout JSONObject) {
         refresh.add("id", region.id)
         refresh.add("lat", region.center.latitude, decimals: 7)
         refresh.add("lon", region.center.longitude, decimals: 7)
-        refresh.add("radius_m", region.radiusMeters, decimals: 2)
+        refresh.add("radius_m", region.registrationRadiusMeters(minimum: minimumRefreshMeters), decimals: 2)
     }
 
     static func addFence(_ fence: Fence, to item: inout JSONObject) {
@@ -93,13 +102,33 @@ public enum SidecarResponse {
     /// `{"line", "action": "catalog", "catalog_version", "places", "affected"}`: `affected` lists
     /// the devices the change reached, each as the answer to one of its inputs without `line`
     /// (an `update` to push, or `none` with `location` asking for one fix, and `place_events`).
-    public static func catalog(line: Int, version: Int, places: Int, affected: [(device: String, output: MonitorOutput)] = []) -> String {
+    public static func catalog(
+        line: Int, version: Int, places: Int, affected: [(device: String, output: MonitorOutput)] = [], minimumRefreshMeters: Double = 0
+    ) -> String {
         var object = JSONObject()
         object.add("line", line)
         object.add("action", "catalog")
         object.add("catalog_version", version)
         object.add("places", places)
-        object.add("affected", objectsOf: affected) { item, object in addDevice(item.device, item.output, to: &object) }
+        object.add("affected", objectsOf: affected) { item, object in
+            addDevice(item.device, item.output, minimumRefreshMeters: minimumRefreshMeters, to: &object)
+        }
+        return object.finished()
+    }
+
+    /// `{"line", "device", "action": "reset", "stop_refresh"?, "stop", "stop_all"}`: the device's
+    /// state is forgotten; `stop_refresh` and `stop` are the regions its plan held, for the host
+    /// to unregister, and `stop_all` says the plan is unknown (the stored state did not read):
+    /// the host unregisters every region it registered for the device.
+    public static func reset(line: Int, device: String, _ forgotten: DeviceRegistry.Forgotten) -> String {
+        var object = JSONObject()
+        object.add("line", line)
+        object.add("device", device)
+        object.add("action", "reset")
+        if let refresh = forgotten.refresh { object.add("stop_refresh", refresh.id) }
+        object.add("stop", strings: forgotten.monitored.map(\.id))
+        object.add("stop_all", forgotten.unknown)
+        if !forgotten.existed { object.add("ignored", "no device '\(device)' is held or stored") }
         return object.finished()
     }
 
