@@ -218,4 +218,35 @@ import Glibc
             #expect(result.err.contains("\(path): is \(kind), not a regular file"), "\(result.err)")
         }
     }
+
+    /// An output option naming an input (or another output) is a usage error, and the file is
+    /// left as it was: `--rejects` over the places file or the state database, `--out` over the
+    /// places file, two outputs on one file, through another spelling of the path.
+    @Test func anOutputThatIsAnInputIsRefused() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let places = directory.appendingPathComponent("places.csv").path
+        try FileManager.default.copyItem(atPath: Self.places, toPath: places)
+        let state = directory.appendingPathComponent("state.db").path
+        #expect(try Self.committed(state) == 0)
+        let placesBytes = try Data(contentsOf: URL(fileURLWithPath: places))
+        let stateBytes = try Data(contentsOf: URL(fileURLWithPath: state))
+        let walk = DatasetPaths.path("walk-6km.csv")
+        let cases: [([String], String)] = [
+            (["serve", "--stdio", "--places", places, "--rejects", places], "--rejects \(places) is the --places input"),
+            (["serve", "--stdio", "--places", places, "--state", state, "--rejects", state], "--rejects \(state) is the --state input"),
+            (["plan", "--places", places, "--walk", walk, "--out", directory.path + "/./places.csv"], "is the --places input"),
+            (
+                ["plan", "--places", places, "--walk", walk, "--out", directory.path + "/p.txt", "--map", directory.path + "/p.txt"],
+                "is also the --out output"
+            ),
+        ]
+        for (arguments, reason) in cases {
+            let result = try Self.run(arguments)
+            #expect(result.code == 2, "\(arguments)")
+            #expect(result.err.contains(reason), "\(result.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: places)) == placesBytes)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == stateBytes)
+        }
+    }
 }

@@ -44,6 +44,31 @@ import Testing
         }
     }
 
+    /// Every change of one byte of a stored state, anywhere in it, and a state read under another
+    /// device's id are refused (the CRC-32C at its end); the form earlier builds wrote (codec 1,
+    /// no checksum) still reads.
+    @Test func everyDamagedByteIsFoundAndTheFormWithoutChecksumStillReads() throws {
+        let seed = TestSeed.value(salt: 0x4352_4343)
+        var rng = SplitMixForSeeds(state: seed)
+        for state in try Self.states(seed: seed, count: 30) {
+            let bytes = MonitorStateCoding.encode(state, in: Self.catalog, device: "d7")
+            #expect(bytes.first == 2)
+            for position in bytes.indices {
+                var damaged = bytes
+                damaged[position] ^= UInt8(truncatingIfNeeded: rng.next() % 255 + 1)
+                #expect(throws: StateCodingError.self, "byte \(position), \(TestSeed.replay(seed))") {
+                    try damaged.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d7") }
+                }
+            }
+            let other = #expect(throws: StateCodingError.self) {
+                try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d8") }
+            }
+            #expect(other?.reason == "checksum mismatch: the stored state is damaged")
+            let unchecked = [1] + bytes[1..<(bytes.count - 4)]
+            #expect(try unchecked.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "any") } == state)
+        }
+    }
+
     /// A cut or damaged form is refused or read as some valid state; it never crashes.
     @Test func truncatedAndDamagedFormsAreRefusedWithoutCrashing() throws {
         let seed = TestSeed.value(salt: 0x4441_4D47)
