@@ -61,6 +61,7 @@ public enum RotateCommandLine {
                 console.out(command.help)
                 return ExitCode.success.rawValue
             }
+            try FileRoles.check(parsed)
             try command.run(parsed, console: console)
             return ExitCode.success.rawValue
         } catch {

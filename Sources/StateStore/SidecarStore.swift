@@ -95,6 +95,10 @@ public final class SidecarStore: @unchecked Sendable {
                 } catch {
                     throw StateFileError(path: path, reason: "corrupt: the stored catalog is invalid: \(error)")
                 }
+                if let expected = try database.catalogDigest(), StateDatabase.digest(of: current) != expected {
+                    throw StateFileError(
+                        path: path, reason: "corrupt: the stored places do not match the catalog version \(version) that was committed")
+                }
             }
             sidecar = Sidecar(catalog: current, configuration: configuration)
         }

@@ -275,6 +275,26 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
             }
         }
         try setMeta("catalog_version", Int64(catalog.version))
+        try setMeta("catalog_digest", Int64(bitPattern: Self.digest(of: catalog)))
+    }
+
+    /// The digest of the catalog the last change set made (`digest(of:)`), if one was recorded:
+    /// what a start compares the stored places with, so that a damaged places row stops the
+    /// start instead of changing answers. Databases written before it have none.
+    public func catalogDigest() throws(StateFileError) -> UInt64? {
+        guard try hasMeta("catalog_digest") else { return nil }
+        return UInt64(bitPattern: try meta("catalog_digest", in: Int64.min...Int64.max))
+    }
+
+    private func hasMeta(_ key: String) throws(StateFileError) -> Bool {
+        do {
+            let statement = try connection.prepare("SELECT 1 FROM meta WHERE key = ?1")
+            statement.bind(1, key)
+            defer { statement.reset() }
+            return try statement.step()
+        } catch {
+            throw failure(error)
+        }
     }
 
     private func put(_ place: Place) throws(StateFileError) {

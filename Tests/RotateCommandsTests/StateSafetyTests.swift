@@ -205,6 +205,27 @@ import Glibc
         #expect(result.err.contains("\(state): corrupt: \(reason)"), "\(result.err)")
     }
 
+    /// A damaged places row (a radius changed) in a database past its first change set stops the
+    /// start: the stored places no longer match the digest committed with the catalog version.
+    @Test func aDamagedPlacesRowStopsTheStart() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.db").path
+        let seeded = try Self.run(
+            ["serve", "--stdio", "--places", Self.places, "--state", state], input: #"{"changes":[{"op":"remove","id":"shop002"}]}"# + "\n")
+        #expect(seeded.code == 0)
+        #expect(try Self.run(["serve", "--stdio", "--places", Self.places, "--state", state]).code == 0)
+        do {
+            let connection = try SQLiteConnection(path: state, create: false)
+            try connection.execute("UPDATE places SET radius_m = 200 WHERE id = 'shop003'")
+        }
+        let result = try Self.run(["serve", "--stdio", "--places", Self.places, "--state", state])
+        #expect(result.code == 1)
+        #expect(
+            result.err.contains("\(state): corrupt: the stored places do not match the catalog version 1 that was committed"),
+            "\(result.err)")
+    }
+
     /// `--state` naming a FIFO (or a directory) fails at once instead of blocking on the open.
     @Test func aStatePathThatIsNotAFileFails() throws {
         let directory = try Self.directory()
