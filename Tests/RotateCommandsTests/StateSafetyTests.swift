@@ -109,6 +109,35 @@ import Glibc
         for (k, answer) in answered.enumerated() { #expect(answer.hasPrefix(#"{"line":\#(k + 1),"device":"d\#(k)","#)) }
     }
 
+    /// The same on a full disk, where the machine allows it: as root, a 256 KiB tmpfs holds the
+    /// database, and a commit fails with ENOSPC ("database or disk is full"). Elsewhere (no root,
+    /// or mounts refused) the test says so and checks nothing: the file size limit above covers
+    /// the same path everywhere.
+    @Test func aFullDiskUnderAlwaysLeavesNoAnswerUncommitted() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard getuid() == 0, mount("tmpfs", directory.path, "tmpfs", 0, "size=256k") == 0 else {
+            print("aFullDiskUnderAlwaysLeavesNoAnswerUncommitted: no tmpfs mount here (not root, or mounts refused); not run")
+            return
+        }
+        defer { umount(directory.path) }
+        let state = directory.appendingPathComponent("state.db").path
+        let result = try Self.run(
+            ["serve", "--stdio", "--places", Self.places, "--state", state, "--durability", "always"], input: Self.firstReports(3_000))
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.err.contains("rotate serve: error: \(state): database or disk is full"), "\(result.err)")
+        let answered = result.out.split(separator: "\n").count
+        #expect(answered > 0 && answered < 3_000)
+        // Read back off the full disk (a start there fails too: it cannot write its own files).
+        let copy = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: state + suffix) {
+            try FileManager.default.copyItem(atPath: state + suffix, toPath: copy.appendingPathComponent("state.db" + suffix).path)
+        }
+        let committed = try Self.committed(copy.appendingPathComponent("state.db").path)
+        #expect(answered <= committed, "answered \(answered) lines, committed \(committed)")
+    }
+
     /// A second process on a database another one serves refuses to start, naming the holder; the
     /// first goes on and ends as usual, and afterwards the database can be served again.
     @Test func aSecondProcessCannotServeTheSameDatabase() throws {
