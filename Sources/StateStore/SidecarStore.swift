@@ -17,7 +17,8 @@ public enum Durability: String, Sendable, CaseIterable {
     case always
     /// Changes are committed every `commitEvery` device inputs or `commitInterval`, whichever
     /// comes first, and whenever the input pauses; answers do not wait. A crash of the process
-    /// loses at most the inputs since the last commit; power loss may lose more (WAL with
+    /// loses at most the inputs since the last commit that finished: the commit the writer
+    /// thread is writing and the inputs since, at most 2 × `commitEvery`; power loss may lose more (WAL with
     /// `synchronous = NORMAL`).
     case batch
     /// States are kept in memory and written once, at a clean end (end of input, SIGTERM or

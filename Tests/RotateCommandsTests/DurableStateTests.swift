@@ -11,7 +11,7 @@ import Glibc
 
 /// `rotate serve --state` killed with SIGKILL at random moments and restarted from what its
 /// database says it committed: under `--durability always` every answer printed before the kill
-/// is in the database, under `batch` at most the last `--commit-every` device inputs are lost,
+/// is in the database, under `batch` at most the last 2 × `--commit-every` device inputs are lost (a commit in flight and the next filling),
 /// and either way the restarted sidecar, fed the input from the first line it has not
 /// committed, answers exactly as one process that was never killed.
 @Suite(.serialized) struct DurableStateTests {
@@ -142,7 +142,9 @@ import Glibc
                 #expect(committed >= printed, "round \(round): answered through line \(printed) but committed \(committed)")
             } else {
                 let lost = reference[min(committed, printed)..<printed].filter { Self.body($0).hasPrefix(#"{"device""#) }.count
-                #expect(lost <= commitEvery, "round \(round): \(lost) answered device inputs lost")
+                // One commit may be in flight (written by the writer thread, up to N inputs) while
+                // the next N fill: a kill loses at most both.
+                #expect(lost <= 2 * commitEvery, "round \(round): \(lost) answered device inputs lost")
                 losses += lost
             }
             resume = committed
