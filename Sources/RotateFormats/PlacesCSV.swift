@@ -15,7 +15,8 @@ import Darwin
 /// Lenient by default: every bad row is rejected with its line and reason and the rest are kept
 /// (`accepted + rejected = rows read`); strict mode throws at the first bad row. Blank lines are
 /// skipped and not counted as rows. Ids are kept in NFC (`Identifiers.canonical`), at most
-/// `Identifiers.maximumBytes` bytes of UTF-8 in that form.
+/// `Identifiers.maximumBytes` bytes of UTF-8 in that form; a record longer than 1 MiB is a
+/// rejected row whose bytes are never held (`CSVScanner`).
 public enum PlacesCSV {
     public struct Options: Sendable {
         /// Radius for rows without one (no `radius_m` column, or an empty field), meters.
@@ -223,7 +224,7 @@ public enum PlacesCSV {
             guard let written = idColumn.map({ record.field($0) }), !written.isEmpty else {
                 throw PlacesCSVError(line: line, reason: .missingField("id"))
             }
-            let id = Identifiers.canonical(written)
+            let id = record.nonASCII ? Identifiers.canonical(written) : written
             let idBytes = id.utf8.count
             if idBytes > Identifiers.maximumBytes { throw PlacesCSVError(line: line, reason: .idTooLong(bytes: idBytes)) }
             if let prefix = options.reservedIDPrefix, id.hasPrefix(prefix) {
@@ -343,6 +344,9 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
     case invalidUTF8
     /// A quote in a field that does not start with one (`ab"c`; ` "a"`, a space before the quote).
     case quoteInUnquotedField
+    /// A record longer than 1 MiB as written (`CSVScanner.maximumRecordBytes`): its length. Its
+    /// fields are not kept.
+    case recordTooLong(bytes: Int)
 
     init(_ problem: CSVScanner.Problem) {
         switch problem {
@@ -350,6 +354,7 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
         case .textAfterClosingQuote: self = .textAfterClosingQuote
         case .invalidUTF8: self = .invalidUTF8
         case .quoteInUnquotedField: self = .quoteInUnquotedField
+        case .recordTooLong(let bytes): self = .recordTooLong(bytes: bytes)
         }
     }
 
@@ -359,6 +364,7 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
         case .textAfterClosingQuote: "text after a closing quote (only a comma or a line end may follow it)"
         case .invalidUTF8: "not valid UTF-8"
         case .quoteInUnquotedField: "a quote inside an unquoted field (quote the whole field and double its quotes)"
+        case .recordTooLong(let bytes): "record is \(bytes) bytes long; at most \(CSVScanner.maximumRecordBytes): skipped"
         }
     }
 }

@@ -145,6 +145,26 @@ import Testing
         #expect(throws: PlacesCSVError(line: 3, reason: .idTooLong(bytes: limit + 1))) { try read(text, strict: true) }
     }
 
+    /// A record of 3 MiB (a quoted name across lines) between good rows of a file: the good rows
+    /// are all accepted, with their lines, and the long one is a rejected row with its start line
+    /// and length, its fields not kept.
+    @Test func aRecordLongerThanOneMiBIsARejectedRowAndReadingGoesOn() throws {
+        let breaks = 3 << 19
+        let long = "big,46,14,\"" + String(repeating: "n\n", count: breaks) + "\""
+        let text = "id,lat,lon,name\na,1,2,x\n" + long + "\nb,3,4,y\nc,5,6,z\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-long-\(UUID().uuidString).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try PlacesCSV.read(path: path)
+        #expect(result.places.map(\.id) == ["a", "b", "c"])
+        #expect(result.lines == [2, 4 + breaks, 5 + breaks])
+        let reason = PlacesCSVError.Reason.malformed(.recordTooLong(bytes: long.utf8.count))
+        #expect(result.rejected == [RejectedRow(line: 3, reason: reason.description, fields: [])])
+        #expect(throws: PlacesCSVError(line: 3, reason: reason)) {
+            try PlacesCSV.read(path: path, options: .init(strict: true))
+        }
+    }
+
     /// Reserved ids are rejected in line order with the rest: strict mode stops at the first bad
     /// row whichever kind it is, and a rejected row keeps all its fields.
     @Test func reservedIDsAreRejectedInLineOrder() throws {
