@@ -80,8 +80,8 @@ public struct WalkFile: Sendable {
             fixes.append(fix)
             lines.append(entry.line)
         }
-        guard !fixes.isEmpty else { throw WalkFileError(line: 1, reason: .noValidPoints(rejected: rejected.count)) }
         rejected.sort { $0.line < $1.line }
+        guard !fixes.isEmpty else { throw WalkFileError(line: 1, reason: .noValidPoints(rejected: rejected)) }
         return WalkFile(fixes: fixes, lines: lines, rejected: rejected)
     }
 }
@@ -206,7 +206,8 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
         case unreadable(String)
         case emptyFile
         case missingColumn(String)
-        case noValidPoints(rejected: Int)
+        /// Every point was rejected: the rejected points, in line order, so none goes unreported.
+        case noValidPoints(rejected: [RejectedRow])
         case malformed(CSVProblem)
         case wrongFieldCount(expected: Int, found: Int)
         case missingField(String)
@@ -230,7 +231,7 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
             case .unreadable(let why): RowProblemText.unreadable(why)
             case .emptyFile: "the file is empty"
             case .missingColumn(let column): RowProblemText.missingColumn(column, aliases: WalkCSV.aliases)
-            case .noValidPoints(let rejected): "no valid points (\(rejected) rejected)"
+            case .noValidPoints(let rejected): "no valid points (\(rejected.count) rejected)"
             case .malformed(let problem): problem.description
             case .wrongFieldCount(let expected, let found): RowProblemText.wrongFieldCount(expected: expected, found: found)
             case .missingField(let column): RowProblemText.missingField(column)

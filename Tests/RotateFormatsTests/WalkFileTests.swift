@@ -74,7 +74,13 @@ import Testing
     @Test func fileLevelWalkErrors() {
         #expect(throws: WalkFileError(line: 1, reason: .emptyFile)) { try csv("") }
         #expect(throws: WalkFileError(line: 1, reason: .missingColumn("lon"))) { try csv("t,lat\n1,2\n") }
-        #expect(throws: WalkFileError(line: 1, reason: .noValidPoints(rejected: 1))) { try csv("lat,lon\nx,1\n") }
+        #expect(
+            throws: WalkFileError(
+                line: 1,
+                reason: .noValidPoints(rejected: [
+                    RejectedRow(line: 2, reason: WalkFileError.Reason.notANumber("lat", "x").description, fields: ["x", "1"])
+                ]))
+        ) { try csv("lat,lon\nx,1\n") }
         #expect(throws: WalkFileError.self) { try WalkFile.read(path: "/nonexistent.gpx") }
     }
 
@@ -146,7 +152,7 @@ import Testing
                     walk = try WalkCSV.read(bytes: bytes)
                 }
             } catch let error as WalkFileError {
-                if case .noValidPoints(let rejected) = error.reason { #expect(rejected == rows, context) }
+                if case .noValidPoints(let rejected) = error.reason { #expect(rejected.count == rows, context) }
                 continue
             }
             #expect(walk.fixes.count + walk.rejected.count == rows, context)
