@@ -80,6 +80,11 @@ enum Inputs {
         do {
             walk = try WalkFile.read(path: path, strict: strict)
         } catch {
+            if case .noValidPoints(let rejected) = error.reason {
+                // Every point was bad: each is still reported before the failure.
+                for row in rejected { console.err("\(path):\(row.line): \(row.reason)") }
+                console.err("\(path): \(rejected.count) points read, 0 accepted, \(rejected.count) rejected")
+            }
             throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
         }
         for row in walk.rejected { console.err("\(path):\(row.line): \(row.reason)") }

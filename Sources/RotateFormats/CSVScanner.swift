@@ -8,8 +8,14 @@
 /// which it starts (a `\r\n` counts as one break). Malformed input — a quote left open at the end,
 /// anything but a comma or a line end after a closing quote, a quote inside an unquoted field,
 /// bytes that are not UTF-8 — is reported per record (its bytes kept in the field), never trapped
-/// on.
+/// on. A record longer than `maximumRecordBytes` is not kept: its bytes are counted and dropped
+/// as they arrive, and it is handed out without fields, as a problem with its length, so that
+/// one long record (a quote left open, a huge field) costs at most that much memory.
 struct CSVScanner {
+    /// The longest record kept, in bytes as written (quotes, separators and line breaks inside
+    /// quotes included; the line end after it not): 1 MiB, as the sidecar caps a line.
+    static let maximumRecordBytes = 1_048_576
+
     /// One record: its fields' bytes back to back with each field's end offset, the line it
     /// starts on, and why it is malformed, if it is. Fields become strings only when asked for,
     /// so a reader pays only for the columns it uses.
@@ -18,6 +24,8 @@ struct CSVScanner {
         var bytes: [UInt8]
         var ends: [Int]
         var problem: Problem?
+        /// Whether any of its bytes is 0x80 or above: else every field is ASCII.
+        var nonASCII = true
 
         var count: Int { ends.count }
 
@@ -97,6 +105,8 @@ struct CSVScanner {
         /// A quote in a field that does not start with one (`ab"c`, ` "a"`).
         case quoteInUnquotedField
         case invalidUTF8
+        /// Longer than `maximumRecordBytes`: the record's length as written.
+        case recordTooLong(bytes: Int)
     }
 
     private enum State {
@@ -115,6 +125,10 @@ struct CSVScanner {
     private var atStart = true
     private var bomMatched = 0
     private var recordHasContent = false
+    /// Bytes of the record in progress as written so far (its line end excluded).
+    private var recordLength = 0
+    /// Whether the record in progress passed `maximumRecordBytes`: then its bytes are dropped.
+    private var overLimit = false
 
     init() {
         bytes.reserveCapacity(256)
@@ -181,12 +195,16 @@ struct CSVScanner {
                 if state == .fieldStart { state = .unquoted }
                 recordHasContent = true
                 if high { nonASCII = true }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<j]))
+                countBytes(j - i)
+                if !overLimit { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<j])) }
                 i = j
                 // The usual end of an unquoted field, a comma, handled here (what `consume`
                 // would do) rather than through the general state machine.
                 if state == .unquoted && i < count && input[i] == 0x2C {
-                    if cleanStart && input[i - 1] > 0x20 {
+                    countBytes(1)
+                    if overLimit {
+                        // Nothing of the record is kept.
+                    } else if cleanStart && input[i - 1] > 0x20 {
                         ends.append(bytes.count)
                     } else {
                         endUnquotedField()
@@ -237,6 +255,7 @@ struct CSVScanner {
         pendingCR = false
         switch state {
         case .quoted:
+            countBytes(1)
             if byte == quote {
                 state = .quoteInQuoted
             } else {
@@ -252,6 +271,7 @@ struct CSVScanner {
             return
         case .quoteInQuoted:
             if byte == quote {
+                countBytes(1)
                 append(quote)
                 state = .quoted
                 return
@@ -261,6 +281,7 @@ struct CSVScanner {
             break
         }
         if afterCR && byte == lf { return }  // \r\n outside quotes: the \r ended the record
+        if byte != lf && byte != cr { countBytes(1) }
         switch byte {
         case comma:
             recordHasContent = true
@@ -292,12 +313,30 @@ struct CSVScanner {
     }
 
     @inline(__always) private mutating func append(_ byte: UInt8) {
+        if overLimit { return }
         if byte >= 0x80 { nonASCII = true }
         bytes.append(byte)
     }
 
+    /// Adds `n` bytes as written to the record in progress; past `maximumRecordBytes` its bytes
+    /// are dropped, and so is what follows of it.
+    @inline(__always) private mutating func countBytes(_ n: Int) {
+        recordLength += n
+        if recordLength > Self.maximumRecordBytes && !overLimit { dropRecord() }
+    }
+
+    @inline(never) private mutating func dropRecord() {
+        overLimit = true
+        // Its storage goes too: a record just under the limit leaves at most that much behind.
+        bytes = []
+        ends = []
+        bytes.reserveCapacity(256)
+        ends.reserveCapacity(16)
+    }
+
     /// Ends the field in progress; an unquoted one is first trimmed of spaces and tabs.
     @inline(__always) private mutating func endField(unquoted: Bool) {
+        if overLimit { return }
         if unquoted {
             endUnquotedField()
         } else {
@@ -326,6 +365,7 @@ struct CSVScanner {
     @inline(__always) static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
     private mutating func emitRecord(_ emit: (Record) throws -> Void) rethrows {
+        if overLimit { problem = .recordTooLong(bytes: recordLength) }
         if nonASCII && problem == nil {
             var start = 0
             for end in ends {
@@ -336,13 +376,15 @@ struct CSVScanner {
                 start = end
             }
         }
-        let record = Record(line: recordLine, bytes: bytes, ends: ends, problem: problem)
+        let record = Record(line: recordLine, bytes: bytes, ends: ends, problem: problem, nonASCII: nonASCII)
         try emit(record)
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         nonASCII = false
         problem = nil
         recordHasContent = false
+        recordLength = 0
+        overLimit = false
         state = .fieldStart
     }
 }

@@ -244,6 +244,7 @@ private final class PointCollector: NSObject, XMLParserDelegate {
         case 73: what = "a tag without its '>'"
         case 64: what = "an XML declaration or a name starting with 'xml' out of place"
         case 65: what = "a space missing (between attributes, or after a name)"
+        case 110: what = "a name longer than 50000 characters (an element's, an attribute's or an entity's)"
         case 201: what = "an undeclared namespace prefix"
         case 200...299: what = "a namespace declaration or prefix that XML namespaces do not allow (libxml2 error \(code))"
         default: what = "markup that is not well-formed (libxml2 error \(code))"

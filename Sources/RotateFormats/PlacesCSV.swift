@@ -14,7 +14,9 @@ import Darwin
 /// case-insensitive; other columns ignored). Streaming: the file is scanned in chunks.
 /// Lenient by default: every bad row is rejected with its line and reason and the rest are kept
 /// (`accepted + rejected = rows read`); strict mode throws at the first bad row. Blank lines are
-/// skipped and not counted as rows.
+/// skipped and not counted as rows. Ids are kept in NFC (`Identifiers.canonical`), at most
+/// `Identifiers.maximumBytes` bytes of UTF-8 in that form; a record longer than 1 MiB is a
+/// rejected row whose bytes are never held (`CSVScanner`).
 public enum PlacesCSV {
     public struct Options: Sendable {
         /// Radius for rows without one (no `radius_m` column, or an empty field), meters.
@@ -216,10 +218,15 @@ public enum PlacesCSV {
             guard let header, record.count == header.count else {
                 throw PlacesCSVError(line: line, reason: .wrongFieldCount(expected: header?.count ?? 0, found: record.count))
             }
-            // Unquoted fields come trimmed from the scanner; a quoted id is kept as written.
-            guard let id = idColumn.map({ record.field($0) }), !id.isEmpty else {
+            // Unquoted fields come trimmed from the scanner; a quoted id is kept as written. Ids
+            // are kept in NFC, so that two spellings of one id are one id (and a repeat) here and
+            // wherever ids are compared as bytes; the length limit applies to that form.
+            guard let written = idColumn.map({ record.field($0) }), !written.isEmpty else {
                 throw PlacesCSVError(line: line, reason: .missingField("id"))
             }
+            let id = record.nonASCII ? Identifiers.canonical(written) : written
+            let idBytes = id.utf8.count
+            if idBytes > Identifiers.maximumBytes { throw PlacesCSVError(line: line, reason: .idTooLong(bytes: idBytes)) }
             if let prefix = options.reservedIDPrefix, id.hasPrefix(prefix) {
                 throw PlacesCSVError(line: line, reason: .reservedID(id, prefix: prefix))
             }
@@ -301,6 +308,8 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
         case outOfRange(String)
         case radiusNotPositive(Double)
         case duplicateID(String, firstLine: Int)
+        /// The id (in NFC) is longer than `Identifiers.maximumBytes` UTF-8 bytes.
+        case idTooLong(bytes: Int)
         /// The id starts with `Options.reservedIDPrefix`.
         case reservedID(String, prefix: String)
 
@@ -318,6 +327,7 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
             case .outOfRange(let why): why
             case .radiusNotPositive(let radius): "radius must be > 0, got \(radius)"
             case .duplicateID(let id, let first): "duplicate id '\(id)' (first on line \(first))"
+            case .idTooLong(let bytes): "'id' is \(bytes) bytes long; at most \(Identifiers.maximumBytes)"
             case .reservedID(let id, let prefix): "id '\(id)' starts with the reserved refresh prefix '\(prefix)'"
             }
         }
@@ -334,6 +344,9 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
     case invalidUTF8
     /// A quote in a field that does not start with one (`ab"c`; ` "a"`, a space before the quote).
     case quoteInUnquotedField
+    /// A record longer than 1 MiB as written (`CSVScanner.maximumRecordBytes`): its length. Its
+    /// fields are not kept.
+    case recordTooLong(bytes: Int)
 
     init(_ problem: CSVScanner.Problem) {
         switch problem {
@@ -341,6 +354,7 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
         case .textAfterClosingQuote: self = .textAfterClosingQuote
         case .invalidUTF8: self = .invalidUTF8
         case .quoteInUnquotedField: self = .quoteInUnquotedField
+        case .recordTooLong(let bytes): self = .recordTooLong(bytes: bytes)
         }
     }
 
@@ -350,6 +364,7 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
         case .textAfterClosingQuote: "text after a closing quote (only a comma or a line end may follow it)"
         case .invalidUTF8: "not valid UTF-8"
         case .quoteInUnquotedField: "a quote inside an unquoted field (quote the whole field and double its quotes)"
+        case .recordTooLong(let bytes): "record is \(bytes) bytes long; at most \(CSVScanner.maximumRecordBytes): skipped"
         }
     }
 }

@@ -187,9 +187,12 @@ public struct PlanTrace: Equatable, Sendable {
     /// back equal).
     ///
     /// Lines of a type this reader does not know are skipped (a later version may add types).
+    /// Place ids are read as every reader of ids reads them (`Identifiers`): in NFC, at most 256
+    /// bytes of UTF-8, not empty.
     ///
     /// - Throws: `PlanTraceError` with the 1-based line of the first line that is not a JSON
-    ///   object, lacks a required key or has a wrong type, and for a missing `config` or `summary`.
+    ///   object, lacks a required key, has a wrong type or an id that is empty or too long, and
+    ///   for a missing `config` or `summary`.
     public static func parse(_ text: String) throws(PlanTraceError) -> PlanTrace {
         var config: Config?
         var summary: Summary?
@@ -213,6 +216,16 @@ public struct PlanTrace: Equatable, Sendable {
                 guard let value else { throw PlanTraceError(line: line, reason: "missing '\(key)'") }
                 return value
             }
+            func ids(_ values: [String]?, _ key: String) throws(PlanTraceError) -> [String] {
+                var result: [String] = []
+                for value in try need(values, key) { result.append(try id(value, key)) }
+                return result
+            }
+            func id(_ value: String, _ key: String) throws(PlanTraceError) -> String {
+                let canonical = Identifiers.canonical(value)
+                if let problem = Identifiers.problem(canonical) { throw PlanTraceError(line: line, reason: "an id in '\(key)' \(problem)") }
+                return canonical
+            }
             switch fields.type {
             case "config":
                 config = Config(
@@ -223,13 +236,17 @@ public struct PlanTrace: Equatable, Sendable {
                     minRefreshRadiusMeters: try need(fields.minRefreshRadiusMeters, "min_refresh_radius_m"))
             case "reselect":
                 guard let refreshField = fields.refresh else { throw PlanTraceError(line: line, reason: "missing 'refresh'") }
+                var refresh: Refresh?
+                if let field = refreshField {
+                    refresh = Refresh(id: try id(field.id, "refresh"), lat: field.lat, lon: field.lon, radiusMeters: field.radiusMeters)
+                }
                 reselections.append(
                     Reselect(
                         fix: try need(fields.fix, "fix"), lat: try need(fields.lat, "lat"), lon: try need(fields.lon, "lon"),
-                        start: try need(fields.start, "start"), stop: try need(fields.stop, "stop"),
-                        insideAtStart: try need(fields.insideAtStart, "inside_at_start"),
+                        start: try ids(fields.start, "start"), stop: try ids(fields.stop, "stop"),
+                        insideAtStart: try ids(fields.insideAtStart, "inside_at_start"),
                         monitored: try need(fields.monitored, "monitored"),
-                        refresh: refreshField.map { Refresh(id: $0.id, lat: $0.lat, lon: $0.lon, radiusMeters: $0.radiusMeters) },
+                        refresh: refresh,
                         guarantee: try need(fields.guarantee, "guarantee"), fallback: fields.fallback, overlapping: fields.overlapping))
             case "summary":
                 summary = Summary(
@@ -239,7 +256,8 @@ public struct PlanTrace: Equatable, Sendable {
             case "place_event":
                 placeEvents.append(
                     PlaceEvent(
-                        fix: try need(fields.fix, "fix"), t: try need(fields.t, "t"), place: try need(fields.place, "place"),
+                        fix: try need(fields.fix, "fix"), t: try need(fields.t, "t"),
+                        place: try id(try need(fields.place, "place"), "place"),
                         event: try need(fields.event, "event"), evidence: try need(fields.evidence, "evidence"),
                         probability: fields.p))
             default:

@@ -12,20 +12,44 @@ public struct WalkFile: Sendable {
     public var rowsRead: Int { fixes.count + rejected.count }
 
     /// Reads a walk: GPX when the path ends in `.gpx` (any case) or the file starts with `<`,
-    /// walk CSV otherwise.
+    /// walk CSV otherwise. GPX is read whole (the XML parser takes one document); walk CSV is
+    /// streamed, so that its memory is its fixes and at most one record.
     public static func read(path: String, strict: Bool = false) throws(WalkFileError) -> WalkFile {
-        let bytes: [UInt8]
+        /// Leading bytes that do not decide the format: spaces, tabs, line ends and BOM bytes.
+        func isLeading(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0xEF || b == 0xBB || b == 0xBF }
+        var gpx = path.lowercased().hasSuffix(".gpx")
+        var decided = gpx
+        // The bytes read before the format is decided, and all of a GPX document.
+        var kept: [UInt8] = []
+        var csv = WalkCSV.Reader(strict: strict)
+        var scanner = CSVScanner()
         do {
-            bytes = try FileBytes.contents(of: path)
-        } catch {
+            try FileBytes.forEachChunk(of: path) { chunk in
+                if decided && !gpx {
+                    try scanner.feed(chunk) { try csv.take($0) }
+                    return
+                }
+                kept.append(contentsOf: chunk)
+                guard !decided, let first = kept.first(where: { !isLeading($0) }) else { return }
+                decided = true
+                gpx = first == 0x3C
+                if !gpx {
+                    try kept.withUnsafeBufferPointer { buffer in try scanner.feed(buffer) { try csv.take($0) } }
+                    kept = []
+                }
+            }
+            if gpx { return try GPXReader.read(bytes: kept, strict: strict) }
+            // Nothing but leading bytes: read as CSV, as any other text.
+            if !decided { try kept.withUnsafeBufferPointer { buffer in try scanner.feed(buffer) { try csv.take($0) } } }
+            try scanner.finish { try csv.take($0) }
+        } catch let error as WalkFileError {
+            throw error
+        } catch let error as FileReadError {
             throw WalkFileError(line: 0, reason: .unreadable(error.reason))
+        } catch {
+            throw WalkFileError(line: 0, reason: .unreadable("\(error)"))
         }
-        let firstNonSpace = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
-            .first
-        if path.lowercased().hasSuffix(".gpx") || firstNonSpace == 0x3C {
-            return try GPXReader.read(bytes: bytes, strict: strict)
-        }
-        return try WalkCSV.read(bytes: bytes, strict: strict)
+        return try csv.result()
     }
 
     /// Reads GPX text already in memory (tests, fuzzing).
@@ -56,8 +80,8 @@ public struct WalkFile: Sendable {
             fixes.append(fix)
             lines.append(entry.line)
         }
-        guard !fixes.isEmpty else { throw WalkFileError(line: 1, reason: .noValidPoints(rejected: rejected.count)) }
         rejected.sort { $0.line < $1.line }
+        guard !fixes.isEmpty else { throw WalkFileError(line: 1, reason: .noValidPoints(rejected: rejected)) }
         return WalkFile(fixes: fixes, lines: lines, rejected: rejected)
     }
 }
@@ -72,37 +96,64 @@ public enum WalkCSV {
     ]
 
     public static func read(bytes: [UInt8], strict: Bool = false) throws(WalkFileError) -> WalkFile {
-        var records: [CSVScanner.Record] = []
+        var reader = Reader(strict: strict)
         var scanner = CSVScanner()
-        bytes.withUnsafeBufferPointer { buffer in scanner.feed(buffer) { records.append($0) } }
-        scanner.finish { records.append($0) }
-        guard let headerRecord = records.first else { throw WalkFileError(line: 1, reason: .emptyFile) }
-        if let problem = headerRecord.problem { throw WalkFileError(line: headerRecord.line, reason: .malformed(CSVProblem(problem))) }
-        let columns = CSVFile.columns(of: headerRecord.fields, aliases: aliases)
-        for required in ["lat", "lon"] where columns[required] == nil {
-            throw WalkFileError(line: headerRecord.line, reason: .missingColumn(required))
+        do {
+            try bytes.withUnsafeBufferPointer { buffer in try scanner.feed(buffer) { try reader.take($0) } }
+            try scanner.finish { try reader.take($0) }
+        } catch let error as WalkFileError {
+            throw error
+        } catch {
+            throw WalkFileError(line: 0, reason: .unreadable("\(error)"))
         }
+        return try reader.result()
+    }
+
+    /// Turns records into fixes, one at a time as the scanner hands them out.
+    struct Reader {
+        let strict: Bool
+        var columns: [String: Int] = [:]
+        /// The header's field count, once the header is read.
+        var width: Int?
         var raw: [(fix: Fix, line: Int, fields: [String])] = []
         var rejected: [RejectedRow] = []
-        for (index, record) in records.dropFirst().enumerated() {
+        /// Data records read so far (the 0-based index of the next one).
+        var rowIndex = 0
+
+        init(strict: Bool) { self.strict = strict }
+
+        mutating func take(_ record: CSVScanner.Record) throws(WalkFileError) {
+            guard let width else {
+                if let problem = record.problem { throw WalkFileError(line: record.line, reason: .malformed(CSVProblem(problem))) }
+                columns = CSVFile.columns(of: record.fields, aliases: aliases)
+                for required in ["lat", "lon"] where columns[required] == nil {
+                    throw WalkFileError(line: record.line, reason: .missingColumn(required))
+                }
+                self.width = record.count
+                return
+            }
+            defer { rowIndex += 1 }
             do throws(WalkFileError) {
-                raw.append(
-                    (try parse(record, columns: columns, width: headerRecord.fields.count, rowIndex: index), record.line, record.fields))
+                raw.append((try parse(record, columns: columns, width: width, rowIndex: rowIndex), record.line, record.fields))
             } catch {
                 if strict { throw error }
                 rejected.append(RejectedRow(line: record.line, reason: error.reason.description, fields: record.fields))
             }
         }
-        return try WalkFile.assemble(raw, rejected: rejected, strict: strict)
+
+        func result() throws(WalkFileError) -> WalkFile {
+            guard width != nil else { throw WalkFileError(line: 1, reason: .emptyFile) }
+            return try WalkFile.assemble(raw, rejected: rejected, strict: strict)
+        }
     }
 
     static func parse(_ record: CSVScanner.Record, columns: [String: Int], width: Int, rowIndex: Int) throws(WalkFileError) -> Fix {
         let line = record.line
         if let problem = record.problem { throw WalkFileError(line: line, reason: .malformed(CSVProblem(problem))) }
-        guard record.fields.count == width else {
-            throw WalkFileError(line: line, reason: .wrongFieldCount(expected: width, found: record.fields.count))
+        guard record.count == width else {
+            throw WalkFileError(line: line, reason: .wrongFieldCount(expected: width, found: record.count))
         }
-        func field(_ name: String) -> String? { columns[name].map { record.fields[$0].trimmingASCIIWhitespace() } }
+        func field(_ name: String) -> String? { columns[name].map { record.field($0).trimmingASCIIWhitespace() } }
         func number(_ name: String) throws(WalkFileError) -> Double {
             guard let text = field(name), !text.isEmpty else { throw WalkFileError(line: line, reason: .missingField(name)) }
             guard let value = DecimalText.double(text) else { throw WalkFileError(line: line, reason: .notANumber(name, text)) }
@@ -155,7 +206,8 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
         case unreadable(String)
         case emptyFile
         case missingColumn(String)
-        case noValidPoints(rejected: Int)
+        /// Every point was rejected: the rejected points, in line order, so none goes unreported.
+        case noValidPoints(rejected: [RejectedRow])
         case malformed(CSVProblem)
         case wrongFieldCount(expected: Int, found: Int)
         case missingField(String)
@@ -179,7 +231,7 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
             case .unreadable(let why): RowProblemText.unreadable(why)
             case .emptyFile: "the file is empty"
             case .missingColumn(let column): RowProblemText.missingColumn(column, aliases: WalkCSV.aliases)
-            case .noValidPoints(let rejected): "no valid points (\(rejected) rejected)"
+            case .noValidPoints(let rejected): "no valid points (\(rejected.count) rejected)"
             case .malformed(let problem): problem.description
             case .wrongFieldCount(let expected, let found): RowProblemText.wrongFieldCount(expected: expected, found: found)
             case .missingField(let column): RowProblemText.missingField(column)

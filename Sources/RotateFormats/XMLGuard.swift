@@ -13,10 +13,20 @@
 ///   and attribute declarations, notations, unparsed entities and parameter-entity references are
 ///   refused with their line;
 /// - UTF-16 is converted to UTF-8 first (the scan reads bytes), and the declaration's encoding
-///   set to match; UTF-32 is refused.
+///   set to match; UTF-32 is refused;
+/// - a tag (its attributes included), comment, CDATA section, processing instruction or DOCTYPE
+///   declaration longer than `maximumMarkupBytes` is refused with the line where it starts: the
+///   parser, fed as a stream, holds each of these whole and stops with an internal error (libxml2's
+///   "huge input lookup", past 10,000,000 bytes) that names neither the construct nor the limit.
+///   Text between tags is handed to the delegate in pieces and needs no limit.
 /// Anything the scan cannot follow (an unclosed comment, a malformed declaration) is left to the
 /// parser, which reports it.
 enum XMLGuard {
+    /// The longest tag, comment, CDATA section, processing instruction or DOCTYPE declaration
+    /// read, in bytes of UTF-8: 1 MiB, the limit of a CSV record and of a sidecar line (a GPX
+    /// point's tag is under 100 bytes).
+    static let maximumMarkupBytes = 1_048_576
+
     static func prepare(_ input: [UInt8]) throws(WalkFileError) -> [UInt8] {
         let bytes = try utf8(input)
         var scanner = Scanner(bytes: bytes)
@@ -170,26 +180,66 @@ enum XMLGuard {
                     i += 1
                     continue
                 }
-                // Only `<!` and `<?` open what the scan looks at; start and end tags are passed over.
-                guard bytes[i] == 0x3C, i + 1 < bytes.count, bytes[i + 1] == 0x21 || bytes[i + 1] == 0x3F else {
+                guard bytes[i] == 0x3C, i + 1 < bytes.count else {
                     i += 1
                     continue
                 }
-                if at("<!--") {
+                let start = i, startLine = line
+                let what: String
+                let closed: Bool
+                if bytes[i + 1] != 0x21 && bytes[i + 1] != 0x3F {
+                    (what, closed) = ("a tag (its attributes included)", tag())
+                } else if at("<!--") {
                     i += 4
-                    guard skip(past: "-->") else { return }
+                    (what, closed) = ("a comment", skip(past: "-->"))
                 } else if at("<![CDATA[") {
                     i += 9
-                    guard skip(past: "]]>") else { return }
+                    (what, closed) = ("a CDATA section", skip(past: "]]>"))
                 } else if at("<?") {
-                    guard processingInstruction() else { return }
+                    (what, closed) = ("a processing instruction", processingInstruction())
                 } else if at("<!DOCTYPE") {
                     i += 9
-                    guard try doctype() else { return }
+                    (what, closed) = ("the DOCTYPE declaration", try doctype())
                 } else {
                     i += 1
+                    continue
                 }
+                // Measured also when the file ends inside it: the parser would hold that much too.
+                if i - start > XMLGuard.maximumMarkupBytes {
+                    throw WalkFileError(
+                        line: startLine,
+                        reason: .unsupportedXML("\(what) is \(i - start) bytes long; at most \(XMLGuard.maximumMarkupBytes)"))
+                }
+                guard closed else { return }
             }
+        }
+
+        /// Past a start or end tag at `i` (its `<`) through its `>`, honoring quoted attribute
+        /// values (a quote after `=`, spaces allowed between); false at the end.
+        mutating func tag() -> Bool {
+            i += 1
+            var afterEquals = false
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == 0x3E {
+                    i += 1
+                    return true
+                }
+                if (b == 0x22 || b == 0x27) && afterEquals {
+                    guard literal() != nil else { return false }
+                    afterEquals = false
+                    continue
+                }
+                if b == 0x3D {
+                    afterEquals = true
+                } else if b == 0x0A {
+                    line += 1
+                } else if !Self.isSpace(b) {
+                    afterEquals = false
+                }
+                i += 1
+            }
+            return false
         }
 
         /// Past a processing instruction at `i`, noting a space after a target with no data.

@@ -46,6 +46,23 @@ extension KDTree {
         return count
     }
 
+    /// The sum of `weights[i]` over the places `i` that `count(within:of:measuredTo:using:)` counts:
+    /// the count when place `i` stands for `weights[i]` places, as when an index holds each
+    /// distinct position once and the weights say how many places share it.
+    ///
+    /// - Parameter weights: one per indexed place, by input index.
+    @inlinable
+    package func count(
+        within meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center, weights: [Int],
+        using buffer: inout NeighborBuffer
+    ) -> Int {
+        precondition(!meters.isNaN, "reach must not be NaN")
+        precondition(weights.count == count, "one weight per place")
+        var total = 0
+        forEachWithin(meters, of: query, measuredTo: target, stack: &buffer.stack) { i, _, _ in total += weights[Int(originalIndices[i])] }
+        return total
+    }
+
     /// Calls `body` with the leaf-order position, key (edge meters, or the squared chord by center)
     /// and squared chord of every place within `meters` of `query`, in no particular order.
     @inlinable

@@ -34,7 +34,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(!strict || walk.rejected.isEmpty, "strict mode kept a rejected row")
         } catch {
             if !strict, case .noValidPoints(let rejected) = error.reason {
-                precondition(rejected == rows, "no valid points, \(rejected) rejected of \(rows) data rows")
+                precondition(rejected.count == rows, "no valid points, \(rejected.count) rejected of \(rows) data rows")
             }
         }
     }

@@ -160,6 +160,35 @@ import Testing
         #expect(rejected[1].hasPrefix("2,") && rejected[2].hasPrefix("3,"))
     }
 
+    /// A walk whose every point is bad fails, but only after reporting each point with its line
+    /// (CSV and GPX alike), then the count line, then the error.
+    @Test func aWalkOfOnlyBadPointsStillReportsEveryPoint() throws {
+        let csv = try write("t,lat,lon\n0,north,14.5\n1,46.05\n2,46.05,14.5,9\n", "allbad.csv")
+        let gpx = try write(
+            "<gpx xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n<trkpt lon=\"14.5\"/>\n<trkpt lat=\"95\" lon=\"14.5\"/>\n"
+                + "<trkpt lat=\"x\" lon=\"14.5\"/>\n</trkseg></trk></gpx>\n", "allbad.gpx")
+        for (walk, reasons) in [
+            (
+                csv,
+                [
+                    "2: 'lat' is not a number: 'north'", "3: wrong field count: 2 fields, the header has 3",
+                    "4: wrong field count: 4 fields, the header has 3",
+                ]
+            ),
+            (gpx, ["2: point without a 'lat' attribute", "3: latitude 95.0 is outside -90...90", "4: 'lat' is not a number: 'x'"]),
+        ] {
+            let result = try run(["plan", "--places", shops, "--walk", walk])
+            #expect(result.code == 1, "\(result.err)")
+            let lines = result.err.split(separator: "\n").map(String.init).filter { $0.contains(walk) }
+            #expect(
+                lines
+                    == reasons.map { "\(walk):\($0)" } + [
+                        "\(walk): 3 points read, 0 accepted, 3 rejected", "rotate plan: error: \(walk):1: no valid points (3 rejected)",
+                    ],
+                "\(result.err)")
+        }
+    }
+
     /// Benchmark positions are checked row by row: a short row is an error with its line, not a crash.
     @Test func benchPositionsWithAShortRowFailWithItsLine() throws {
         let positions = try write("lat,lon\n46.05,14.5\n46.06\n", "short.csv")

@@ -288,6 +288,56 @@ func readGPX(bytes: [UInt8], strict: Bool = false) throws -> WalkFile {
         }
     }
 
+    /// Markup the parser holds whole (a tag with its attributes, a comment, a CDATA section, a
+    /// processing instruction, the DOCTYPE) is read up to 1 MiB and refused past it with the line
+    /// where it starts and its length (the parser alone stops past 10 MB with "libxml2 error 1");
+    /// text between tags has no such limit; a name past libxml2's 50,000 characters is named.
+    @Test func markupLongerThanTheLimitIsRefusedWithItsLine() throws {
+        let limit = XMLGuard.maximumMarkupBytes
+        func document(_ markup: String) -> String {
+            "<gpx xmlns=\"http://www.topografix.com/GPX/1/1\">\n<wpt lat=\"1\" lon=\"2\"/>\n\(markup)\n<wpt lat=\"1.1\" lon=\"2\"/></gpx>\n"
+        }
+        func refusal(_ markup: String) -> WalkFileError? {
+            do {
+                _ = try readGPX(document(markup))
+                return nil
+            } catch {
+                return error as? WalkFileError
+            }
+        }
+        // `<wpt lat="1" lon="2" name="` and `"/>`: 30 bytes around the value.
+        func point(_ bytes: Int) -> String { "<wpt lat=\"1\" lon=\"2\" name=\"" + String(repeating: "n", count: bytes - 30) + "\"/>" }
+        #expect(point(limit).utf8.count == limit)
+        #expect(try readGPX(document(point(limit))).fixes.count == 3)
+        let filler = String(repeating: "x", count: limit)
+        let cases: [(markup: String, what: String)] = [
+            (point(limit + 1), "a tag (its attributes included)"),
+            (point(11_000_000), "a tag (its attributes included)"),
+            ("<wpt lat=\"1\"\n lon=\"2\" note='a>b \(filler)'/>", "a tag (its attributes included)"),
+            ("<!-- \(filler) -->", "a comment"),
+            ("<desc><![CDATA[\(filler)]]></desc>", "a CDATA section"),
+            ("<?pi \(filler)?>", "a processing instruction"),
+        ]
+        for (markup, what) in cases {
+            let start = markup.hasPrefix("<desc>") ? 6 : 0
+            let bytes = markup.utf8.count - start - (markup.hasPrefix("<desc>") ? 7 : 0)
+            #expect(refusal(markup) == WalkFileError(line: 3, reason: .unsupportedXML("\(what) is \(bytes) bytes long; at most \(limit)")))
+        }
+        let doctype = "<!DOCTYPE gpx [<!ENTITY e \"\(filler)\">]>"
+        #expect {
+            try readGPX(doctype + "\n" + document(""))
+        } throws: { error in
+            error as? WalkFileError
+                == WalkFileError(
+                    line: 1, reason: .unsupportedXML("the DOCTYPE declaration is \(doctype.utf8.count) bytes long; at most \(limit)"))
+        }
+        // Text between tags is passed to the reader in pieces: no limit.
+        #expect(try readGPX(document("<desc>\(String(repeating: "t", count: 3 * limit))</desc>")).fixes.count == 2)
+        #expect(
+            refusal("<\(String(repeating: "e", count: 50_001))/>")?.reason
+                == .notWellFormedXML(column: 2, "a name longer than 50000 characters (an element's, an attribute's or an entity's)"))
+    }
+
     /// A document with none of those constructs reaches the parser byte for byte.
     @Test func otherDocumentsReachTheParserUnchanged() throws {
         var rng = SplitMix64(seed: TestSeed.value(salt: 905))
@@ -368,7 +418,11 @@ func readGPX(bytes: [UInt8], strict: Bool = false) throws -> WalkFile {
             do {
                 walk = try WalkFile.read(gpx: Array(text.utf8))
             } catch {
-                #expect(error.reason == .noValidPoints(rejected: points), context)
+                guard case .noValidPoints(let rejected) = error.reason else {
+                    Issue.record("\(error); \(context.rawValue)")
+                    continue
+                }
+                #expect(rejected.count == points, context)
                 continue
             }
             #expect(walk.fixes.count + walk.rejected.count == points, context)

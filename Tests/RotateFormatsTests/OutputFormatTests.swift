@@ -122,6 +122,37 @@ import WalkSimulator
         #expect(throws: PlanTraceError.self) { try PlanTrace.parse(text) }
     }
 
+    /// Place ids in a trace are read as ids are everywhere: in NFC, and one longer than 256 bytes
+    /// (or empty) is an error with its line.
+    @Test func traceIDsAreReadInNFCWithinTheLimit() throws {
+        let config =
+            "{\"type\":\"config\",\"version\":2,\"limit\":20,\"headroom\":2,\"place_slots\":17,\"places\":3,\"radius_m\":100,"
+            + "\"margin_m\":30,\"min_refresh_radius_m\":100}"
+        let summary = "{\"type\":\"summary\",\"fixes\":2,\"reselections\":1,\"starts\":1,\"stops\":0,\"missed\":0}"
+        func reselect(_ id: String) -> String {
+            "{\"type\":\"reselect\",\"fix\":0,\"lat\":1,\"lon\":2,\"start\":[\"\(id)\"],\"stop\":[],\"inside_at_start\":[],"
+                + "\"monitored\":1,\"refresh\":null,\"guarantee\":\"exact\"}"
+        }
+        func event(_ id: String) -> String {
+            "{\"type\":\"place_event\",\"fix\":1,\"t\":1,\"place\":\"\(id)\",\"event\":\"entry\",\"evidence\":\"app\",\"p\":0.9}"
+        }
+        let trace = try PlanTrace.parse([config, reselect("cafe\u{301}"), event("cafe\u{301}"), summary].joined(separator: "\n"))
+        #expect(trace.reselections.first.map { Array($0.start[0].utf8) } == Array("caf\u{E9}".utf8))
+        #expect(trace.placeEvents.first.map { Array($0.place.utf8) } == Array("caf\u{E9}".utf8))
+        func failure(_ lines: [String]) -> String? {
+            do {
+                _ = try PlanTrace.parse(lines.joined(separator: "\n"))
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        let long = String(repeating: "x", count: 257)
+        #expect(failure([config, reselect(long), summary]) == "2: an id in 'start' is 257 bytes long; at most 256")
+        #expect(failure([config, reselect("a"), event(long), summary]) == "3: an id in 'place' is 257 bytes long; at most 256")
+        #expect(failure([config, event(""), summary]) == "2: an id in 'place' must not be empty")
+    }
+
     @Test func geoJSONIsValidAndComplete() throws {
         let (_, report, record) = try replay()
         let document = GeoJSONWriter.document(record)

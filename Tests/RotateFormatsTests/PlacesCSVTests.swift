@@ -116,6 +116,55 @@ import Testing
         #expect(ligature.places.count == 2)
     }
 
+    /// Ids are kept in NFC: the place read from a decomposed spelling carries the composed one,
+    /// byte for byte, and a repeat in the other form is a duplicate.
+    @Test func idsAreKeptInNFC() throws {
+        let result = try read("id,lat,lon\ncafe\u{301},1,2\ncaf\u{E9},3,4\n")
+        #expect(result.places.map { Array($0.id.utf8) } == [Array("caf\u{E9}".utf8)])
+        #expect(result.rejected.map(\.line) == [3])
+        #expect(result.rejected.first?.reason == PlacesCSVError.Reason.duplicateID("caf\u{E9}", firstLine: 2).description)
+    }
+
+    /// An id longer than `Identifiers.maximumBytes` UTF-8 bytes in NFC is a rejected row with its
+    /// line; one of exactly that length is accepted, and so is a decomposed id whose NFC fits.
+    @Test func idsLongerThanTheLimitAreRejectedRows() throws {
+        let limit = Identifiers.maximumBytes
+        let longest = String(repeating: "a", count: limit)
+        // 129 "é" written decomposed are 387 bytes, composed 258; 128 composed are 256.
+        let decomposedTooLong = String(repeating: "e\u{301}", count: 129)
+        let decomposedFits = String(repeating: "e\u{301}", count: 128)
+        let text =
+            "id,lat,lon\n\(longest),1,2\n\(longest)b,1,2\n\"\(String(repeating: "x", count: 300))\",1,2\n"
+            + "\(decomposedTooLong),1,2\n\(decomposedFits),1,2\n"
+        let result = try read(text)
+        #expect(result.places.map(\.id) == [longest, String(repeating: "\u{E9}", count: 128)])
+        #expect(result.rejected.map(\.line) == [3, 4, 5])
+        #expect(
+            result.rejected.map(\.reason) == [limit + 1, 300, 258].map { PlacesCSVError.Reason.idTooLong(bytes: $0).description })
+        #expect(result.rejected.first?.reason == "'id' is 257 bytes long; at most 256")
+        #expect(throws: PlacesCSVError(line: 3, reason: .idTooLong(bytes: limit + 1))) { try read(text, strict: true) }
+    }
+
+    /// A record of 3 MiB (a quoted name across lines) between good rows of a file: the good rows
+    /// are all accepted, with their lines, and the long one is a rejected row with its start line
+    /// and length, its fields not kept.
+    @Test func aRecordLongerThanOneMiBIsARejectedRowAndReadingGoesOn() throws {
+        let breaks = 3 << 19
+        let long = "big,46,14,\"" + String(repeating: "n\n", count: breaks) + "\""
+        let text = "id,lat,lon,name\na,1,2,x\n" + long + "\nb,3,4,y\nc,5,6,z\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-long-\(UUID().uuidString).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try PlacesCSV.read(path: path)
+        #expect(result.places.map(\.id) == ["a", "b", "c"])
+        #expect(result.lines == [2, 4 + breaks, 5 + breaks])
+        let reason = PlacesCSVError.Reason.malformed(.recordTooLong(bytes: long.utf8.count))
+        #expect(result.rejected == [RejectedRow(line: 3, reason: reason.description, fields: [])])
+        #expect(throws: PlacesCSVError(line: 3, reason: reason)) {
+            try PlacesCSV.read(path: path, options: .init(strict: true))
+        }
+    }
+
     /// Reserved ids are rejected in line order with the rest: strict mode stops at the first bad
     /// row whichever kind it is, and a rejected row keeps all its fields.
     @Test func reservedIDsAreRejectedInLineOrder() throws {

@@ -56,10 +56,31 @@ import Testing
         #expect(walk.rejected.first?.reason == WalkFileError.Reason.negativeAccuracy(-1).description)
     }
 
+    /// A walk file is read as it streams in: a 3 MiB record between good rows is a rejected row
+    /// with its start line and length, and the fixes around it are all read.
+    @Test func aRecordLongerThanOneMiBIsARejectedRowAndReadingGoesOn() throws {
+        let long = "2," + String(repeating: "4", count: 3 << 20) + ",14"
+        let text = "t,lat,lon\n1,45,14\n" + long + "\n3,45.1,14\n4,45.2,14\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-long-\(UUID().uuidString).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let walk = try WalkFile.read(path: path)
+        #expect(walk.lines == [2, 4, 5])
+        #expect(walk.fixes.map(\.timestampSeconds) == [0, 2, 3])
+        let reason = WalkFileError.Reason.malformed(.recordTooLong(bytes: long.utf8.count))
+        #expect(walk.rejected == [RejectedRow(line: 3, reason: reason.description, fields: [])])
+    }
+
     @Test func fileLevelWalkErrors() {
         #expect(throws: WalkFileError(line: 1, reason: .emptyFile)) { try csv("") }
         #expect(throws: WalkFileError(line: 1, reason: .missingColumn("lon"))) { try csv("t,lat\n1,2\n") }
-        #expect(throws: WalkFileError(line: 1, reason: .noValidPoints(rejected: 1))) { try csv("lat,lon\nx,1\n") }
+        #expect(
+            throws: WalkFileError(
+                line: 1,
+                reason: .noValidPoints(rejected: [
+                    RejectedRow(line: 2, reason: WalkFileError.Reason.notANumber("lat", "x").description, fields: ["x", "1"])
+                ]))
+        ) { try csv("lat,lon\nx,1\n") }
         #expect(throws: WalkFileError.self) { try WalkFile.read(path: "/nonexistent.gpx") }
     }
 
@@ -131,7 +152,7 @@ import Testing
                     walk = try WalkCSV.read(bytes: bytes)
                 }
             } catch let error as WalkFileError {
-                if case .noValidPoints(let rejected) = error.reason { #expect(rejected == rows, context) }
+                if case .noValidPoints(let rejected) = error.reason { #expect(rejected.count == rows, context) }
                 continue
             }
             #expect(walk.fixes.count + walk.rejected.count == rows, context)

@@ -55,6 +55,8 @@ import Testing
         tree._checkInvariants()
         let brute = BruteForceIndex(coordinates: set.coordinates, radiiMeters: radii)
         var buffer = NeighborBuffer()
+        var rng = SplitMix64(seed: seed ^ 5)
+        let weights = set.coordinates.map { _ in 1 + rng.nextInt(below: 5) }
         let reaches = setIndex == 2 ? [-100.0, 5, 50, 200] : [-100.0, 500, 5_000, 50_000]
         for (i, q) in set.queries(200, sigmaMeters: 1_000, seed: seed ^ 3).enumerated() {
             let v = UnitVector(q)
@@ -66,6 +68,10 @@ import Testing
                     #expect(
                         tree.count(within: reach, of: v, measuredTo: target, using: &buffer) == expected.count,
                         "\(set) query \(i), count within \(reach) by \(target); \(TestSeed.replay(seed))")
+                    #expect(
+                        tree.count(within: reach, of: v, measuredTo: target, weights: weights, using: &buffer)
+                            == expected.reduce(0) { $0 + weights[$1.index] },
+                        "\(set) query \(i), weighted count within \(reach) by \(target); \(TestSeed.replay(seed))")
                 }
             }
         }
