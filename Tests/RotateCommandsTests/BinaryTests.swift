@@ -20,6 +20,21 @@ import Testing
         return nil
     }
 
+    /// Writes `bytes` to `pipe` on a thread of its own (entered in `group`), then closes it; stops
+    /// early when the process stops reading (it ended or was killed).
+    static func feed(_ bytes: [UInt8], to pipe: Pipe, in group: DispatchGroup) {
+        let fd = pipe.fileHandleForWriting.fileDescriptor
+        DispatchQueue.global().async(group: group) {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written <= 0 { break }
+                offset += written
+            }
+            try? pipe.fileHandleForWriting.close()
+        }
+    }
+
     static func run(_ arguments: [String]) throws -> (code: Int32, out: String, err: String) {
         let url = try #require(rotateURL, "the rotate binary was not found beside the tests")
         let process = Process()

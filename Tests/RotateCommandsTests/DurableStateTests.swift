@@ -68,16 +68,7 @@ import Glibc
             signal(SIGPIPE, SIG_IGN)
             try process.run()
             let bytes = input.isEmpty ? [] : Array((input.joined(separator: "\n") + "\n").utf8)
-            let fd = stdin.fileHandleForWriting.fileDescriptor
-            DispatchQueue.global().async(group: group) { [stdin] in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                    if written <= 0 { break }  // the process was killed
-                    offset += written
-                }
-                try? stdin.fileHandleForWriting.close()
-            }
+            BinaryTests.feed(bytes, to: stdin, in: group)
             DispatchQueue.global().async(group: group) { [stdout] in self.out = stdout.fileHandleForReading.readDataToEndOfFile() }
             DispatchQueue.global().async(group: group) { [stderr] in self.err = stderr.fileHandleForReading.readDataToEndOfFile() }
         }

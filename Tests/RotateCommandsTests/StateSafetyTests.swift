@@ -47,16 +47,7 @@ import Glibc
         try process.run()
         let group = DispatchGroup()
         nonisolated(unsafe) var out = Data(), err = Data()
-        let bytes = Array(input.utf8), fd = stdin.fileHandleForWriting.fileDescriptor
-        DispatchQueue.global().async(group: group) {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if written <= 0 { break }  // the process stopped reading
-                offset += written
-            }
-            try? stdin.fileHandleForWriting.close()
-        }
+        BinaryTests.feed(Array(input.utf8), to: stdin, in: group)
         DispatchQueue.global().async(group: group) { out = stdout.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { err = stderr.fileHandleForReading.readDataToEndOfFile() }
         let deadline = Date().addingTimeInterval(timeout)
