@@ -29,6 +29,31 @@ public struct MonitorState: Hashable, Sendable, Codable {
 
     public init() {}
 
+    /// Whether this state differs from `stored` (the state last written back; nil: none yet) in
+    /// a way worth writing back: its registrations, guarantee or catalog version, the places it
+    /// is deciding, its pending flags, or its last fix and times while it decides places or
+    /// receives a stream of fixes (a platform entry is judged against the last fix of a stream:
+    /// `FenceMonitor.Settings.platformEntryVetoSeconds`).
+    ///
+    /// Every input changes the state (at least `lastInputSeconds`), but most reports of a device
+    /// inside its refresh region and near no place change nothing else: an engine resumed from
+    /// the state stored before them answers every later input in time order exactly as the
+    /// uninterrupted engine does. The only difference: resumed, it accepts a report older than
+    /// one it had already answered (its clock is the stored one). The sidecar writes its database
+    /// by this rule; a host that stores states writes back only when it holds.
+    public func isWorthStoring(comparedTo stored: MonitorState?) -> Bool {
+        guard let stored else { return true }
+        if rotator != stored.rotator || tracks != stored.tracks || refreshExitPending != stored.refreshExitPending
+            || resetPending != stored.resetPending || lastTrustedFixContinuous != stored.lastTrustedFixContinuous
+            || formatVersion != stored.formatVersion
+        {
+            return true
+        }
+        guard !tracks.isEmpty || lastTrustedFixContinuous else { return false }
+        return lastTrustedFix != stored.lastTrustedFix || lastTrustedFixSeconds != stored.lastTrustedFixSeconds
+            || lastInputSeconds != stored.lastInputSeconds || lastFixSeconds != stored.lastFixSeconds
+    }
+
     private enum CodingKeys: String, CodingKey {
         case formatVersion = "format_version"
         case rotator, tracks

@@ -54,7 +54,7 @@ public struct DeviceRegistry: Sendable {
     }
 
     /// The devices whose state changed in a way worth storing since the last call (see
-    /// `isWorthStoring(_:after:)`; a catalog change or a restore always is), in no particular
+    /// `MonitorState.isWorthStoring(comparedTo:)`; a catalog change or a restore always is), in no particular
     /// order; the set starts over empty.
     public mutating func takeChanged() -> Set<String> {
         defer { changed = [] }
@@ -207,7 +207,7 @@ public struct DeviceRegistry: Sendable {
             return output
         }
         // A fresh device, and a state re-stamped when it resumed, are worth storing too.
-        if slot == nil || Self.isWorthStoring(monitor.state, after: before)
+        if slot == nil || monitor.state.isWorthStoring(comparedTo: before)
             || monitor.state.rotator.catalogVersion != storedVersion
         {
             changed.insert(device)
@@ -221,25 +221,6 @@ public struct DeviceRegistry: Sendable {
         }
         worker = consume monitor
         return output
-    }
-
-    /// Whether `state` differs from `previous` in more than the time and place of the device's
-    /// last fix: its registrations, guarantee or catalog version, the places it is deciding, its
-    /// pending flags. While places are being decided the last fix counts too (it starts the next
-    /// fix's dwell distance). A report that changes nothing else (most reports: the device is
-    /// still inside its refresh region and near no place) need not be stored: resumed from the
-    /// older state, the device gives the same answers to reports in order, and only refuses a
-    /// report older than its last one from the stored time on.
-    public static func isWorthStoring(_ state: MonitorState, after previous: MonitorState) -> Bool {
-        if state.rotator != previous.rotator || state.tracks != previous.tracks || state.refreshExitPending != previous.refreshExitPending
-            || state.resetPending != previous.resetPending || state.lastTrustedFixContinuous != previous.lastTrustedFixContinuous
-            || state.formatVersion != previous.formatVersion
-        {
-            return true
-        }
-        guard !state.tracks.isEmpty else { return false }
-        return state.lastTrustedFix != previous.lastTrustedFix || state.lastTrustedFixSeconds != previous.lastTrustedFixSeconds
-            || state.lastInputSeconds != previous.lastInputSeconds || state.lastFixSeconds != previous.lastFixSeconds
     }
 
     /// The device's state, if the device is held.
