@@ -14,24 +14,22 @@ import PackageDescription
 //   SyncService     -> RotateFormats, FenceMonitor     devices, catalog changes, the sidecar
 //   CSQLite                                            the system SQLite library (Debian: libsqlite3-dev)
 //   StateStore      -> SyncService, CSQLite            the sidecar's state database
-//   RotateKit       -> every public library above      re-exports them (what other packages import)
 //   BenchmarkKit    -> SyncService, WalkSimulator, …   stopwatch, bench scenarios
 //   RotateCommands  -> BenchmarkKit, …                 the `rotate` subcommands
 //   rotate, RotateBenchmarks -> RotateCommands, BenchmarkKit
+// Products (umbrella modules that only re-export):
+//   RotateKit       the product: Geodesy … FenceMonitor, RotateFormats, SyncService, StateStore
+//   RotateEngine    on the phone: Geodesy, SpatialIndex, FencePlanner, FenceRules, FenceMonitor
+//   RotateLab       the lab: PlatformEmulator, WalkSimulator, BenchmarkKit
 let package = Package(
     name: "rotate",
     products: [
+        // The product: what a service or an app links (README.md, "Products").
         .library(name: "RotateKit", targets: ["RotateKit"]),
-        .library(name: "Geodesy", targets: ["Geodesy"]),
-        .library(name: "SpatialIndex", targets: ["SpatialIndex"]),
-        .library(name: "FencePlanner", targets: ["FencePlanner"]),
-        .library(name: "FenceRules", targets: ["FenceRules"]),
-        .library(name: "FenceMonitor", targets: ["FenceMonitor"]),
-        .library(name: "PlatformEmulator", targets: ["PlatformEmulator"]),
-        .library(name: "WalkSimulator", targets: ["WalkSimulator"]),
-        .library(name: "RotateFormats", targets: ["RotateFormats"]),
-        .library(name: "SyncService", targets: ["SyncService"]),
-        .library(name: "StateStore", targets: ["StateStore"]),
+        // On the phone: the event engine and what it needs, no SQLite store, sidecar or formats.
+        .library(name: "RotateEngine", targets: ["RotateEngine"]),
+        // The lab: platform emulators, walks, oracles, reference designs, replays, benchmarks.
+        .library(name: "RotateLab", targets: ["RotateLab"]),
         .executable(name: "rotate", targets: ["rotate"]),
         .executable(name: "RotateBenchmarks", targets: ["RotateBenchmarks"]),
     ],
@@ -50,17 +48,16 @@ let package = Package(
         .target(name: "StateStore", dependencies: ["SyncService", "CSQLite", "FenceMonitor", "FencePlanner", "Geodesy"]),
         .target(
             name: "RotateKit",
-            dependencies: [
-                "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "PlatformEmulator", "FenceRules", "FencePlanner",
-                "SpatialIndex", "Geodesy",
-            ]
+            dependencies: ["StateStore", "SyncService", "RotateFormats", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]
         ),
+        .target(name: "RotateEngine", dependencies: ["FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(
             name: "BenchmarkKit",
             dependencies: [
                 "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
             ]
         ),
+        .target(name: "RotateLab", dependencies: ["BenchmarkKit", "PlatformEmulator", "WalkSimulator"]),
         .target(
             name: "RotateCommands",
             dependencies: [
@@ -105,7 +102,7 @@ let package = Package(
             name: "StateStoreTests",
             dependencies: ["StateStore", "SyncService", "FenceMonitor", "FencePlanner", "Geodesy", "RotateTestSupport"]
         ),
-        .testTarget(name: "RotateKitTests", dependencies: ["RotateKit", "RotateTestSupport"]),
+        .testTarget(name: "RotateKitTests", dependencies: ["RotateKit", "RotateEngine", "RotateLab", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),
         .testTarget(
             name: "RotateCommandsTests",

@@ -31,7 +31,7 @@ public enum DeviceBenchmark {
         /// Seconds per whole run (every device, every fix).
         public var seconds: Measurement
         public var updatesPerSecond: Double
-        public var summary: DeviceFleet.Summary
+        package var summary: DeviceFleet.Summary
     }
 
     public struct Report: Sendable {

@@ -1,16 +1,16 @@
 /// The monitored places to stop and to start between two decisions made from one catalog, by
 /// catalog position (`RegistrationDiff` without the fences; the refresh region is replaced at every
 /// reselection). Reuse one value to make no allocation per reselection.
-public struct PositionDiff: Hashable, Sendable {
+package struct PositionDiff: Hashable, Sendable {
     /// Positions to stop, in the previous decision's order.
-    public private(set) var stop: [Int] = []
+    package private(set) var stop: [Int] = []
     /// Positions to start, in the new decision's order.
-    public private(set) var start: [Int] = []
+    package private(set) var start: [Int] = []
 
-    public init() {}
+    package init() {}
 
     /// Makes this the diff from `previous` to `next` (each a decision's `positions`).
-    public mutating func update(from previous: [Int], to next: [Int]) {
+    package mutating func update(from previous: [Int], to next: [Int]) {
         stop.removeAll(keepingCapacity: true)
         start.removeAll(keepingCapacity: true)
         // Along a walk most reselections keep the same places, mostly in the same order: skip the

@@ -93,7 +93,7 @@ public struct RegionMonitorEmulator: Sendable {
     }
 
     /// Events decided but not yet delivered.
-    public var undeliveredEventCount: Int { pending.count }
+    package var undeliveredEventCount: Int { pending.count }
 }
 
 /// One registered region. Storage of `RegionMonitorEmulator`, hands off.

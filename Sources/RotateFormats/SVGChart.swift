@@ -1,13 +1,13 @@
 import Foundation
 
 /// A small SVG line chart (log-scaled axes optional), for benchmark records made by the project.
-public enum SVGChart {
-    public struct Series: Sendable {
-        public var name: String
-        public var color: String
-        public var points: [(x: Double, y: Double)]
+package enum SVGChart {
+    package struct Series: Sendable {
+        package var name: String
+        package var color: String
+        package var points: [(x: Double, y: Double)]
 
-        public init(name: String, color: String, points: [(x: Double, y: Double)]) {
+        package init(name: String, color: String, points: [(x: Double, y: Double)]) {
             self.name = name
             self.color = color
             self.points = points
@@ -15,7 +15,7 @@ public enum SVGChart {
     }
 
     /// One chart `width` × `height` pixels at (`originX`, `originY`) of a larger document.
-    public static func chart(
+    package static func chart(
         title: String, xLabel: String, yLabel: String, series: [Series], logX: Bool, logY: Bool,
         originX: Double = 0, originY: Double = 0, width: Double = 640, height: Double = 360
     ) -> String {
@@ -89,7 +89,7 @@ public enum SVGChart {
     }
 
     /// A document holding charts stacked vertically.
-    public static func document(_ charts: [String], width: Double = 640, chartHeight: Double = 360) -> String {
+    package static func document(_ charts: [String], width: Double = 640, chartHeight: Double = 360) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(chartHeight * Double(charts.count)))\" "
             + "font-family=\"sans-serif\" font-size=\"13\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
             + charts.joined(separator: "\n") + "\n</svg>"

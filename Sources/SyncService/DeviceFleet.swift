@@ -8,21 +8,21 @@ import Geodesy
 /// device's `FenceRotator` is an independent value created, updated and owned by exactly one task.
 /// Nothing is shared mutably, so the update path takes no lock, and the result does not depend
 /// on how many tasks run (tested, and checked by `rotate bench --devices`).
-public enum DeviceFleet {
+package enum DeviceFleet {
     /// What a run of updates did, summed over its devices.
-    public struct Summary: Sendable, Hashable {
-        public var devices = 0
+    package struct Summary: Sendable, Hashable {
+        package var devices = 0
         /// Fixes fed (`FenceRotator.update(with:)` calls).
-        public var updates = 0
+        package var updates = 0
         /// Updates that reselected.
-        public var reselections = 0
+        package var reselections = 0
         /// Places stopped plus places started, over all diffs.
-        public var registrationChanges = 0
+        package var registrationChanges = 0
         /// A digest of every device's sequence of diffs and refresh radii (order of devices does
         /// not matter: per-device digests are added).
-        public var checksum: UInt64 = 0
+        package var checksum: UInt64 = 0
 
-        public init() {}
+        package init() {}
 
         mutating func add(_ other: Summary) {
             devices += other.devices
@@ -41,7 +41,7 @@ public enum DeviceFleet {
     ///     in order; their accuracies must be nil, or finite and ≥ 0, or the update skips them.
     ///   - tasks: how many tasks share the devices (at least 1; more than devices is capped).
     /// - Throws: `ConfigurationError` when the configuration is invalid.
-    public static func update(
+    package static func update(
         catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix], fixesPerDevice: Int,
         tasks: Int
     ) async throws(ConfigurationError) -> Summary {
@@ -70,7 +70,7 @@ public enum DeviceFleet {
     }
 
     /// The same work on the calling thread, one device after another (the reference).
-    public static func updateSequentially(
+    package static func updateSequentially(
         catalog: PlaceCatalog, configuration: RotationConfiguration, fixes: [Fix],
         fixesPerDevice: Int
     ) throws(ConfigurationError) -> Summary {

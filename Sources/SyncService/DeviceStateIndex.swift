@@ -137,7 +137,7 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
 
     /// The same answer by checking every device against every change (the reference for tests
     /// and the baseline of `rotate bench --catalog-update`), in `ids` order.
-    public func affectedDevicesByBruteForce(by changes: [CatalogChange], next: PlaceCatalog) -> [ID] {
+    package func affectedDevicesByBruteForce(by changes: [CatalogChange], next: PlaceCatalog) -> [ID] {
         guard !changes.isEmpty else { return [] }
         let ids = Set(changes.map(\.id))
         var result: [ID] = []
