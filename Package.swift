@@ -10,8 +10,9 @@ import PackageDescription
 //   FenceMonitor    -> FencePlanner, FenceRules        the event engine: region events and fixes in, place events out
 //   PlatformEmulator -> FencePlanner                   iOS, Android and ideal region monitoring, sourced parameters
 //   WalkSimulator   -> PlatformEmulator, FenceMonitor  walks, oracles, platform replays, evaluation
-//   RotateFormats   -> FencePlanner                    CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
-//   SyncService     -> RotateFormats, FenceMonitor     devices, catalog changes, the sidecar
+//   RotateJSON                                         the JSON reader and writer, the one decimal number reader, number text
+//   RotateFormats   -> FencePlanner, RotateJSON        CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
+//   SyncService     -> RotateJSON, FenceMonitor        devices, catalog changes, the sidecar
 //   CSQLite                                            the system SQLite library (Debian: libsqlite3-dev)
 //   StateStore      -> SyncService, CSQLite            the sidecar's state database
 //   BenchmarkKit    -> SyncService, WalkSimulator, …   stopwatch, bench scenarios
@@ -42,13 +43,16 @@ let package = Package(
         .target(name: "FenceMonitor", dependencies: ["FencePlanner", "FenceRules", "SpatialIndex", "Geodesy"]),
         .target(name: "PlatformEmulator", dependencies: ["FencePlanner", "Geodesy"]),
         .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "RotateFormats", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "SyncService", dependencies: ["RotateFormats", "FenceMonitor", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateJSON"),
+        .target(name: "RotateFormats", dependencies: ["RotateJSON", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "SyncService", dependencies: ["RotateJSON", "FenceMonitor", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["SyncService", "CSQLite", "FenceMonitor", "FencePlanner", "Geodesy"]),
         .target(
             name: "RotateKit",
-            dependencies: ["StateStore", "SyncService", "RotateFormats", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]
+            dependencies: [
+                "StateStore", "SyncService", "RotateFormats", "RotateJSON", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+            ]
         ),
         .target(name: "RotateEngine", dependencies: ["FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(
@@ -94,6 +98,7 @@ let package = Package(
             dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"],
             exclude: ["Conformance"]
         ),
+        .testTarget(name: "RotateJSONTests", dependencies: ["RotateJSON", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "SyncServiceTests",
             dependencies: ["SyncService", "FenceMonitor", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]

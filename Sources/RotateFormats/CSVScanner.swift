@@ -48,53 +48,20 @@ struct CSVScanner {
 
         @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
 
-        /// 10⁰ … 10²², each exact in a `Double`.
-        static let powersOfTen: [Double] = [
-            1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-        ]
-
-        /// Field `i` trimmed (quoted or not), as a number: decimal text with at most 15
-        /// significant digits and a power of ten up to 22 is converted exactly as `Double(String)`
-        /// would (one correctly rounded operation on exact operands: Clinger's fast path); anything
-        /// else goes through `Double(String)`. nil when it is not a number.
+        /// Field `i` trimmed (quoted or not), as a number read by `DecimalText` (the one number
+        /// reader: correctly rounded, fast for the short decimals the formats hold); nil when it
+        /// is not a number (`nan`, `inf` and `infinity` read as not finite).
         func number(_ i: Int) -> Double? {
             var r = range(i)
             while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
             while r.lowerBound < r.upperBound, Self.isSpace(bytes[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
             guard !r.isEmpty else { return nil }
-            var j = r.lowerBound
-            var negative = false
-            if bytes[j] == 0x2D || bytes[j] == 0x2B {
-                negative = bytes[j] == 0x2D
-                j += 1
+            let read = bytes.withUnsafeBufferPointer { buffer -> Double? in
+                let field = UnsafeBufferPointer(rebasing: buffer[r])
+                guard let scan = DecimalText.scan(field, from: 0), scan.end == field.count else { return nil }
+                return scan.value
             }
-            // Integer digits, then fraction digits: one multiply-add a digit, counted by position.
-            let digitsStart = j
-            var mantissa: UInt64 = 0
-            while j < r.upperBound, case let digit = bytes[j] &- 0x30, digit <= 9 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                j += 1
-            }
-            var digitCount = j - digitsStart, fractionDigits = 0
-            if j < r.upperBound && bytes[j] == 0x2E {
-                j += 1
-                let fractionStart = j
-                while j < r.upperBound, case let digit = bytes[j] &- 0x30, digit <= 9 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    j += 1
-                }
-                fractionDigits = j - fractionStart
-                digitCount += fractionDigits
-            }
-            // The whole field read, at least one digit, at most 19 digit characters (so the
-            // mantissa did not wrap) and at most 15 significant ones (mantissa < 10¹⁵: exact in a
-            // Double), a power of ten up to 22.
-            if j == r.upperBound && digitCount > 0 && digitCount <= 19 && mantissa < 1_000_000_000_000_000 && fractionDigits <= 22 {
-                let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
-                return negative ? -value : value
-            }
-            return DecimalText.double(bytes[r])
+            return read ?? DecimalText.double(bytes[r])
         }
     }
 

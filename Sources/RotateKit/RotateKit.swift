@@ -8,6 +8,7 @@
 @_exported import FenceRules
 @_exported import Geodesy
 @_exported import RotateFormats
+@_exported import RotateJSON
 @_exported import SpatialIndex
 @_exported import StateStore
 @_exported import SyncService

@@ -2,6 +2,7 @@ import FenceMonitor
 import FencePlanner
 import Foundation
 import Geodesy
+import RotateJSON
 
 /// The line protocol of `rotate serve --stdio`: one JSON object per input line, one per output
 /// line. A location report is `{"device", "lat", "lon", "t", "accuracy_m"?, "source"?}`; a platform region

@@ -1,7 +1,7 @@
 import FenceMonitor
 import FencePlanner
 import Foundation
-import RotateFormats
+import RotateJSON
 
 /// Output lines of `rotate serve`.
 public enum SidecarResponse {

@@ -413,4 +413,14 @@ import Testing
                 place.coordinate.latitude.bitPattern == expected.bitPattern || (expected == 0 && place.coordinate.latitude == 0), "\(text)")
         }
     }
+
+    /// Numbers are decimal text in every reader: hexadecimal is a rejected row with its line.
+    @Test func readersRejectHexadecimalWithTheirLine() throws {
+        let places = try PlacesCSV.read(bytes: Array("id,lat,lon,radius_m\na,0x10,1,100\nb,1,0x1p3,100\nc,1,2,0x64\nd,1,2,100\n".utf8))
+        #expect(places.places.map(\.id) == ["d"])
+        #expect(places.rejected.map(\.line) == [2, 3, 4])
+        let walk = try WalkFile.read(
+            gpx: Array(#"<gpx version="1.1"><trk><trkseg><trkpt lat="0x10" lon="1"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>"#.utf8))
+        #expect(walk.fixes.count == 1 && walk.rejected.count == 1)
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Geodesy
-import RotateFormats
+import RotateJSON
 import RotateTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import RotateFormats
+import RotateJSON
 import RotateTestSupport
 import Testing
 
@@ -38,12 +38,30 @@ import Testing
         }
     }
 
-    @Test func readersRejectHexadecimalWithTheirLine() throws {
-        let places = try PlacesCSV.read(bytes: Array("id,lat,lon,radius_m\na,0x10,1,100\nb,1,0x1p3,100\nc,1,2,0x64\nd,1,2,100\n".utf8))
-        #expect(places.places.map(\.id) == ["d"])
-        #expect(places.rejected.map(\.line) == [2, 3, 4])
-        let walk = try WalkFile.read(
-            gpx: Array(#"<gpx version="1.1"><trk><trkseg><trkpt lat="0x10" lon="1"/><trkpt lat="1" lon="2"/></trkseg></trk></gpx>"#.utf8))
-        #expect(walk.fixes.count == 1 && walk.rejected.count == 1)
+    /// The one number reader converts exactly as `Double(String)` does, bit for bit, on decimals
+    /// with 1 to 25 significant digits, leading and trailing zeros, the point anywhere, and
+    /// exponents that reach past the double range both ways (the fast path and the fallback).
+    @Test func scanIsCorrectlyRoundedLikeDoubleFromString() {
+        let seed = TestSeed.value(salt: 5_201)
+        var rng = SplitMixForSeeds(state: seed)
+        for _ in 0..<50_000 {
+            var digits = String((0..<Int(1 + rng.next() % 25)).map { _ in Character(String(rng.next() % 10)) })
+            if rng.next() % 4 == 0 { digits = String(repeating: "0", count: Int(rng.next() % 4)) + digits }
+            let point = Int(rng.next() % UInt64(digits.count + 1))
+            var text = rng.next() % 3 == 0 ? "-" : ""
+            text += point == digits.count ? digits : String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if text.hasSuffix(".") || text.hasPrefix(".") || text.hasPrefix("-.") { text = text.replacingOccurrences(of: ".", with: "") }
+            switch rng.next() % 4 {
+            case 0: text += "e\(Int(rng.next() % 60) - 30)"
+            case 1: text += "E\(Int(rng.next() % 700) - 350)"
+            default: break
+            }
+            let bytes = Array(text.utf8)
+            let scan = bytes.withUnsafeBufferPointer { DecimalText.scan($0, from: 0) }
+            guard let reference = Double(text) else { continue }
+            #expect(scan?.end == bytes.count, "\(text)")
+            #expect(
+                scan?.value.bitPattern == reference.bitPattern, "\(text): \(scan?.value ?? .nan) vs \(reference), \(TestSeed.replay(seed))")
+        }
     }
 }

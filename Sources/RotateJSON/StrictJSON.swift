@@ -1,8 +1,6 @@
-import RotateFormats
-
 /// Any JSON value (RFC 8259), as the sidecar reads it: a boolean is not a number, a number is not
 /// a string.
-indirect enum JSONValue: Equatable {
+package indirect enum JSONValue: Equatable {
     case number(Double)
     case string(String)
     case bool(Bool)
@@ -13,7 +11,7 @@ indirect enum JSONValue: Equatable {
     /// The value as JSON text (object keys sorted; numbers as Swift writes doubles, integers
     /// below 2^53 without a fraction), which `StrictJSON` and any JSON reader read back as the
     /// same value.
-    var text: String {
+    package var text: String {
         var out = ""
         write(to: &out)
         return out
@@ -55,10 +53,10 @@ indirect enum JSONValue: Equatable {
 /// and an object that names a key twice is refused. RFC 8259 leaves repeated names to the reader
 /// ("the names within an object SHOULD be unique"); readers differ on which one wins, so the
 /// sidecar takes neither. Arrays and objects nest at most `maximumDepth` deep.
-struct StrictJSON {
+package struct StrictJSON {
     /// Why a text was refused, with the byte offset (0-based) where reading stopped.
-    struct Failure: Error, Equatable {
-        enum Kind: Equatable {
+    package struct Failure: Error, Equatable {
+        package enum Kind: Equatable {
             /// Not JSON at all: a syntax error.
             case syntax
             /// An object names `key` twice.
@@ -66,11 +64,11 @@ struct StrictJSON {
             /// Nested deeper than `maximumDepth`.
             case tooDeep
         }
-        var kind: Kind
-        var offset: Int
+        package var kind: Kind
+        package var offset: Int
     }
 
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var at = 0
@@ -78,7 +76,7 @@ struct StrictJSON {
     private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// The value `text` holds.
-    static func parse(_ text: String) throws(Failure) -> JSONValue {
+    package static func parse(_ text: String) throws(Failure) -> JSONValue {
         var text = text
         let result: Result<JSONValue, Failure> = text.withUTF8 { buffer in
             var reader = StrictJSON(buffer)
@@ -261,72 +259,17 @@ struct StrictJSON {
 
     /// A number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as the nearest double
     /// (a magnitude past the double range is ±infinity, which the sidecar then refuses as not
-    /// finite).
+    /// finite), read by `DecimalText`, the one number reader, with JSON's grammar applied.
     private mutating func number() throws(Failure) -> Double {
-        let start = at
-        let negative = current == UInt8(ascii: "-")
-        if negative { at += 1 }
-        guard let first = current, isDigit(first) else { throw failure(.syntax) }
-        // The digits as an integer and a power of ten, while they fit exactly in a double.
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var scale = 0
-        at += 1
-        if first != UInt8(ascii: "0") {
-            mantissa = UInt64(first - UInt8(ascii: "0"))
-            digits = 1
-            while let byte = current, isDigit(byte) {
-                if digits < 19 { mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0")) } else { scale += 1 }
-                digits += 1
-                at += 1
-            }
+        guard let scan = DecimalText.scan(bytes, from: at), !scan.plusSign, scan.integerDigits > 0, !scan.leadingZero,
+            scan.fractionDigits != 0
+        else { throw failure(.syntax) }
+        // An exponent marker without digits ends the scan before it: the `e` is then a syntax error.
+        at = scan.end
+        if let next = current, next == UInt8(ascii: "e") || next == UInt8(ascii: "E") || next == UInt8(ascii: ".") {
+            throw failure(.syntax)
         }
-        if current == UInt8(ascii: ".") {
-            at += 1
-            guard let digit = current, isDigit(digit) else { throw failure(.syntax) }
-            while let byte = current, isDigit(byte) {
-                if digits < 19 {
-                    mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
-                    scale -= 1
-                    if mantissa != 0 { digits += 1 }
-                } else {
-                    digits += 1  // dropped: not exact any more
-                }
-                at += 1
-            }
-        }
-        var exact = digits <= 19
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            at += 1
-            var exponentNegative = false
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") {
-                exponentNegative = current == UInt8(ascii: "-")
-                at += 1
-            }
-            guard let digit = current, isDigit(digit) else { throw failure(.syntax) }
-            var exponent = 0
-            while let byte = current, isDigit(byte) {
-                if exponent < 10_000 { exponent = exponent * 10 + Int(byte - UInt8(ascii: "0")) } else { exact = false }
-                at += 1
-            }
-            scale += exponentNegative ? -exponent : exponent
-        }
-        // Clinger's fast path: an integer below 2^53 and a power of ten up to 10^22 are both
-        // exact doubles, so one multiplication or division rounds correctly, as strtod would.
-        if exact, mantissa <= 1 << 53, (-22...22).contains(scale) {
-            let magnitude = scale < 0 ? Double(mantissa) / Self.powersOfTen[-scale] : Double(mantissa) * Self.powersOfTen[scale]
-            return negative ? -magnitude : magnitude
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-        guard let value = Double(text) else { throw Failure(kind: .syntax, offset: start) }
-        return value
-    }
-
-    /// 10^0 through 10^22, each an exact double.
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var power = 1.0
-        for _ in 0..<exponent { power *= 10 }
-        return power
+        return scan.value
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

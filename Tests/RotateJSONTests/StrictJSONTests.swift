@@ -3,7 +3,7 @@ import Geodesy
 import RotateTestSupport
 import Testing
 
-@testable import SyncService
+@testable import RotateJSON
 
 /// The sidecar's JSON reader against Foundation's `JSONSerialization` as the reference.
 @Suite struct StrictJSONTests {
