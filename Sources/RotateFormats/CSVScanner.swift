@@ -399,6 +399,13 @@ public enum CSVFile {
         return records
     }
 
+    /// The header spellings every reader accepts for a latitude column (case-insensitive).
+    public static let latitudeAliases = ["lat", "latitude", "y"]
+    /// The header spellings every reader accepts for a longitude column (case-insensitive).
+    public static let longitudeAliases = ["lon", "lng", "long", "longitude", "x"]
+    /// The header spellings every reader accepts for a horizontal accuracy column, meters.
+    public static let accuracyAliases = ["accuracy_m", "accuracy", "horizontal_accuracy"]
+
     /// The column of each canonical name found in `header` (case-insensitive, trimmed), using
     /// `aliases` (canonical name -> accepted spellings).
     public static func columns(of header: [String], aliases: [String: [String]]) -> [String: Int] {

@@ -46,8 +46,8 @@ public enum PlacesCSV {
 
     static let aliases: [String: [String]] = [
         "id": ["id", "identifier", "place_id"],
-        "lat": ["lat", "latitude", "y"],
-        "lon": ["lon", "lng", "long", "longitude", "x"],
+        "lat": CSVFile.latitudeAliases,
+        "lon": CSVFile.longitudeAliases,
         "radius_m": ["radius_m", "radius"],
         "name": ["name"],
     ]

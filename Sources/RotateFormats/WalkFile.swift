@@ -90,9 +90,9 @@ public struct WalkFile: Sendable {
 public enum WalkCSV {
     static let aliases: [String: [String]] = [
         "t": ["t", "time", "timestamp"],
-        "lat": ["lat", "latitude", "y"],
-        "lon": ["lon", "lng", "long", "longitude", "x"],
-        "accuracy_m": ["accuracy_m", "accuracy", "horizontal_accuracy"],
+        "lat": CSVFile.latitudeAliases,
+        "lon": CSVFile.longitudeAliases,
+        "accuracy_m": CSVFile.accuracyAliases,
     ]
 
     public static func read(bytes: [UInt8], strict: Bool = false) throws(WalkFileError) -> WalkFile {
