@@ -35,13 +35,17 @@ import SpatialIndex
 public struct FenceMonitor: Sendable {
     /// The in-app rule's parameters and what the platform offers.
     public struct Settings: Hashable, Sendable {
+        /// P(inside) the evidence must exceed to enter a place, `0...1` (as `ConfidentRule.enterProbability`).
         public var enterProbability = 0.9
+        /// P(inside) the evidence must fall below to leave a place, `0...1`, below `enterProbability`.
         public var exitProbability = 0.1
+        /// Consecutive contradicting fixes before the in-app rule changes a place's state (≥ 1).
         public var dwellFixes = 3
         /// The evidence may instead persist over this much movement, meters (nil: fixes only,
         /// the published rule; 20 m keeps a car from being carried far through a fence before the
         /// rule reacts, `rotate evaluate --adaptive-dwell`).
         public var dwellMeters: Double?
+        /// How a fix's reported accuracy becomes σ for P(inside).
         public var accuracyModel = AccuracyModel.oneSigma
         /// σ for a fix that reports no accuracy, meters.
         public var defaultSigmaMeters = 10.0
@@ -70,6 +74,8 @@ public struct FenceMonitor: Sendable {
         /// What to ask for while `exact` with places unmonitored: a late refresh exit's backstop.
         public var exactBackstop = LocationRequest.significantChanges
 
+        /// The defaults: the published confident rule (0.9 / 0.1, 3 fixes), a significant-change
+        /// backstop, no dwell events.
         public init() {}
 
         /// The defaults, with the backstop the platform offers (significant changes or
@@ -80,8 +86,11 @@ public struct FenceMonitor: Sendable {
         }
     }
 
+    /// The rotation: what the platform holds and the next reselection.
     public internal(set) var rotator: FenceRotator
+    /// The in-app rule's parameters and the platform's offer, fixed for the monitor's life.
     public let settings: Settings
+    /// What to store between inputs (`Codable`); see `MonitorState.isWorthStoring(comparedTo:)`.
     public internal(set) var state: MonitorState
     /// Catalog positions of `state.tracks` (−1: not in this catalog), and their unit vectors.
     var trackPositions: [Int] = []
@@ -95,9 +104,20 @@ public struct FenceMonitor: Sendable {
     /// the index search (`nothingNewWithinReach`); off only to test that the answers are the same.
     var boundsNeighborhoodByRefresh = true
 
+    /// The catalog version the monitor plans against (replaced by a `.catalog` input).
     public var catalog: PlaceCatalog { rotator.catalog }
 
     /// A monitor with nothing registered: its first usable fix selects.
+    ///
+    /// ```swift
+    /// let catalog = try PlaceCatalog(places: places)  // once, shared by every device
+    /// let configuration = RotationConfiguration.preset(.android, maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5)
+    /// var monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: .init(profile: .android))
+    /// print(monitor.locationRequest())  // oneFix: nothing is registered until the first fix
+    /// ```
+    ///
+    /// - Throws: `ConfigurationError` when `configuration` is invalid (the first rule of
+    ///   `RotationConfiguration.validated()` it breaks).
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings())
         throws(ConfigurationError)
     {
@@ -108,6 +128,12 @@ public struct FenceMonitor: Sendable {
 
     /// A monitor resuming from a stored state (see `FenceRotator.init(catalog:configuration:state:)`
     /// for what makes a state foreign).
+    ///
+    /// The state may have been planned against another catalog version: it is re-validated, and
+    /// places it tracks that are gone or redefined end their visits at the next input.
+    ///
+    /// - Throws: `RotatorStateError.invalidConfiguration` when `configuration` is invalid, and
+    ///   `.foreign` when the state's registrations cannot belong to this catalog and configuration.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings(), state: MonitorState)
         throws(RotatorStateError)
     {
@@ -121,7 +147,9 @@ public struct FenceMonitor: Sendable {
 
     /// A monitor resuming from a packed state (no place looked up by id): as
     /// `init(catalog:configuration:settings:state:)` with the unpacked state.
+    ///
     /// - Precondition: packed against `catalog`.
+    /// - Throws: `RotatorStateError`, as `init(catalog:configuration:settings:state:)` throws it.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings(), packed: PackedMonitorState)
         throws(RotatorStateError)
     {
@@ -135,7 +163,10 @@ public struct FenceMonitor: Sendable {
     /// Resumes another packed state with this monitor's catalog, configuration, settings and
     /// scratch (buffers and caches any position may use): as
     /// `init(catalog:configuration:settings:packed:)`, without making the planner again.
+    ///
     /// - Precondition: packed against the monitor's catalog.
+    /// - Throws: `RotatorStateError.foreign` when the state cannot belong to the monitor's catalog
+    ///   and configuration; the monitor is then unchanged.
     public mutating func resume(packed: PackedMonitorState) throws(RotatorStateError) {
         try rotator.resume(packed: packed.rotator)
         state = packed.others
@@ -159,6 +190,23 @@ public struct FenceMonitor: Sendable {
     }
 
     /// Handles one input and says what to do.
+    ///
+    /// Inputs come in time order, each with its own time (the engine has no clock). An input
+    /// without a finite time changes nothing and says why in `MonitorOutput.ignored`; so does a
+    /// fix that is out of order, too old or unusable, and a region event for an identifier that is
+    /// neither the refresh region nor a place of the catalog.
+    ///
+    /// ```swift
+    /// let here = try Coordinate(latitude: 46.0511, longitude: 14.5051)
+    /// let output = monitor.handle(.fix(Fix(here, accuracyMeters: 8, timestampSeconds: 1_000), source: .wakeFix))
+    /// for operation in output.operations { print(operation) }  // apply in this order
+    /// for event in output.placeEvents { print(event.placeID, event.kind, event.evidence.name) }
+    /// let report = RegionReport(regionID: "refresh-0", kind: .exit, timeSeconds: 1_300)
+    /// print(monitor.handle(.region(report)).location)  // oneFix: the next fix reselects
+    /// ```
+    ///
+    /// - Returns: the place events, the registration operations in their safe order, and the
+    ///   location service to run from now on, with the guarantee in force.
     public mutating func handle(_ input: MonitorInput) -> MonitorOutput {
         var output = MonitorOutput()
         guard let time = input.timeSeconds, time.isFinite else {

@@ -37,16 +37,22 @@ public enum FixSource: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// A platform region event: which registered identifier, entry or exit, when it was delivered.
 public struct RegionReport: Hashable, Sendable, Codable {
+    /// Which crossing the platform reported.
     public enum Kind: String, Hashable, Sendable, Codable {
+        /// The device entered the region (`"entry"` in JSON).
         case entry
+        /// The device left the region (`"exit"` in JSON).
         case exit
     }
 
+    /// The registered identifier: a place id or a refresh region's id (`region` in JSON).
     public var regionID: String
+    /// Entry or exit (`event` in JSON).
     public var kind: Kind
     /// Delivery time, seconds (on the same scale as the fixes').
     public var timeSeconds: Double
 
+    /// Creates a report; nothing is validated here (the engine ignores an unknown identifier with a reason).
     public init(regionID: String, kind: Kind, timeSeconds: Double) {
         self.regionID = regionID
         self.kind = kind

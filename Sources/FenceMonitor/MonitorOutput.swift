@@ -20,24 +20,32 @@ public struct MonitorOutput: Hashable, Sendable {
     /// Why the input was ignored, if it was (it changed nothing).
     public var ignored: String?
 
+    /// An output with nothing to do: no events, no operations, location `none`.
     public init() {}
 }
 
 /// A place event: the user entered, left, or stayed in a place.
 public struct PlaceEvent: Hashable, Sendable, Codable {
+    /// What happened at the place (`event` in JSON).
     public enum Kind: String, Hashable, Sendable, Codable {
+        /// The user arrived: the visit starts.
         case entry
+        /// The user left: the visit ends.
         case exit
         /// Inside for the place's dwell time (`FenceMonitor.Settings.dwellSeconds`), once per visit.
         case dwell
     }
 
+    /// The place's id (`place` in JSON).
     public var placeID: String
+    /// Entry, exit or dwell.
     public var kind: Kind
     /// The input's time, seconds.
     public var timeSeconds: Double
+    /// Who decided: the platform, the in-app rule, a catalog change or the dwell timer.
     public var evidence: Evidence
 
+    /// Creates an event; nothing is validated here.
     public init(placeID: String, kind: Kind, timeSeconds: Double, evidence: Evidence) {
         self.placeID = placeID
         self.kind = kind

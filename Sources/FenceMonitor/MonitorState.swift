@@ -7,6 +7,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
     /// The version this build writes and reads.
     public static let currentFormatVersion = 1
 
+    /// The format version, `format_version` in JSON (always `currentFormatVersion`).
     public var formatVersion = MonitorState.currentFormatVersion
     /// What the platform holds.
     public var rotator = RotatorState()
@@ -14,6 +15,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
     public var tracks: [PlaceTrack] = []
     /// The last fix the in-app rule used (its step starts the next fix's dwell distance).
     public var lastTrustedFix: Coordinate?
+    /// That fix's time, seconds.
     public var lastTrustedFixSeconds: Double?
     /// Whether that fix was a continuous update (more are coming).
     public var lastTrustedFixContinuous = false
@@ -27,6 +29,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
     /// is inside (no entry will come from the platform for them).
     public var resetPending = false
 
+    /// The state of a new monitor: nothing registered, nothing tracked, no input yet.
     public init() {}
 
     /// Whether this state differs from `stored` (the state last written back; nil: none yet) in
@@ -68,6 +71,9 @@ public struct MonitorState: Hashable, Sendable, Codable {
 
     /// Decodes and validates: this build's format version, unique track ids, finite times and
     /// non-negative dwell counters; anything else is `DecodingError.dataCorrupted`.
+    ///
+    /// - Throws: `DecodingError` when a required key is missing or mistyped, the rotator state or a
+    ///   track does not decode, or a rule above is broken.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         formatVersion = try container.decode(Int.self, forKey: .formatVersion)
@@ -97,8 +103,11 @@ public struct MonitorState: Hashable, Sendable, Codable {
 /// One place the engine is deciding: what the host was told (inside or not) and the in-app
 /// rule's evidence so far.
 public struct PlaceTrack: Hashable, Sendable, Codable {
+    /// The place's id.
     public var id: String
+    /// The place's center when it was tracked (a redefined place ends its visit).
     public var center: Coordinate
+    /// The place's radius in meters when it was tracked.
     public var radiusMeters: Double
     /// Whether the host was told the user is inside (an entry without its exit yet).
     public var inside = false
@@ -108,11 +117,14 @@ public struct PlaceTrack: Hashable, Sendable, Codable {
     public var dwellReported = false
     /// Consecutive fixes contradicting `inside`, and the distance moved over them, meters.
     public var streak = 0
+    /// The distance moved over the contradicting fixes of `streak`, meters.
     public var streakMeters = 0.0
     /// P(inside) at the last trusted fix that was evaluated, and that fix's time.
     public var lastProbability: Double?
+    /// The time of the fix `lastProbability` was computed at, seconds.
     public var lastProbabilitySeconds: Double?
 
+    /// Starts tracking a place: outside, no evidence yet.
     public init(id: String, center: Coordinate, radiusMeters: Double) {
         self.id = id
         self.center = center
@@ -131,6 +143,12 @@ public struct PlaceTrack: Hashable, Sendable, Codable {
         case lastProbabilitySeconds = "last_p_t"
     }
 
+    /// Decodes a track of a stored `MonitorState` (snake_case keys: `radius_m`, `entered_t`, `streak_m`,
+    /// `last_p`, …) and validates it.
+    ///
+    /// - Throws: `DecodingError` when a key is missing or mistyped, and `DecodingError.dataCorrupted`
+    ///   for an empty id, a radius not finite and > 0, a negative streak, or an entry time present
+    ///   while outside (or missing while inside).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -157,6 +175,7 @@ public struct PlaceTrack: Hashable, Sendable, Codable {
 /// A `MonitorState` bound to one catalog version, its registrations packed
 /// (`PackedRotatorState`): what a service keeps per device between inputs.
 public struct PackedMonitorState: Hashable, Sendable {
+    /// The registrations, packed against one catalog version.
     public private(set) var rotator: PackedRotatorState
     /// The rest of the state; its `rotator` is empty.
     public private(set) var others: MonitorState

@@ -24,11 +24,15 @@ public enum CatalogChange: Hashable, Sendable {
 
 /// Why a change set does not apply. `index` is the change's position in the set.
 public enum CatalogChangeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The change at position `index` (0-based) names a place id the catalog does not hold at that
+    /// point (never added, or removed by an earlier change of the set).
     case unknownID(String, index: Int)
+    /// The `add` at position `index` (0-based) names an id the catalog already holds at that point.
     case duplicateID(String, index: Int)
     /// The resulting places do not make a catalog (an invalid radius, an empty id, …).
     case invalidCatalog(CatalogError)
 
+    /// One line naming the change's position and id, for example `change #2: no place 'shop9' in the catalog`.
     public var description: String {
         switch self {
         case .unknownID(let id, let index): "change #\(index): no place '\(id)' in the catalog"
@@ -45,6 +49,14 @@ extension PlaceCatalog {
     /// `self` is an immutable value and stays valid: readers of this version go on using it while
     /// the next one is built, and each device moves over when it is next planned (see
     /// `FenceRotator.init(catalog:configuration:state:)`).
+    ///
+    /// Changes apply in order, so a set may remove a place and add it back, or move a place it
+    /// added; the new catalog stores added ids in NFC, as `init(places:)` does.
+    ///
+    /// - Throws: `CatalogChangeError.unknownID` when a change other than `add` names an id not in the
+    ///   catalog at that point, `.duplicateID` when an `add` names one that is, and
+    ///   `.invalidCatalog` when the resulting places do not make a catalog (for example every place
+    ///   removed, or an id over `Identifiers.maximumBytes`). Nothing is applied on a throw.
     /// - Complexity: O((n + c) log n) for n places and c changes (the index is rebuilt).
     public func applying(_ changes: [CatalogChange]) throws(CatalogChangeError) -> PlaceCatalog {
         var list = places
@@ -93,6 +105,10 @@ extension CatalogChange: Codable {
         case name, transitions
     }
 
+    /// Decodes one change-set item in the JSON form above.
+    ///
+    /// - Throws: `DecodingError` when `op` or `id` is missing, `op` is unknown, the id is empty, the
+    ///   position is not a valid coordinate, or the radius is not finite and > 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let op = try container.decode(String.self, forKey: .op)
@@ -129,6 +145,9 @@ extension CatalogChange: Codable {
         }
     }
 
+    /// Encodes the change in the JSON form above (an `add` always writes its transitions).
+    ///
+    /// - Throws: whatever error the encoder throws; the standard JSON encoder does not fail here.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)

@@ -17,10 +17,15 @@ public struct FenceRotator: Sendable {
     /// planned against another catalog version that no longer holds (see the resuming init).
     public private(set) var mustReselect = false
 
+    /// The catalog the rotator plans against.
     public var catalog: PlaceCatalog { planner.catalog }
+    /// The validated configuration the rotator plans with.
     public var configuration: RotationConfiguration { planner.configuration }
 
     /// A rotator with nothing registered yet: its first fix always selects.
+    ///
+    /// - Throws: `ConfigurationError` when `configuration` breaks a rule of
+    ///   `RotationConfiguration.validated()` (the first rule broken).
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
         planner = try RotationPlanner(catalog: catalog, configuration: configuration)
         state = RotatorState()
@@ -146,6 +151,16 @@ public struct FenceRotator: Sendable {
 
     /// Feeds one fix.
     ///
+    /// ```swift
+    /// let catalog = try PlaceCatalog(places: places)
+    /// let configuration = RotationConfiguration.preset(.iOS, maxSpeedMetersPerSecond: 1.4, fixIntervalSeconds: 5)
+    /// var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+    /// let fix = Fix(try Coordinate(latitude: 46.0511, longitude: 14.5051), accuracyMeters: 12)
+    /// if let update = rotator.update(with: fix) {
+    ///     for operation in update.diff.operations { print(operation) }  // stop refresh, stops, start refresh, starts
+    /// }
+    /// ```
+    ///
     /// - Returns: nil while the fix is inside the refresh region (for `degraded` and `saturated`
     ///   selections its radius is the fallback distance), when the whole catalog is already
     ///   monitored, or when the fix is unusable (accuracy negative, NaN or infinite — iOS reports a
@@ -200,9 +215,12 @@ public struct FenceRotator: Sendable {
 
 /// A reselection: the new selection and the registrations to change.
 public struct RotationUpdate: Hashable, Sendable {
+    /// What to monitor from now on.
     public var selection: Selection
+    /// The platform calls from the previous registrations to `selection` (apply `diff.operations` in order).
     public var diff: RegistrationDiff
 
+    /// Pairs a selection with the diff that reaches it.
     public init(selection: Selection, diff: RegistrationDiff) {
         self.selection = selection
         self.diff = diff
@@ -217,6 +235,8 @@ public struct RotatorState: Hashable, Sendable, Codable {
     /// Every version this build reads.
     public static let readableFormatVersions: ClosedRange<Int> = 1...2
 
+    /// The format version, `format_version` in JSON; always `currentFormatVersion` in memory (an
+    /// older stored version is upgraded on decoding).
     public var formatVersion: Int = RotatorState.currentFormatVersion
     /// The monitored places' registrations.
     public var monitored: [Fence] = []
@@ -230,6 +250,7 @@ public struct RotatorState: Hashable, Sendable, Codable {
     /// before versions existed: re-validated like any other version).
     public var catalogVersion: Int?
 
+    /// A state with nothing registered and no reselection yet (what a new rotator holds).
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
@@ -244,6 +265,9 @@ public struct RotatorState: Hashable, Sendable, Codable {
     /// registrations before the first reselection; anything else is `DecodingError.dataCorrupted`.
     /// (Whether places are left unmonitored without a refresh region depends on the catalog:
     /// `FenceRotator` checks it.)
+    ///
+    /// - Throws: `DecodingError` when a key is missing or mistyped, and
+    ///   `DecodingError.dataCorrupted` for an unreadable format version or a rule above broken.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .formatVersion)
@@ -285,9 +309,13 @@ public struct RotatorState: Hashable, Sendable, Codable {
 
 /// Why a stored state cannot resume a rotator.
 public enum RotatorStateError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The configuration given with the state is invalid.
     case invalidConfiguration(ConfigurationError)
+    /// The state cannot have been planned against this catalog and configuration; the text says
+    /// which check failed (too many places for the slots, a foreign refresh identifier, …).
     case foreign(String)
 
+    /// One line a person reads: the configuration error, or why the state is foreign.
     public var description: String {
         switch self {
         case .invalidConfiguration(let error): "invalid configuration: \(error)"

@@ -4,14 +4,21 @@ import Geodesy
 /// exact, degraded or saturated, and the refresh radii they get. Answers "how often will this
 /// preset degrade in this city?" before shipping it.
 public struct GuaranteeSurvey: Hashable, Sendable {
+    /// Number of positions surveyed (one selection each).
     public var positions = 0
+    /// Selections whose guarantee is `exact`.
     public var exact = 0
+    /// Selections whose guarantee is `degraded`.
     public var degraded = 0
+    /// Selections whose guarantee is `saturated`.
     public var saturated = 0
     /// Refresh radii of all selections, sorted ascending (meters).
     public var refreshRadii: [Double] = []
 
     /// Selects at every position (a fresh selection each, no incumbents) and tallies.
+    ///
+    /// - Throws: `ConfigurationError` when `configuration` is invalid (see
+    ///   `RotationConfiguration.validated()`).
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, positions: [Coordinate]) throws(ConfigurationError) {
         var planner = try RotationPlanner(catalog: catalog, configuration: configuration)
         for position in positions {

@@ -11,8 +11,11 @@ public struct PackedRotatorState: Hashable, Sendable {
     public private(set) var positions: [Int32]
     /// Registrations not in the catalog with their definition.
     public private(set) var foreign: [Fence]
+    /// The registered refresh region, if any (`RotatorState.refresh`).
     public var refresh: RefreshRegion?
+    /// The last selection's guarantee, nil before the first (`RotatorState.guarantee`).
     public var guarantee: Guarantee?
+    /// Reselections so far (`RotatorState.reselections`).
     public var reselections: Int
     /// The catalog version the registrations were planned against (`RotatorState.catalogVersion`).
     public var catalogVersion: Int?
@@ -99,7 +102,10 @@ public struct PackedRotatorState: Hashable, Sendable {
 extension FenceRotator {
     /// A rotator resuming from a packed state, without looking any place up: as
     /// `init(catalog:configuration:state:)` with the unpacked state.
+    ///
     /// - Precondition: packed against `catalog`.
+    /// - Throws: `RotatorStateError` as `init(catalog:configuration:state:)` throws it: an invalid
+    ///   configuration, or a state that cannot belong to this catalog and configuration.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, packed: PackedRotatorState) throws(RotatorStateError) {
         try self.init(
             catalog: catalog, configuration: configuration, state: packed.unpacked(in: catalog), positions: packed.monitoredPositions)
@@ -109,7 +115,10 @@ extension FenceRotator {
     /// planner's buffers and warm neighbourhood, a cache that any position may use): as
     /// `init(catalog:configuration:packed:)`, without making a planner. What a service that
     /// handles many devices one input at a time keeps between inputs.
+    ///
     /// - Precondition: packed against the rotator's catalog.
+    /// - Throws: `RotatorStateError.foreign` when the state cannot belong to the rotator's catalog and
+    ///   configuration; the rotator is then unchanged.
     public mutating func resume(packed: PackedRotatorState) throws(RotatorStateError) {
         try adopt(packed.unpacked(in: catalog), positions: packed.monitoredPositions)
     }

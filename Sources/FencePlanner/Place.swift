@@ -13,6 +13,8 @@ public struct Place: Hashable, Sendable, Codable {
     /// Which crossings the host wants reported.
     public var transitions: Transitions
 
+    /// Creates a place; nothing is validated here (`PlaceCatalog` checks ids and radii and clamps the
+    /// radius).
     public init(id: String, coordinate: Coordinate, radiusMeters: Double, name: String? = nil, transitions: Transitions = .both) {
         self.id = id
         self.coordinate = coordinate
@@ -27,8 +29,11 @@ public struct Place: Hashable, Sendable, Codable {
 
 /// Which fence crossings the host app wants the platform to report.
 public enum Transitions: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Only entering the fence (raw value and JSON `"entry"`).
     case entry
+    /// Only leaving the fence (`"exit"`).
     case exit
+    /// Entering and leaving (`"both"`, the default).
     case both
 }
 
@@ -37,11 +42,16 @@ public enum Transitions: String, Hashable, Sendable, Codable, CaseIterable {
 /// Two fences are the same registration only if every field is equal: a place whose center,
 /// radius or transitions changed must be stopped and started again.
 public struct Fence: Hashable, Sendable, Codable {
+    /// The region identifier: the place's id.
     public var id: String
+    /// The region's center.
     public var center: Coordinate
+    /// The region's radius in meters (the catalog's clamped radius).
     public var radiusMeters: Double
+    /// The crossings the platform is asked to report.
     public var transitions: Transitions
 
+    /// Creates a registration; nothing is validated here (decoding checks the id and radius).
     public init(id: String, center: Coordinate, radiusMeters: Double, transitions: Transitions) {
         self.id = id
         self.center = center
@@ -55,7 +65,12 @@ public struct Fence: Hashable, Sendable, Codable {
         case transitions
     }
 
-    /// Decodes and validates: a non-empty id and a finite radius > 0, else `dataCorrupted`.
+    /// Decodes `{"id","center":{"lat","lon"},"radius_m","transitions"}` (docs/formats.md) and
+    /// validates: a non-empty id and a finite radius > 0.
+    ///
+    /// - Throws: `DecodingError` when a key is missing or mistyped or the center is not a valid
+    ///   coordinate, and `DecodingError.dataCorrupted` for an empty id or a radius that is not finite
+    ///   and > 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)

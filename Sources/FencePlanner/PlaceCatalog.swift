@@ -34,6 +34,18 @@ public struct PlaceCatalog: Sendable {
 
     /// Builds a catalog.
     ///
+    /// Ids are stored in Unicode Normalization Form C (`Identifiers.canonical(_:)`), so two
+    /// canonically equal spellings are one id (a duplicate).
+    ///
+    /// ```swift
+    /// let places = [
+    ///     Place(id: "library", coordinate: try Coordinate(latitude: 46.0503, longitude: 14.5038), radiusMeters: 80),
+    ///     Place(id: "market", coordinate: try Coordinate(latitude: 46.0514, longitude: 14.5081), radiusMeters: 120),
+    /// ]
+    /// let catalog = try PlaceCatalog(places: places, minFenceRadiusMeters: 100)
+    /// print(catalog.count, catalog.clamps.map(\.id))  // 2 ["library"]: 80 m raised to 100 m
+    /// ```
+    ///
     /// - Parameters:
     ///   - places: at least one place; ids unique and non-empty; radii finite and > 0.
     ///   - minFenceRadiusMeters: smaller radii are raised to this (and reported in `clamps`).
@@ -41,7 +53,9 @@ public struct PlaceCatalog: Sendable {
     ///   - refreshIdentifierPrefix: refresh regions are named `prefix + number`; a place id with
     ///     this prefix is rejected, so the two can never collide.
     ///   - version: the catalog's version number (see `applying(_:)`).
-    /// - Throws: `CatalogError` for the first invalid place (by input position).
+    /// - Throws: `CatalogError`: `.invalidRadiusRange` or `.emptyRefreshPrefix` for bad arguments
+    ///   (checked first), `.empty` for no places, else the first invalid place by input position
+    ///   (`.emptyID`, `.longID`, `.duplicateID`, `.reservedID`, `.invalidRadius`).
     /// - Complexity: O(n log n).
     public init(
         places input: [Place], minFenceRadiusMeters: Double = 1, maxRegionRadiusMeters: Double = 400_000,
@@ -111,12 +125,16 @@ public struct PlaceCatalog: Sendable {
 
 /// A radius the catalog moved into the platform's range.
 public struct RadiusClamp: Hashable, Sendable {
+    /// The place's id (canonical form).
     public var id: String
     /// Position in the input array.
     public var position: Int
+    /// The radius the input asked for, meters.
     public var requestedMeters: Double
+    /// The radius the catalog uses: the requested one clamped into `minFenceRadiusMeters...maxRegionRadiusMeters`.
     public var clampedMeters: Double
 
+    /// Records one clamp.
     public init(id: String, position: Int, requestedMeters: Double, clampedMeters: Double) {
         self.id = id
         self.position = position
@@ -127,16 +145,24 @@ public struct RadiusClamp: Hashable, Sendable {
 
 /// Why places do not make a catalog. Positions are 0-based indices into the input array.
 public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No places were given.
     case empty
+    /// The place at `position` has an empty id.
     case emptyID(position: Int)
     /// An id longer than `Identifiers.maximumBytes` UTF-8 bytes.
     case longID(String, position: Int, bytes: Int)
+    /// The id at `position` was already used at `firstPosition` (after canonicalization).
     case duplicateID(String, firstPosition: Int, position: Int)
+    /// The id at `position` starts with the refresh-identifier `prefix`, which is reserved.
     case reservedID(String, position: Int, prefix: String)
+    /// The place at `position` has a radius, in meters, that is not finite and > 0.
     case invalidRadius(String, position: Int, radiusMeters: Double)
+    /// The clamp range in meters is unusable: not finite, `min` ≤ 0, or `min` > `max`.
     case invalidRadiusRange(min: Double, max: Double)
+    /// The refresh-identifier prefix is empty (every id would start with it).
     case emptyRefreshPrefix
 
+    /// One line naming the place (`#position`, 0-based) and the rule it breaks.
     public var description: String {
         switch self {
         case .empty: "the catalog has no places"

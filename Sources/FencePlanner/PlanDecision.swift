@@ -19,6 +19,7 @@ public struct PlanDecision: Hashable, Sendable {
     /// Radius of the refresh region centered on the fix (≥ 0), or nil when the whole catalog fits
     /// in the place slots.
     public internal(set) var refreshRadiusMeters: Double?
+    /// How far the decision's promise holds (as `Selection.guarantee`).
     public internal(set) var guarantee: Guarantee = .exact
     /// Whether the fix was accurate enough to be trusted.
     public internal(set) var trustedFix = true

@@ -9,11 +9,17 @@ extension PlatformProfile {
     /// nothing else; the top decile spreads evenly from the 90th percentile to the maximum, which is
     /// the long tail. One uniform draw per sample, no transcendental functions.
     public struct LatencyDistribution: Hashable, Sendable {
+        /// The shortest delay, seconds (quantile 0).
         public var minimumSeconds: Double
+        /// The median delay, seconds (quantile 0.5).
         public var medianSeconds: Double
+        /// The 90th-percentile delay, seconds (quantile 0.9): 9 in 10 events arrive sooner.
         public var p90Seconds: Double
+        /// The longest delay, seconds (quantile 1).
         public var maximumSeconds: Double
 
+        /// Creates a distribution from its four published quantiles, seconds.
+        ///
         /// - Precondition: `0 <= minimum <= median <= p90 <= maximum`, all finite.
         public init(minimumSeconds: Double, medianSeconds: Double, p90Seconds: Double, maximumSeconds: Double) {
             precondition(

@@ -3,6 +3,7 @@ extension PlatformProfile {
     /// reports, how accurate it is and whether it keeps the GNSS receiver on. Data only, with the
     /// source of each figure; ranges where the figure is not fixed.
     public struct LocationSource: Hashable, Sendable {
+        /// What kind of location service a source is.
         public enum Kind: String, Hashable, Sendable, CaseIterable {
             /// Continuous updates with the GNSS receiver on.
             case continuous
@@ -14,6 +15,7 @@ extension PlatformProfile {
             case wakeFix
         }
 
+        /// What kind of service this is.
         public var kind: Kind
         /// Seconds between reports; nil when the source reports once, on request.
         public var intervalSeconds: ClosedRange<Double>?
@@ -27,6 +29,7 @@ extension PlatformProfile {
         /// Whether the source keeps the GNSS receiver on.
         public var keepsGNSSOn: Bool
 
+        /// Describes a location source; nothing is validated (the figures are data, not rules).
         public init(
             kind: Kind, intervalSeconds: ClosedRange<Double>?, minimumDisplacementMeters: Double?, accuracyMeters: ClosedRange<Double>,
             timeToFixSeconds: ClosedRange<Double>?, keepsGNSSOn: Bool

@@ -42,6 +42,10 @@ extension PlatformProfile {
         /// Whether registered regions are still monitored after the app is updated.
         public var regionsSurviveAppUpdate: Bool
 
+        /// Describes a platform's region monitoring.
+        ///
+        /// - Precondition: cushions finite and ≥ 0 meters, `entryDepthFraction` in `0...1`, `staySeconds`
+        ///   finite and ≥ 0.
         public init(
             entryCushionMeters: ClosedRange<Double>, exitCushionMeters: ClosedRange<Double>, entryDepthFraction: Double,
             staySeconds: Double, latency: LatencyDistribution, positionNoise: PositionNoise, overLimit: OverLimit,

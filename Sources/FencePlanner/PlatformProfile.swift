@@ -1,6 +1,7 @@
 /// What a platform allows and how quickly it reports crossings: the published figures behind the
 /// configuration presets.
 public struct PlatformProfile: Hashable, Sendable {
+    /// A display name, `"iOS"` or `"Android"` for the built-in profiles.
     public var name: String
     /// Regions one app may monitor at a time.
     public var regionLimit: Int
@@ -16,6 +17,8 @@ public struct PlatformProfile: Hashable, Sendable {
     /// use (data only; see `LocationSource`).
     public var locationSources: [LocationSource]
 
+    /// Describes a platform; nothing is validated here. The default region monitoring is the ideal
+    /// phone (`RegionMonitoring.ideal(delaySeconds: 0)`), with no location sources.
     public init(
         name: String, regionLimit: Int, recommendedMinRadiusMeters: Double, maxRegionRadiusMeters: Double,
         regionMonitoring: RegionMonitoring = .ideal(delaySeconds: 0),
@@ -61,7 +64,9 @@ public struct PlatformProfile: Hashable, Sendable {
     /// Which delivery latency a preset assumes: the 90th percentile of the platform's latency
     /// distribution (9 in 10 events arrive sooner), or its longest.
     public enum Latency: String, Sendable, CaseIterable {
+        /// The 90th percentile of the delivery latency (`LatencyDistribution.p90Seconds`).
         case typical
+        /// The longest delivery latency (`LatencyDistribution.maximumSeconds`).
         case cautious
     }
 

@@ -18,6 +18,7 @@ public struct Reconciliation: Hashable, Sendable {
     /// when nothing is planned or the whole catalog is monitored.
     public var refresh: RefreshRegion?
 
+    /// Creates a reconciliation from its three parts (`FenceRotator.reconcile(registered:)` computes one).
     public init(stop: [String], start: [Fence], refresh: RefreshRegion?) {
         self.stop = stop
         self.start = start

@@ -77,9 +77,14 @@ public struct RegistrationDiff: Hashable, Sendable, Codable {
 
 /// One platform call of a `RegistrationDiff`.
 public enum RegistrationOperation: Hashable, Sendable {
+    /// Stop monitoring the refresh region with this identifier.
     case stopRefresh(String)
+    /// Stop monitoring this place's region.
     case stop(Fence)
+    /// Start monitoring this refresh region (register it at
+    /// `RefreshRegion.registrationRadiusMeters(minimum:)`).
     case startRefresh(RefreshRegion)
+    /// Start monitoring this place's region.
     case start(Fence)
 }
 
@@ -93,6 +98,10 @@ extension RegistrationOperation: Codable {
         case op, id, fence, region
     }
 
+    /// Decodes one operation in the JSON form above.
+    ///
+    /// - Throws: `DecodingError` when `op` is missing or unknown, a key is missing, the refresh id is
+    ///   empty, or the fence or region does not decode (see `Fence.init(from:)`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .op) {
@@ -111,6 +120,9 @@ extension RegistrationOperation: Codable {
         }
     }
 
+    /// Encodes the operation in the JSON form above.
+    ///
+    /// - Throws: whatever error the encoder throws; the standard JSON encoder does not fail here.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {

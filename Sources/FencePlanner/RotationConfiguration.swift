@@ -21,8 +21,12 @@ public struct RotationConfiguration: Hashable, Sendable, Codable {
     /// set: fences the user may be inside are kept, and the accuracy is added to the reach.
     public var maxTrustedAccuracyMeters: Double = 100
 
+    /// The defaults: iOS's limit of 20 regions, headroom 2, no margin, refresh radius 100 m to 400 km,
+    /// no stickiness, fixes trusted up to 100 m accuracy.
     public init() {}
 
+    /// Creates a configuration; nothing is validated until a planner or rotator uses it (or
+    /// `validated()` is called). Distances in meters.
     public init(
         limit: Int = 20, headroom: Int = 2, marginMeters: Double = 0, minRefreshRadiusMeters: Double = 100,
         maxRegionRadiusMeters: Double = 400_000, stickinessMeters: Double = 0, maxTrustedAccuracyMeters: Double = 100
@@ -47,6 +51,12 @@ public struct RotationConfiguration: Hashable, Sendable, Codable {
     }
 
     /// Checks every rule and returns the configuration unchanged, or throws the first violation.
+    ///
+    /// - Throws: `ConfigurationError`, checked in this order: `.invalidLimit` for a limit below 1,
+    ///   `.negative` for negative headroom, `.noPlaceSlots` when `placeSlots` is below 1, then per
+    ///   distance field (margin, min refresh radius, max region radius, stickiness, max trusted
+    ///   accuracy) `.notFinite` or `.negative`, and `.emptyRefreshRange` when the minimum refresh
+    ///   radius exceeds the maximum region radius or the maximum is 0.
     public func validated() throws(ConfigurationError) -> RotationConfiguration {
         guard limit >= 1 else { throw .invalidLimit(limit) }
         guard headroom >= 0 else { throw .negative(field: "headroom", value: Double(headroom)) }
@@ -69,12 +79,19 @@ public struct RotationConfiguration: Hashable, Sendable, Codable {
 
 /// Why a `RotationConfiguration` is unusable.
 public enum ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The region limit is below 1.
     case invalidLimit(Int)
+    /// `limit - headroom - 1` leaves no slot for places.
     case noPlaceSlots(limit: Int, headroom: Int)
+    /// The named field (`headroom` or a distance in meters) is negative.
     case negative(field: String, value: Double)
+    /// The named distance field is NaN or infinite.
     case notFinite(field: String)
+    /// No refresh radius is possible: the minimum refresh radius exceeds the maximum region
+    /// radius, or the maximum is 0 (meters).
     case emptyRefreshRange(min: Double, max: Double)
 
+    /// One line naming the field and the rule it breaks.
     public var description: String {
         switch self {
         case .invalidLimit(let limit): "limit \(limit) must be at least 1"

@@ -7,7 +7,9 @@ import SpatialIndex
 ///
 /// A planner is a value with its own query scratch; use one per thread (a `FenceRotator` owns one).
 public struct RotationPlanner: Sendable {
+    /// The catalog the planner selects from.
     public let catalog: PlaceCatalog
+    /// The configuration, validated.
     public let configuration: RotationConfiguration
     private var buffer = NeighborBuffer()
     /// The places nearest by edge at the fix being decided (placeSlots + 1 of them).
@@ -16,7 +18,10 @@ public struct RotationPlanner: Sendable {
     private var neighborhood = WarmNeighborhood()
     private var decision = PlanDecision()
 
-    /// - Throws: `ConfigurationError` when the configuration is invalid.
+    /// Creates a planner over `catalog`, validating `configuration`.
+    ///
+    /// - Throws: `ConfigurationError` when the configuration is invalid (the first rule of
+    ///   `RotationConfiguration.validated()` it breaks).
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) {
         self.catalog = catalog
         self.configuration = try configuration.validated()
@@ -24,8 +29,18 @@ public struct RotationPlanner: Sendable {
 
     /// The selection at `fix`.
     ///
+    /// A one-off answer with no rotation state: what a server computes for a position, or a
+    /// survey over many. `FenceRotator` calls it with its incumbents and numbers the refresh ids.
+    ///
+    /// ```swift
+    /// var planner = try RotationPlanner(catalog: catalog, configuration: RotationConfiguration(limit: 20, marginMeters: 250))
+    /// let here = Fix(try Coordinate(latitude: 46.0569, longitude: 14.5058), accuracyMeters: 10)
+    /// let selection = planner.select(at: here, refreshID: "refresh-0")
+    /// print(selection.monitored.map(\.fence.id), selection.refresh?.radiusMeters ?? 0, selection.guarantee.name)
+    /// ```
+    ///
     /// - Parameters:
-    ///   - fix: the position; its accuracy must be nil or finite and ≥ 0.
+    ///   - fix: the position; its accuracy must be nil or finite and ≥ 0 (a precondition).
     ///   - incumbents: the fences monitored until now (for stickiness and for untrusted fixes);
     ///     a fence whose catalog definition changed is not an incumbent.
     ///   - refreshID: the identifier for the new refresh region.

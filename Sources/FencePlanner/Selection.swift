@@ -17,6 +17,8 @@ public struct Selection: Hashable, Sendable, Codable {
     /// `RotationConfiguration.maxTrustedAccuracyMeters`).
     public var trustedFix: Bool
 
+    /// Creates a selection from its parts; nothing is validated here
+    /// (`RotationPlanner.select(at:incumbents:refreshID:warmStart:incumbentPositions:)` computes one).
     public init(
         fix: Fix, monitored: [MonitoredPlace], refresh: RefreshRegion?, guarantee: Guarantee,
         nextUnmonitoredEdgeMeters: Double?, trustedFix: Bool
@@ -42,6 +44,7 @@ public struct MonitoredPlace: Hashable, Sendable, Codable {
     /// Center distance minus radius from the fix, meters; negative inside the fence.
     public var edgeDistanceMeters: Double
 
+    /// Creates a monitored place from its catalog position, registration and edge distance in meters.
     public init(position: Int, fence: Fence, edgeDistanceMeters: Double) {
         self.position = position
         self.fence = fence
@@ -57,6 +60,7 @@ public struct RefreshRegion: Hashable, Sendable, Codable {
     /// A fresh identifier at every reselection (platforms keep inside/outside state per
     /// identifier; reusing one at a new center can swallow the next exit).
     public var id: String
+    /// The region's center: the fix the selection was made at.
     public var center: Coordinate
     /// Meters; 0 or more. Below `minRefreshRadiusMeters` the selection is not `exact`.
     public var radiusMeters: Double
@@ -66,6 +70,7 @@ public struct RefreshRegion: Hashable, Sendable, Codable {
         case radiusMeters = "radius_m"
     }
 
+    /// Creates a refresh region; nothing is validated here (decoding checks the id and radius).
     public init(id: String, center: Coordinate, radiusMeters: Double) {
         self.id = id
         self.center = center
@@ -83,6 +88,11 @@ public struct RefreshRegion: Hashable, Sendable, Codable {
         max(radiusMeters, minimum)
     }
 
+    /// Decodes `{"id","center":{"lat","lon"},"radius_m"}` (docs/formats.md).
+    ///
+    /// - Throws: `DecodingError` when a key is missing or mistyped or the center is not a valid
+    ///   coordinate, and `DecodingError.dataCorrupted` for an empty id or a radius that is not finite
+    ///   and ≥ 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -142,6 +152,10 @@ public enum Guarantee: Hashable, Sendable, Codable {
         case fallbackDistanceMeters, overlapping
     }
 
+    /// Decodes the tagged form above, or the format-version-1 form.
+    ///
+    /// - Throws: `DecodingError` when `kind` is unknown, a case's value is missing or mistyped, or
+    ///   the object is neither form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if container.contains(.kind) {
@@ -174,6 +188,9 @@ public enum Guarantee: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the tagged form above (never the version-1 form).
+    ///
+    /// - Throws: whatever error the encoder throws; the standard JSON encoder does not fail here.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .kind)

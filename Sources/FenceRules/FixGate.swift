@@ -6,6 +6,7 @@ public struct FixGate: Hashable, Sendable {
     /// The last accepted timestamp.
     public private(set) var lastSeconds: Double?
 
+    /// A gate that has accepted nothing yet (any timestamp is fresh).
     public init() {}
 
     /// The fix's coordinate if it is valid and fresh (and records its time), else the rejection.

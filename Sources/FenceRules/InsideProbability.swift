@@ -30,6 +30,14 @@ public enum InsideProbability {
     /// P(inside) for a fix `distanceMeters` from the center, a fence of `radiusMeters`, and GPS
     /// error `sigmaMeters` per axis.
     ///
+    /// ```swift
+    /// let fence = try Coordinate(latitude: 46.0503, longitude: 14.5038)
+    /// let fix = try Coordinate(latitude: 46.0510, longitude: 14.5045)
+    /// let sigma = AccuracyModel.oneSigma.sigma(forAccuracyMeters: 20)
+    /// let p = InsideProbability.value(distanceMeters: fix.distance(to: fence), radiusMeters: 100, sigmaMeters: sigma)
+    /// // 94.7 m from the center of a 100 m fence, σ = 20 m: p ≈ 0.56, short of the confident rule's 0.9
+    /// ```
+    ///
     /// - Parameters: all finite and ≥ 0. σ = 0 means an exact fix (1 when d ≤ R, else 0).
     /// - Returns: a probability in 0…1; NaN only for non-finite or negative inputs.
     public static func value(distanceMeters d: Double, radiusMeters r: Double, sigmaMeters sigma: Double) -> Double {

@@ -2,14 +2,19 @@ import Geodesy
 
 /// Inside whenever the fix is inside (distance ≤ radius). Flickers at the edge.
 public struct NaiveRule: FenceRule {
+    /// The fence the rule watches.
     public let fence: CircularFence
+    /// Where the rule believes the user is now (`unknown` before the first valid fix).
     public private(set) var state = PresenceState.unknown
     private var gate = FixGate()
 
+    /// A rule for `fence` in the `unknown` state.
     public init(fence: CircularFence) {
         self.fence = fence
     }
 
+    /// Feeds one fix: every valid, fresh fix decides (inside when its distance ≤ the radius),
+    /// whatever its accuracy.
     public mutating func update(with fix: RuleFix) -> RuleOutcome {
         switch gate.admit(fix) {
         case .failure(let why): return RuleOutcome(event: nil, state: state, rejection: why)
@@ -43,15 +48,23 @@ func transitionEvent(from old: PresenceState, to new: PresenceState) -> FenceEve
 /// σ comes from each fix's accuracy through `accuracyModel`, or `defaultSigmaMeters` when a fix
 /// has none. From unknown, `dwellFixes` fixes of clear evidence decide either way.
 public struct ConfidentRule: FenceRule {
+    /// The fence the rule watches.
     public let fence: CircularFence
+    /// P(inside) a fix must exceed to count as evidence of being inside, `0...1`.
     public var enterProbability: Double
+    /// P(inside) a fix must fall below to count as evidence of being outside, `0...1`, below
+    /// `enterProbability`.
     public var exitProbability: Double
+    /// Consecutive contradicting fixes needed to change state (≥ 1).
     public var dwellFixes: Int
     /// Speed-adaptive dwell: the evidence may instead persist over this much movement (meters,
     /// measured along the fixes from the last fix that did not contradict). nil: fixes only.
     public var dwellMeters: Double?
+    /// How a fix's reported accuracy becomes σ.
     public var accuracyModel: AccuracyModel
+    /// σ per axis, meters, for a fix that reports no accuracy.
     public var defaultSigmaMeters: Double
+    /// Where the rule believes the user is now (`unknown` until the evidence has dwelt).
     public private(set) var state = PresenceState.unknown
     private var gate = FixGate()
     private var streak = 0
@@ -59,6 +72,9 @@ public struct ConfidentRule: FenceRule {
     private var streakDirection: PresenceState?
     private var previousPosition: Coordinate?
 
+    /// A rule for `fence` in the `unknown` state.
+    ///
+    /// - Precondition: `dwellFixes` ≥ 1 and `exitProbability` < `enterProbability`.
     public init(
         fence: CircularFence, enterProbability: Double = 0.9, exitProbability: Double = 0.1, dwellFixes: Int = 3,
         dwellMeters: Double? = nil, accuracyModel: AccuracyModel = .oneSigma, defaultSigmaMeters: Double = 10
@@ -80,6 +96,9 @@ public struct ConfidentRule: FenceRule {
         ConfidentRule(fence: fence, dwellFixes: dwellFixes, dwellMeters: dwellMeters)
     }
 
+    /// Feeds one fix: computes P(inside) (`InsideProbability.value`), counts it as evidence when
+    /// it contradicts the state, and changes state once the evidence has dwelt; a fix that does
+    /// not contradict resets the count. The outcome carries P(inside) for every accepted fix.
     public mutating func update(with fix: RuleFix) -> RuleOutcome {
         let position: Coordinate
         switch gate.admit(fix) {
@@ -124,14 +143,23 @@ public struct ConfidentRule: FenceRule {
 /// Fixes whose accuracy lies outside `trustedAccuracy` (or is missing, when `requireAccuracy`)
 /// do not change state.
 public struct HysteresisRule: FenceRule {
+    /// The fence the rule watches (only its center is used: the thresholds replace the radius).
     public let fence: CircularFence
+    /// Center distance, meters, at or below which a fix means inside.
     public var enterMeters: Double
+    /// Center distance, meters, at or above which a fix means outside (≥ `enterMeters`).
     public var exitMeters: Double
+    /// Reported accuracies, meters, that may change the state.
     public var trustedAccuracy: ClosedRange<Double>
+    /// Whether a fix without an accuracy is ignored (`FixRejection.accuracyGate(.nan)`).
     public var requireAccuracy: Bool
+    /// Where the rule believes the user is now (`unknown` before the first deciding fix).
     public private(set) var state = PresenceState.unknown
     private var gate = FixGate()
 
+    /// A rule for `fence` in the `unknown` state; distances and accuracies in meters.
+    ///
+    /// - Precondition: `enterMeters` ≤ `exitMeters`.
     public init(
         fence: CircularFence, enterMeters: Double = 80, exitMeters: Double = 120,
         trustedAccuracy: ClosedRange<Double> = 0...30, requireAccuracy: Bool = false
@@ -144,6 +172,9 @@ public struct HysteresisRule: FenceRule {
         self.requireAccuracy = requireAccuracy
     }
 
+    /// Feeds one fix: a trusted fix at ≤ `enterMeters` means inside, at ≥ `exitMeters` outside,
+    /// and in between keeps the state. A fix outside `trustedAccuracy` is rejected with
+    /// `accuracyGate`, although its timestamp still counts as the last accepted one.
     public mutating func update(with fix: RuleFix) -> RuleOutcome {
         let position: Coordinate
         switch gate.admit(fix) {

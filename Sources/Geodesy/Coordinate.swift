@@ -50,16 +50,22 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     /// Longitude in radians.
     @inlinable public var longitudeRadians: Double { longitude * (Double.pi / 180) }
 
+    /// The coordinate as `(latitude, longitude)` in degrees, for example `(48.8584, 2.2945)`.
     public var description: String { "(\(latitude), \(longitude))" }
 }
 
 /// Why a latitude/longitude pair is not a valid `Coordinate`.
 public enum CoordinateError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The latitude is NaN or infinite.
     case latitudeNotFinite
+    /// The longitude is NaN or infinite.
     case longitudeNotFinite
+    /// The latitude, in degrees, is finite but outside `-90...90`.
     case latitudeOutOfRange(Double)
+    /// The longitude, in degrees, is finite but outside `-180...180`.
     case longitudeOutOfRange(Double)
 
+    /// A one-line English reason naming the value and its allowed range, for diagnostics.
     public var description: String {
         switch self {
         case .latitudeNotFinite: "latitude is not a finite number"
@@ -78,6 +84,10 @@ extension Coordinate: Codable {
 
     /// Decodes `{"lat": …, "lon": …}`, validating like `init(latitude:longitude:)`: an invalid
     /// value is a `DecodingError.dataCorrupted`, never a trap.
+    ///
+    /// - Throws: `DecodingError` when a key is missing or not a number, and
+    ///   `DecodingError.dataCorrupted` when the pair is not a valid coordinate (the reason is the
+    ///   `CoordinateError` description).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let latitude = try container.decode(Double.self, forKey: .latitude)
@@ -89,6 +99,10 @@ extension Coordinate: Codable {
         }
     }
 
+    /// Encodes the coordinate as `{"lat": …, "lon": …}` in degrees (the wire form of docs/formats.md).
+    ///
+    /// - Throws: whatever error the encoder throws; encoding two finite doubles does not fail
+    ///   with the standard JSON encoder.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(latitude, forKey: .latitude)

@@ -14,10 +14,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The current state; `SplitMix64(seed: state)` continues the same stream.
     public var state: UInt64
 
+    /// Creates a generator whose stream is fully determined by `seed`; every seed, including 0, is valid.
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next 64 uniformly distributed random bits; advances `state` by the golden-ratio increment.
     @inlinable
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -12,8 +12,11 @@ import Darwin
 /// increasing function of their great-circle distance, so nearest-neighbor order can be decided
 /// with `squaredChord(to:)` alone — no trigonometry in hot loops.
 public struct UnitVector: Hashable, Sendable {
+    /// Component toward 0°N 0°E, in units of the sphere radius (`-1...1` for a unit vector).
     public var x: Double
+    /// Component toward 0°N 90°E, in units of the sphere radius (`-1...1` for a unit vector).
     public var y: Double
+    /// Component toward the north pole, in units of the sphere radius; equals sin(latitude) for a unit vector.
     public var z: Double
 
     /// Creates a vector from raw components. The caller is responsible for unit length.
@@ -47,22 +50,29 @@ public struct UnitVector: Hashable, Sendable {
         return dx * dx + dy * dy + dz * dz
     }
 
+    /// The dot product: the cosine of the central angle for two unit vectors (`-1...1`).
     @inlinable public func dot(_ other: UnitVector) -> Double { x * other.x + y * other.y + z * other.z }
 
+    /// The cross product `self × other`, normal to both; its length is the sine of the central angle for
+    /// two unit vectors, so it is zero (not a unit vector) for equal or antipodal inputs.
     @inlinable public func cross(_ other: UnitVector) -> UnitVector {
         UnitVector(x: y * other.z - z * other.y, y: z * other.x - x * other.z, z: x * other.y - y * other.x)
     }
 
+    /// The Euclidean length, in units of the sphere radius (1 for a unit vector, up to rounding).
     @inlinable public var length: Double { (x * x + y * y + z * z).squareRoot() }
 
+    /// Each component multiplied by `factor`; the result is a unit vector only when `|factor| · length` is 1.
     @inlinable public func scaled(by factor: Double) -> UnitVector {
         UnitVector(x: x * factor, y: y * factor, z: z * factor)
     }
 
+    /// The component-wise sum; not normalized (use `normalized` for the direction).
     @inlinable public static func + (lhs: UnitVector, rhs: UnitVector) -> UnitVector {
         UnitVector(x: lhs.x + rhs.x, y: lhs.y + rhs.y, z: lhs.z + rhs.z)
     }
 
+    /// The component-wise difference `lhs - rhs`; not normalized.
     @inlinable public static func - (lhs: UnitVector, rhs: UnitVector) -> UnitVector {
         UnitVector(x: lhs.x - rhs.x, y: lhs.y - rhs.y, z: lhs.z - rhs.z)
     }

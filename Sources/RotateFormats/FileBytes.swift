@@ -47,7 +47,10 @@ enum FileBytes {
 
 /// A file that cannot be opened or read.
 public struct FileReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file's path as given (`-` for standard input).
     public var path: String
+    /// Why, in one line (the system's error text).
     public var reason: String
+    /// `path: reason`, as diagnostics print it.
     public var description: String { "\(path): \(reason)" }
 }

@@ -7,8 +7,13 @@ import Geodesy
 /// when they contain one), the walk as a LineString (a MultiLineString when it crosses ±180°),
 /// reselection points and misses as Points. Each place says whether and when it was monitored.
 public enum GeoJSONWriter {
+    /// Vertices of each circle's polygon (before a split at ±180°).
     public static let circleVertices = 64
 
+    /// The record as one GeoJSON document: a FeatureCollection with the places first, then each
+    /// reselection's refresh circle (when its radius is > 0) and point, the walk and the misses,
+    /// each feature's `kind` property saying which. Positions are `[lon, lat]` in degrees, the
+    /// order RFC 7946 requires, with 7 decimals.
     public static func document(_ record: PlanRecord) -> String {
         var features: [String] = []
         for place in record.places {

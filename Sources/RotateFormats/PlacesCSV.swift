@@ -18,6 +18,7 @@ import Darwin
 /// `Identifiers.maximumBytes` bytes of UTF-8 in that form; a record longer than 1 MiB is a
 /// rejected row whose bytes are never held (`CSVScanner`).
 public enum PlacesCSV {
+    /// How to read: the default radius, strictness and a reserved id prefix.
     public struct Options: Sendable {
         /// Radius for rows without one (no `radius_m` column, or an empty field), meters.
         public var defaultRadiusMeters: Double = 100
@@ -25,6 +26,7 @@ public enum PlacesCSV {
         public var strict = false
         /// Ids starting with this are rejected rows (the planner's refresh regions use it).
         public var reservedIDPrefix: String?
+        /// Creates options; the defaults read leniently with a 100 m default radius and no reserved prefix.
         public init(defaultRadiusMeters: Double = 100, strict: Bool = false, reservedIDPrefix: String? = nil) {
             self.defaultRadiusMeters = defaultRadiusMeters
             self.strict = strict
@@ -34,9 +36,12 @@ public enum PlacesCSV {
 
     /// What a read produced.
     public struct Result: Sendable {
+        /// The accepted places, in file order (ids in NFC; radii as read, not clamped: the
+        /// catalog clamps them).
         public var places: [Place]
         /// Line of each accepted place, in `places` order.
         public var lines: [Int]
+        /// The rejected rows, in line order (empty in strict mode, which throws instead).
         public var rejected: [RejectedRow]
         /// The header's fields as written.
         public var header: [String]
@@ -53,6 +58,18 @@ public enum PlacesCSV {
     ]
 
     /// Reads the file at `path` (`-` for standard input).
+    ///
+    /// ```swift
+    /// let file = try PlacesCSV.read(path: "places.csv", options: .init(defaultRadiusMeters: 150))
+    /// for row in file.rejected { print("places.csv:\(row.line): \(row.reason)") }  // lenient: bad rows reported, not fatal
+    /// let catalog = try PlaceCatalog(places: file.places)
+    /// print("\(file.rowsRead) rows read, \(file.places.count) accepted, \(file.rejected.count) rejected")
+    /// ```
+    ///
+    /// - Throws: `PlacesCSVError` with the 1-based line and the reason: the file cannot be read
+    ///   (`unreadable`, line 0), has no header row (`emptyFile`), a malformed header or one without
+    ///   `id`, `lat` or `lon` (`malformed`, `missingColumn`), or no valid row at all
+    ///   (`noValidRows`, listing them); with `options.strict`, also the first bad row.
     public static func read(path: String, options: Options = Options()) throws(PlacesCSVError) -> Result {
         var reader = Reader(options: options)
         // Size the lists from the file size (rows are rarely under 24 bytes), and the id table
@@ -79,6 +96,8 @@ public enum PlacesCSV {
     }
 
     /// Reads CSV text already in memory (tests, stdin).
+    ///
+    /// - Throws: `PlacesCSVError`, as `read(path:options:)` throws it (without `unreadable`).
     public static func read(bytes: [UInt8], options: Options = Options()) throws(PlacesCSVError) -> Result {
         var reader = Reader(options: options)
         var scanner = CSVScanner()
@@ -273,10 +292,12 @@ public enum PlacesCSV {
 public struct RejectedRow: Hashable, Sendable {
     /// 1-based line where the record starts.
     public var line: Int
+    /// Why, in one line (the reason's description).
     public var reason: String
     /// The record's fields as read.
     public var fields: [String]
 
+    /// Creates a rejected row.
     public init(line: Int, reason: String, fields: [String]) {
         self.line = line
         self.reason = reason
@@ -286,33 +307,50 @@ public struct RejectedRow: Hashable, Sendable {
 
 /// A bad places file or row: the 1-based line (record start) and the reason.
 public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 1-based line where the record starts (CR LF is one line break); 0 when the file cannot be
+    /// read, 1 for problems of the whole file.
     public var line: Int
+    /// What is wrong.
     public var reason: Reason
 
+    /// Creates an error at `line`.
     public init(line: Int, reason: Reason) {
         self.line = line
         self.reason = reason
     }
 
+    /// What is wrong with a places file or row.
     public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        /// The file cannot be opened or read: the system's reason.
         case unreadable(String)
+        /// The file has no header row.
         case emptyFile
+        /// The header has no column for this required field (`id`, `lat` or `lon`, or an alias).
         case missingColumn(String)
         /// Every row was rejected: the rows, in line order, so none goes unreported.
         case noValidRows(header: [String], rejected: [RejectedRow])
+        /// The record's CSV syntax is broken.
         case malformed(CSVProblem)
+        /// The row has another number of fields than the header.
         case wrongFieldCount(expected: Int, found: Int)
+        /// The named field is empty (or its column is absent).
         case missingField(String)
+        /// The named field's text is not a decimal number: the column and the text.
         case notANumber(String, String)
+        /// The named field is a number but NaN or infinite (`nan`, `inf`, `1e400`): the column and the text.
         case notFinite(String, String)
+        /// The latitude or longitude is outside its range: the `CoordinateError` description.
         case outOfRange(String)
+        /// The radius, meters, is 0 or negative.
         case radiusNotPositive(Double)
+        /// The id (in NFC) was already read on `firstLine`.
         case duplicateID(String, firstLine: Int)
         /// The id (in NFC) is longer than `Identifiers.maximumBytes` UTF-8 bytes.
         case idTooLong(bytes: Int)
         /// The id starts with `Options.reservedIDPrefix`.
         case reservedID(String, prefix: String)
 
+        /// One line a person reads, for `path:line: reason` diagnostics.
         public var description: String {
             switch self {
             case .unreadable(let why): RowProblemText.unreadable(why)
@@ -333,14 +371,17 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
         }
     }
 
+    /// `line: reason` (a caller prefixes the path).
     public var description: String { "\(line): \(reason)" }
 }
 
 /// What is wrong with a CSV record's syntax.
 public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
+    /// A quoted field runs to the end of the file.
     case unterminatedQuote
     /// Anything but a comma or a line end after a closing quote, spaces and tabs included.
     case textAfterClosingQuote
+    /// The record's bytes are not valid UTF-8.
     case invalidUTF8
     /// A quote in a field that does not start with one (`ab"c`; ` "a"`, a space before the quote).
     case quoteInUnquotedField
@@ -358,6 +399,7 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// One line a person reads, with what to do about it.
     public var description: String {
         switch self {
         case .unterminatedQuote: "unterminated quote (a quoted field runs to the end of the file)"

@@ -5,12 +5,19 @@ import SpatialIndex
 /// What a plan did, in the shape maps need: the walk, the places worth drawing, when each was
 /// monitored, every reselection's refresh region, and the misses.
 public struct PlanRecord: Sendable {
+    /// One reselection along the walk.
     public struct Reselection: Sendable {
+        /// 0-based index of the walk fix it happened at.
         public var fix: Int
+        /// Where: that fix's position.
         public var position: Coordinate
+        /// The refresh region it registered (nil when the whole catalog was monitored).
         public var refresh: RefreshRegion?
+        /// The selection's guarantee.
         public var guarantee: Guarantee
+        /// Places it started monitoring.
         public var started: Int
+        /// Places it stopped monitoring.
         public var stopped: Int
     }
 
@@ -21,20 +28,25 @@ public struct PlanRecord: Sendable {
     public var places: [Place]
     /// For each place id, the fix ranges during which it was monitored (inclusive).
     public var monitored: [String: [ClosedRange<Int>]]
+    /// Every reselection, in walk order.
     public var reselections: [Reselection]
+    /// Every miss, as the replay's oracle reported them.
     public var misses: [Miss]
     /// The event engine's entries and exits along the walk, where they were decided.
     public var placeEvents: [PlaceMark] = []
 
     /// An entry or exit drawn on the map.
     public struct PlaceMark: Hashable, Sendable {
+        /// The place's id.
         public var placeID: String
         /// The fix where it was decided.
         public var position: Coordinate
+        /// Whether it is an entry (else an exit).
         public var entry: Bool
         /// Decided in-app from fixes (else the platform's event).
         public var inApp: Bool
 
+        /// Creates a mark.
         public init(placeID: String, position: Coordinate, entry: Bool, inApp: Bool) {
             self.placeID = placeID
             self.position = position
@@ -45,12 +57,14 @@ public struct PlanRecord: Sendable {
 
     /// A moment the user was inside a fence that was not monitored.
     public struct Miss: Hashable, Sendable {
+        /// The place's id.
         public var placeID: String
         /// The first missed point.
         public var position: Coordinate
         /// Whether a planner could have avoided it (drawn and exported as such).
         public var avoidable: Bool
 
+        /// Creates a miss.
         public init(placeID: String, position: Coordinate, avoidable: Bool) {
             self.placeID = placeID
             self.position = position

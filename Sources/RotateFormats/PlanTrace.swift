@@ -8,33 +8,55 @@ public struct PlanTrace: Equatable, Sendable {
     /// The version written by default; version 1 has no `place_event` lines.
     public static let currentVersion = 2
 
+    /// The `config` line: the trace's version and the configuration the plan ran with.
     public struct Config: Equatable, Sendable {
+        /// The trace format's version (1 or 2).
         public var version = PlanTrace.currentVersion
+        /// The platform's region limit (`RotationConfiguration.limit`).
         public var limit: Int
+        /// Slots left to the host app (`RotationConfiguration.headroom`).
         public var headroom: Int
+        /// Places monitored at a time (`RotationConfiguration.placeSlots`).
         public var placeSlots: Int
+        /// Places in the catalog.
         public var places: Int
+        /// The places file's default radius, meters (`radius_m`).
         public var radiusMeters: Double
+        /// The refresh margin, meters (`margin_m`).
         public var marginMeters: Double
+        /// The smallest reliable refresh radius, meters (`min_refresh_radius_m`).
         public var minRefreshRadiusMeters: Double
     }
 
+    /// A refresh region as a trace writes it.
     public struct Refresh: Equatable, Sendable {
+        /// The region's identifier.
         public var id: String
+        /// The center's latitude, degrees.
         public var lat: Double
+        /// The center's longitude, degrees.
         public var lon: Double
+        /// The radius, meters (`radius_m`).
         public var radiusMeters: Double
     }
 
+    /// A `reselect` line: one reselection and its diff.
     public struct Reselect: Equatable, Sendable {
         /// 0-based index of the walk fix that triggered it.
         public var fix: Int
+        /// The fix's latitude, degrees.
         public var lat: Double
+        /// The fix's longitude, degrees.
         public var lon: Double
+        /// Ids of the places started, nearest first.
         public var start: [String]
+        /// Ids of the places stopped.
         public var stop: [String]
+        /// Ids of started places whose fence already contains the fix (`inside_at_start`).
         public var insideAtStart: [String]
+        /// Places monitored after the reselection.
         public var monitored: Int
+        /// The new refresh region (nil when the whole catalog is monitored).
         public var refresh: Refresh?
         /// `exact`, `degraded` or `saturated`.
         public var guarantee: String
@@ -51,6 +73,7 @@ public struct PlanTrace: Equatable, Sendable {
         public var fix: Int
         /// Its time, seconds (the fix's).
         public var t: Double
+        /// The place's id.
         public var place: String
         /// `entry`, `exit` or `dwell`.
         public var event: String
@@ -59,6 +82,7 @@ public struct PlanTrace: Equatable, Sendable {
         /// P(inside) at the deciding fix, with `app` evidence.
         public var probability: Double?
 
+        /// Creates a place-event line; nothing is validated here.
         public init(fix: Int, t: Double, place: String, event: String, evidence: String, probability: Double?) {
             self.fix = fix
             self.t = t
@@ -69,20 +93,30 @@ public struct PlanTrace: Equatable, Sendable {
         }
     }
 
+    /// The `summary` line: totals over the walk.
     public struct Summary: Equatable, Sendable {
+        /// Fixes in the walk.
         public var fixes: Int
+        /// Reselections made.
         public var reselections: Int
+        /// Places started over all reselections.
         public var starts: Int
+        /// Places stopped over all reselections.
         public var stops: Int
+        /// Fences the missed-fence oracle found missed.
         public var missed: Int
     }
 
+    /// The `config` line.
     public var config: Config
+    /// The `reselect` lines, in walk order.
     public var reselections: [Reselect]
     /// Written and read from version 2 on; empty in a version 1 trace.
     public var placeEvents: [PlaceEvent]
+    /// The `summary` line.
     public var summary: Summary
 
+    /// Creates a trace from its lines.
     public init(config: Config, reselections: [Reselect], placeEvents: [PlaceEvent] = [], summary: Summary) {
         self.config = config
         self.reselections = reselections
@@ -348,7 +382,10 @@ public struct PlanTrace: Equatable, Sendable {
 
 /// A plan trace that cannot be read.
 public struct PlanTraceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 1-based line of the problem (1 for a missing `config` or `summary` line).
     public var line: Int
+    /// Why, in one line.
     public var reason: String
+    /// `line: reason`.
     public var description: String { "\(line): \(reason)" }
 }

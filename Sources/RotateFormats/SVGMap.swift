@@ -10,6 +10,9 @@ import Geodesy
 /// are true, north is up at the center), which has no cut at ±180° and no singularity at the
 /// poles, so date-line and polar walks draw as they are.
 public enum SVGMap {
+    /// The record as one SVG document, `width` pixels wide and at least 400 high (the height
+    /// follows the extent of the walk and the monitored places), with `title` at the top (escaped
+    /// for XML). Without a walk the map centers on the places.
     public static func document(_ record: PlanRecord, title: String, width: Double = 1_000) -> String {
         let center = center(of: record.walk.isEmpty ? record.places.map(\.coordinate) : record.walk)
         func project(_ c: Coordinate) -> (x: Double, y: Double) {

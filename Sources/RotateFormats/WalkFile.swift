@@ -7,6 +7,7 @@ public struct WalkFile: Sendable {
     public var fixes: [Fix]
     /// Line of each fix in the file, in `fixes` order.
     public var lines: [Int]
+    /// The rejected points or rows, in line order (empty in strict mode, which throws instead).
     public var rejected: [RejectedRow]
     /// Points or rows read (accepted + rejected).
     public var rowsRead: Int { fixes.count + rejected.count }
@@ -14,6 +15,23 @@ public struct WalkFile: Sendable {
     /// Reads a walk: GPX when the path ends in `.gpx` (any case) or the file starts with `<`,
     /// walk CSV otherwise. GPX is read whole (the XML parser takes one document); walk CSV is
     /// streamed, so that its memory is its fixes and at most one record.
+    ///
+    /// Times are rebased to the first fix (which gets 0 s); a CSV row without a time gets its
+    /// 0-based row index in seconds. A fix whose time goes backwards is rejected as stale.
+    ///
+    /// ```swift
+    /// let walk = try WalkFile.read(path: "morning.gpx")  // or a walk CSV: t,lat,lon,accuracy_m
+    /// for row in walk.rejected { print("morning.gpx:\(row.line): \(row.reason)") }
+    /// var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+    /// for (i, fix) in walk.fixes.enumerated() {
+    ///     if let update = rotator.update(with: fix) { print("fix \(i): \(update.diff.operations.count) operations") }
+    /// }
+    /// ```
+    ///
+    /// - Throws: `WalkFileError` with the 1-based line and the reason: the file cannot be read
+    ///   (`unreadable`, line 0), is empty or has no `lat`/`lon` column, is not well-formed XML, not
+    ///   GPX or XML the reader does not take, or has no valid point at all (`noValidPoints`); with
+    ///   `strict`, also the first bad point or row.
     public static func read(path: String, strict: Bool = false) throws(WalkFileError) -> WalkFile {
         /// Leading bytes that do not decide the format: spaces, tabs, line ends and BOM bytes.
         func isLeading(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0xEF || b == 0xBB || b == 0xBF }
@@ -53,6 +71,14 @@ public struct WalkFile: Sendable {
     }
 
     /// Reads GPX text already in memory (tests, fuzzing).
+    ///
+    /// ```swift
+    /// let gpx = Array(#"<gpx version="1.1"><trk><trkseg><trkpt lat="46.05" lon="14.50"/></trkseg></trk></gpx>"#.utf8)
+    /// let walk = try WalkFile.read(gpx: gpx)
+    /// print(walk.fixes.count)  // 1
+    /// ```
+    ///
+    /// - Throws: `WalkFileError`, as `read(path:strict:)` throws it for a GPX file.
     public static func read(gpx bytes: [UInt8], strict: Bool = false) throws(WalkFileError) -> WalkFile {
         try GPXReader.read(bytes: bytes, strict: strict)
     }
@@ -95,6 +121,18 @@ public enum WalkCSV {
         "accuracy_m": CSVFile.accuracyAliases,
     ]
 
+    /// Reads walk CSV text already in memory: a header naming `lat` and `lon` (and optionally `t`,
+    /// `accuracy_m`, or their aliases), then one fix per row; `t` is seconds or ISO 8601.
+    ///
+    /// ```swift
+    /// let text = "t,lat,lon,accuracy_m\n0,46.0500,14.5000,8\n5,46.0504,14.5003,9\n"
+    /// let walk = try WalkCSV.read(bytes: Array(text.utf8))
+    /// print(walk.fixes.map(\.timestampSeconds))  // [Optional(0.0), Optional(5.0)]
+    /// ```
+    ///
+    /// - Throws: `WalkFileError` with the 1-based line and the reason: no header row (`emptyFile`),
+    ///   a malformed header or one without `lat` or `lon`, or no valid row at all
+    ///   (`noValidPoints`); with `strict`, also the first bad row.
     public static func read(bytes: [UInt8], strict: Bool = false) throws(WalkFileError) -> WalkFile {
         var reader = Reader(strict: strict)
         var scanner = CSVScanner()
@@ -194,38 +232,59 @@ public enum WalkCSV {
 
 /// A bad walk file or point: the 1-based line and the reason.
 public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 1-based line where the record or point starts; 0 when the file cannot be read, 1 for
+    /// problems of the whole file.
     public var line: Int
+    /// What is wrong.
     public var reason: Reason
 
+    /// Creates an error at `line`.
     public init(line: Int, reason: Reason) {
         self.line = line
         self.reason = reason
     }
 
+    /// What is wrong with a walk file, row or point.
     public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        /// The file cannot be opened or read: the system's reason.
         case unreadable(String)
+        /// The file holds no header row (CSV), or nothing but white space (GPX).
         case emptyFile
+        /// The CSV header has no column for this required field (`lat` or `lon`, or an alias).
         case missingColumn(String)
         /// Every point was rejected: the rejected points, in line order, so none goes unreported.
         case noValidPoints(rejected: [RejectedRow])
+        /// The record's CSV syntax is broken.
         case malformed(CSVProblem)
+        /// The row has another number of fields than the header.
         case wrongFieldCount(expected: Int, found: Int)
+        /// The named field is empty.
         case missingField(String)
+        /// The named field's text is not a decimal number: the column and the text.
         case notANumber(String, String)
+        /// The named field is a number but NaN or infinite: the column and the text.
         case notFinite(String, String)
+        /// The latitude or longitude is outside its range: the `CoordinateError` description.
         case outOfRange(String)
+        /// The time is neither decimal seconds nor ISO 8601: the text.
         case badTime(String)
+        /// The accuracy, meters, is negative.
         case negativeAccuracy(Double)
+        /// The time goes backwards: seconds since the first fix, the previous kept fix's and this one's.
         case stale(previousSeconds: Double, seconds: Double)
+        /// The document is XML but not GPX (no root element, or a root other than GPX 1.0 or 1.1 `<gpx>`): why.
         case notGPX(String)
         /// The XML parser stopped: the column where (as libxml2 counts: characters, CDATA in
         /// bytes) and what it found.
         case notWellFormedXML(column: Int, String)
         /// Well-formed XML that the reader does not take (see `XMLGuard`).
         case unsupportedXML(String)
+        /// A GPX point lacks the named attribute (`lat` or `lon`).
         case missingAttribute(String)
+        /// A GPX point has no `<time>` while other points of its track have one.
         case untimedPoint
 
+        /// One line a person reads, for `path:line: reason` diagnostics.
         public var description: String {
             switch self {
             case .unreadable(let why): RowProblemText.unreadable(why)
@@ -250,5 +309,6 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
+    /// `line: reason` (a caller prefixes the path).
     public var description: String { "\(line): \(reason)" }
 }

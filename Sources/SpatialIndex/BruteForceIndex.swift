@@ -6,19 +6,32 @@ import Geodesy
 /// return identical results (same indices, same order, same distances). Tests compare against it,
 /// and `rotate bench` times it as the baseline ("compute all distances, sort").
 public struct BruteForceIndex: Sendable {
+    /// The places' unit vectors, in input order (a result's `index` is a position here).
     public let vectors: [UnitVector]
+    /// One fence radius in meters per place, in input order; all 0 when none were given.
     public let radiiMeters: [Double]
 
+    /// Builds the reference over coordinates, with an optional fence radius in meters per place.
+    ///
+    /// - Parameters:
+    ///   - coordinates: the places' centers; a result's `index` is the position in this array.
+    ///   - radiiMeters: one radius per place, or nil for all zero; a count other than
+    ///     `coordinates.count` is a programming error and traps.
     public init(coordinates: [Coordinate], radiiMeters: [Double]? = nil) {
         self.init(vectors: coordinates.map(UnitVector.init), radiiMeters: radiiMeters)
     }
 
+    /// Builds the reference over unit vectors, with an optional fence radius in meters per place.
+    ///
+    /// Nothing is precomputed: every query scans all places. A radius count other than
+    /// `vectors.count` is a programming error and traps.
     public init(vectors: [UnitVector], radiiMeters: [Double]? = nil) {
         precondition(radiiMeters == nil || radiiMeters?.count == vectors.count, "one radius per place")
         self.vectors = vectors
         self.radiiMeters = radiiMeters ?? Array(repeating: 0, count: vectors.count)
     }
 
+    /// Number of places.
     public var count: Int { vectors.count }
 
     /// The `k` nearest places by center or by fence edge, sorted, ties as `RankingKey` says.

@@ -268,9 +268,12 @@ extension KDTree {
 public struct NeighborSeed: Sendable, Hashable {
     /// The place's index in the input the tree was built from.
     public var index: Int
+    /// The place's unit vector, exactly as given to the index.
     public var vector: UnitVector
+    /// The place's fence radius in meters, exactly as given to the index (0 when built without radii).
     public var radiusMeters: Double
 
+    /// Creates a seed from an indexed place's input index, vector and radius in meters.
     public init(index: Int, vector: UnitVector, radiusMeters: Double) {
         self.index = index
         self.vector = vector

@@ -18,6 +18,21 @@ import Geodesy
 ///
 /// Every query returns results sorted by distance, ties broken by the smaller place index — the
 /// same order `BruteForceIndex` produces (see `RankingKey`).
+///
+/// ```swift
+/// let centers = [
+///     try Coordinate(latitude: 48.8584, longitude: 2.2945),
+///     try Coordinate(latitude: 48.8606, longitude: 2.3376),
+///     try Coordinate(latitude: 48.8530, longitude: 2.3499),
+/// ]
+/// let tree = KDTree(coordinates: centers, radiiMeters: [150, 100, 80])
+/// var buffer = NeighborBuffer(capacity: 2)
+/// let here = try Coordinate(latitude: 48.8570, longitude: 2.3400)
+/// tree.nearest(2, to: UnitVector(here), measuredTo: .edge, into: &buffer)
+/// for neighbor in buffer.neighbors {  // nearest fence edge first, ties by index
+///     print(neighbor.index, neighbor.distanceMeters)
+/// }
+/// ```
 public struct KDTree: Sendable {
     /// Fence radii (meters) and unit vectors' coordinates: the leaf holding points `start..<end`
     /// (n of them) stores its radii at `4 * start ..< 4 * start + n`, then its x's, its y's and
@@ -41,6 +56,7 @@ public struct KDTree: Sendable {
 
     /// Number of places indexed.
     @inlinable public var count: Int { originalIndices.count }
+    /// Whether the index holds no places; every query on an empty index returns no results.
     @inlinable public var isEmpty: Bool { originalIndices.isEmpty }
 
     /// The unit vector stored at leaf-order position `i` of the leaf holding `start..<end`.

@@ -9,12 +9,14 @@ public struct Neighbor: Hashable, Sendable, CustomStringConvertible {
     /// negative inside the fence), in meters.
     public var distanceMeters: Double
 
+    /// Creates a result for the place at input position `index`, `distanceMeters` meters away.
     @inlinable
     public init(index: Int, distanceMeters: Double) {
         self.index = index
         self.distanceMeters = distanceMeters
     }
 
+    /// The result as `#index@distancem`, for example `#3@120.5m`.
     public var description: String { "#\(index)@\(distanceMeters)m" }
 }
 

@@ -227,7 +227,9 @@ public enum MonitorStateCoding {
 
 /// A stored device state that does not read.
 public struct StateCodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Why, in one line (a checksum mismatch, a truncated form, an invalid field, …).
     public var reason: String
+    /// The reason.
     public var description: String { reason }
 
     init(_ reason: String) {

@@ -8,7 +8,9 @@ import Glibc
 public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite's primary result code (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, ...).
     public var code: Int32
+    /// SQLite's message for the failure (`sqlite3_errmsg`).
     public var message: String
+    /// The message.
     public var description: String { message }
 }
 

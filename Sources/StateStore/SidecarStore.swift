@@ -37,9 +37,11 @@ public final class SidecarStore: @unchecked Sendable {
     /// The longest a batch stays open under `Durability.batch`.
     public static let commitInterval = Duration.milliseconds(100)
 
+    /// The open state database.
     public let database: StateDatabase
     /// Held for the store's life: no other process serves the database meanwhile.
     private let lock: StateLock
+    /// What the database may lose, as opened.
     public let durability: Durability
     /// Input lines the database had committed when it was opened (every earlier process's).
     public let committedLinesAtOpen: Int
@@ -57,10 +59,27 @@ public final class SidecarStore: @unchecked Sendable {
 
     /// Opens the state at `path` for a sidecar over `catalog`, the places file's catalog.
     ///
+    /// Takes the database's lock for the life of the store, finishes an interrupted migration,
+    /// migrates a JSON state file once, and creates and seeds a database that does not exist.
+    ///
+    /// ```swift
+    /// let (store, opened) = try SidecarStore.open(
+    ///     path: "devices.sqlite", catalog: catalog, configuration: configuration, durability: .always)
+    /// var sidecar = opened
+    /// print(store.summary)  // created, migrated or restored, with the catalog version and counts
+    /// for (number, line) in inputLines.enumerated() {
+    ///     let answers = sidecar.handle(line, number: number + 1)
+    ///     store.recordChanges(of: sidecar)
+    ///     try store.commit(&sidecar, linesHandled: number + 1, wait: true)  // committed, then answered
+    ///     answers.forEach { print($0) }
+    /// }
+    /// try store.close()
+    /// ```
+    ///
     /// - Returns: the store and the sidecar to serve with (over the stored catalog version).
-    /// - Throws: `StateFileError` for a file that is not a rotate state (or a JSON state file
-    ///   that does not read), another schema, a corrupt database, or a database created from
-    ///   another places file.
+    /// - Throws: `StateFileError` for a path that is not a regular file, a database another process
+    ///   holds, a file that is not a rotate state (or a JSON state file that does not read),
+    ///   another schema, a corrupt database, or a database created from another places file.
     public static func open(
         path: String, catalog: PlaceCatalog, configuration: RotationConfiguration, durability: Durability
     ) throws(StateFileError) -> (store: SidecarStore, sidecar: Sidecar) {

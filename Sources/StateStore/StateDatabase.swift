@@ -23,9 +23,12 @@ import SyncService
 /// second connection, which sees what is committed: one thread may write (and commit) while
 /// another reads states. Otherwise one thread uses it at a time.
 public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
+    /// `PRAGMA application_id` of a rotate state database: 0x726F7461, "rota" in ASCII.
     public static let applicationID: Int64 = 0x726F_7461
+    /// `PRAGMA user_version`: the schema this build reads and writes.
     public static let schemaVersion: Int64 = 1
 
+    /// The database file's path, as given.
     public let path: String
     /// Whether this open created the file (then `seed` must run before anything else).
     public let isNew: Bool
@@ -40,11 +43,22 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
 
     /// Opens the database at `path`, or creates it when there is no file.
     ///
+    /// Most hosts open the database through `SidecarStore.open(path:catalog:configuration:durability:)`,
+    /// which also locks it, seeds it and restores the catalog. Opened directly:
+    ///
+    /// ```swift
+    /// let database = try StateDatabase(path: "devices.sqlite", synchronous: true)
+    /// if database.isNew { try database.seed(catalog, digest: StateDatabase.digest(of: catalog)) }
+    /// let stored = try database.storedState(of: "phone-42", in: catalog)  // nil for a device never stored
+    /// try database.close()
+    /// ```
+    ///
     /// - Parameter synchronous: flush to disk at every commit (`PRAGMA synchronous = FULL`), so a
     ///   commit survives power loss; otherwise `NORMAL`, which in WAL mode survives a crash of the
     ///   process but may lose the last commits on power loss.
     /// - Throws: `StateFileError` when the file is not a SQLite database, is another program's
-    ///   database or another schema version, or fails SQLite's integrity check.
+    ///   database or another schema version, fails SQLite's integrity check or holds `meta` values
+    ///   that do not read, or when SQLite cannot open or create it.
     public init(path: String, synchronous: Bool) throws(StateFileError) {
         self.path = path
         var exists = FileManager.default.fileExists(atPath: path)
@@ -189,11 +203,20 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     }
 
     /// The catalog version stored, 0...`maximumCounter`.
+    ///
+    /// - Throws: `StateFileError` ("corrupt: …") when the value is missing, not an integer or out of
+    ///   range, or the read fails.
     public func catalogVersion() throws(StateFileError) -> Int { Int(try meta("catalog_version", in: 0...Self.maximumCounter)) }
     /// Input lines handled through the last commit, by every process that used this file,
     /// 0...`maximumCounter`.
+    ///
+    /// - Throws: `StateFileError` ("corrupt: …") when the value is missing, not an integer or out of
+    ///   range, or the read fails.
     public func inputLines() throws(StateFileError) -> Int { Int(try meta("input_lines", in: 0...Self.maximumCounter)) }
-    /// The digest of the places file this database was created from.
+    /// The digest of the places file this database was created from (`digest(of:)` of its catalog).
+    ///
+    /// - Throws: `StateFileError` ("corrupt: …") when the value is missing or not an integer, or the
+    ///   read fails.
     public func seedDigest() throws(StateFileError) -> UInt64 {
         UInt64(bitPattern: try meta("seed_digest", in: Int64.min...Int64.max))
     }
@@ -206,7 +229,9 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         _ = try seedDigest()
     }
 
-    /// Devices stored.
+    /// Devices stored (committed, or written in the open transaction).
+    ///
+    /// - Throws: `StateFileError` when SQLite fails to count them.
     public func deviceCount() throws(StateFileError) -> Int {
         do {
             return Int(try connection.integer("SELECT count(*) FROM devices") ?? 0)
@@ -218,6 +243,10 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     // MARK: Catalog
 
     /// Writes a new database's catalog and its places file's digest, and commits.
+    ///
+    /// Call once, right after an open that created the file (`isNew`).
+    ///
+    /// - Throws: `StateFileError` when a write or the commit fails; the seed is not committed then.
     public func seed(_ catalog: PlaceCatalog, digest: UInt64) throws(StateFileError) {
         for place in catalog.places { try put(place) }
         try setMeta("catalog_version", Int64(catalog.version))
@@ -234,6 +263,9 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     }
 
     /// The stored catalog's places, in id order.
+    ///
+    /// - Throws: `StateFileError` ("corrupt: …") for a row whose position or transitions do not read,
+    ///   or when SQLite fails.
     public func places() throws(StateFileError) -> [Place] {
         do {
             let statement = try connection.prepare("SELECT id, name, lat, lon, radius_m, transitions FROM places ORDER BY id")
@@ -259,7 +291,9 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     }
 
     /// Records an applied change set: the places it touched, as they are in `catalog` (the
-    /// catalog after the change), and the catalog's version.
+    /// catalog after the change), and the catalog's version, in the open transaction.
+    ///
+    /// - Throws: `StateFileError` when a write fails.
     public func record(_ changes: [CatalogChange], in catalog: PlaceCatalog) throws(StateFileError) {
         for change in changes {
             if let place = catalog[id: change.id] {
@@ -281,6 +315,8 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     /// The digest of the catalog the last change set made (`digest(of:)`), if one was recorded:
     /// what a start compares the stored places with, so that a damaged places row stops the
     /// start instead of changing answers. Databases written before it have none.
+    ///
+    /// - Throws: `StateFileError` ("corrupt: …") when the value is not an integer, or the read fails.
     public func catalogDigest() throws(StateFileError) -> UInt64? {
         guard try hasMeta("catalog_digest") else { return nil }
         return UInt64(bitPattern: try meta("catalog_digest", in: Int64.min...Int64.max))
@@ -315,7 +351,10 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     // MARK: Devices
 
     /// Stores a device's state, packed against `catalog`, the catalog this database stores as of
-    /// the commit (in the open transaction).
+    /// the commit (in the open transaction). The id is stored in canonical form
+    /// (`Identifiers.canonical(_:)`).
+    ///
+    /// - Throws: `StateFileError` when the write fails.
     public func put(device: String, packed state: PackedMonitorState, in catalog: PlaceCatalog) throws(StateFileError) {
         do {
             try beginIfNeeded()
@@ -328,6 +367,12 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         }
     }
 
+    /// The device's committed state, its id-only places defined by `catalog` (the catalog this
+    /// database stores); nil when the device was never stored. Read through the second connection,
+    /// so it may run while another thread commits.
+    ///
+    /// - Throws: `DeviceError` naming the device when SQLite fails or the stored state does not read
+    ///   (`MonitorStateCoding.decode(_:in:device:)`: a damaged row, or a place not in `catalog`).
     public func storedState(of device: String, in catalog: PlaceCatalog) throws(DeviceError) -> MonitorState? {
         let found: Bool
         let select: SQLiteStatement
@@ -343,6 +388,10 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         return try decodeState(select, column: 0, device: device, catalog: catalog)
     }
 
+    /// Every committed device state by device id; a state that does not read is that device's
+    /// `DeviceError`, and the others still read.
+    ///
+    /// - Throws: `DeviceError` with device `*` when the table cannot be read at all.
     public func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: Result<MonitorState, DeviceError>] {
         var states: [String: Result<MonitorState, DeviceError>] = [:]
         let statement: SQLiteStatement
@@ -414,6 +463,8 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     // MARK: Transactions
 
     /// Commits and checkpoints the write-ahead log into the database file.
+    ///
+    /// - Throws: `StateFileError` when the commit or the checkpoint fails.
     public func close() throws(StateFileError) {
         try commit()
         do {
@@ -431,12 +482,17 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
 
     /// Records how many input lines were handled in all (through this commit), then commits the
     /// open transaction.
+    ///
+    /// - Throws: `StateFileError` when the write or the commit fails.
     public func commit(inputLines: Int) throws(StateFileError) {
         try setMeta("input_lines", Int64(inputLines))
         try commit()
     }
 
     /// Commits the open transaction, if any.
+    ///
+    /// - Throws: `StateFileError` when SQLite cannot commit (a full disk, an I/O error, a lock held
+    ///   past the 5 s busy timeout).
     public func commit() throws(StateFileError) {
         guard inTransaction else { return }
         do {

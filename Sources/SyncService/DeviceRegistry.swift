@@ -11,8 +11,11 @@ import FencePlanner
 /// so a catalog change reaches each device at its next input; a visit under way in a place the
 /// change removed or redefined ends then.
 public struct DeviceRegistry: Sendable {
+    /// The current catalog version (replaced by `apply(_:atSeconds:)`).
     public private(set) var catalog: PlaceCatalog
+    /// The configuration every device is planned with (validated when a device's engine starts).
     public let configuration: RotationConfiguration
+    /// The event engine's settings for every device.
     public let settings: FenceMonitor.Settings
     /// Every device held, its state packed against `catalog`.
     private var held = PackedStates()
@@ -31,6 +34,8 @@ public struct DeviceRegistry: Sendable {
     /// every other device goes on.
     public private(set) var unreadable: [String: String] = [:]
 
+    /// A registry holding no device yet. Nothing is validated here: an invalid configuration makes
+    /// every device's input fail with a `DeviceError`.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings()) {
         self.catalog = catalog
         self.configuration = configuration
@@ -116,6 +121,15 @@ public struct DeviceRegistry: Sendable {
     /// device's last input: the last moment it was known inside, as the registry has no clock
     /// of its own on the devices' scale.
     ///
+    /// ```swift
+    /// var registry = DeviceRegistry(catalog: catalog, configuration: configuration)
+    /// let changes: [CatalogChange] = [.remove(id: "market"), .setRadius(id: "library", meters: 150)]
+    /// for (device, output) in try registry.apply(changes, atSeconds: 2_000) {
+    ///     push(output.operations, to: device)  // or ask for one fix when output.location is .oneFix
+    /// }
+    /// print(registry.catalog.version)  // one more than before
+    /// ```
+    ///
     /// - Returns: the affected devices in id order, each with its engine's output.
     /// - Throws: `ChangeSetError` when the changes do not apply or the stored states cannot be
     ///   read at all (nothing changes then); a single state that does not read makes its device
@@ -159,7 +173,19 @@ public struct DeviceRegistry: Sendable {
 
     /// Hands one input of `device` to its engine (a device not held yet starts fresh).
     ///
-    /// - Throws: `DeviceError` when the configuration is invalid or a stored state cannot be resumed.
+    /// An input the engine ignores for a device not held yet creates no device.
+    ///
+    /// ```swift
+    /// var registry = DeviceRegistry(catalog: catalog, configuration: configuration)
+    /// let fix = Fix(try Coordinate(latitude: 46.0511, longitude: 14.5051), accuracyMeters: 8, timestampSeconds: 1_000)
+    /// let output = try registry.handle(.fix(fix, source: .wakeFix), from: "phone-42")
+    /// for operation in output.operations { print(operation) }  // what phone-42 registers, in order
+    /// let toStore = registry.takeChanged()  // ["phone-42"]: a new device is worth storing
+    /// ```
+    ///
+    /// - Throws: `DeviceError` naming the device when the configuration is invalid, its stored
+    ///   state cannot be read from `source` or cannot be resumed, or its state was found unreadable
+    ///   earlier (until `reset(_:)`).
     public mutating func handle(_ input: MonitorInput, from device: String) throws(DeviceError) -> MonitorOutput {
         try handle({ _ in input }, from: device)
     }
@@ -167,6 +193,8 @@ public struct DeviceRegistry: Sendable {
     /// `handle(_:from:)` with the input made from the location service the device's engine asks
     /// for now (`oneFix` for a device starting fresh): a fix that does not say its source counts
     /// as what was asked for.
+    ///
+    /// - Throws: `DeviceError`, as `handle(_:from:)` throws it.
     public mutating func handle(
         _ input: (LocationRequest) -> MonitorInput, from device: String
     ) throws(DeviceError) -> MonitorOutput {
@@ -294,10 +322,14 @@ public struct DeviceRegistry: Sendable {
 
 /// A device whose state cannot be resumed or whose engine cannot start.
 public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The device's id.
     public var device: String
+    /// Why, in one line (the engine's error, or the stored state's decoding error).
     public var reason: String
+    /// `device 'ID': reason`.
     public var description: String { "device '\(device)': \(reason)" }
 
+    /// Creates an error for `device`.
     public init(device: String, reason: String) {
         self.device = device
         self.reason = reason
@@ -309,9 +341,12 @@ public struct DeviceError: Error, Equatable, Sendable, CustomStringConvertible {
 public protocol DeviceStateSource: AnyObject, Sendable {
     /// The device's stored state; nil when none is stored. `catalog` is the catalog's current
     /// version (what the states are stored against).
+    ///
+    /// - Throws: `DeviceError` naming the device when its stored state cannot be read or decoded.
     func storedState(of device: String, in catalog: PlaceCatalog) throws(DeviceError) -> MonitorState?
     /// Every stored state, by device id; a state that does not read is its device's error.
-    /// - Throws: when the states cannot be read at all.
+    ///
+    /// - Throws: `DeviceError` when the states cannot be read at all (the store itself fails).
     func storedStates(in catalog: PlaceCatalog) throws(DeviceError) -> [String: Result<MonitorState, DeviceError>]
 }
 
@@ -322,6 +357,7 @@ public enum ChangeSetError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A stored state, loaded to find the devices the change affects, does not read.
     case storedState(DeviceError)
 
+    /// The underlying error's description.
     public var description: String {
         switch self {
         case .changes(let error): error.description

@@ -16,10 +16,23 @@ import SpatialIndex
 /// "fence radius", and the states packed against the catalog: each monitored place a catalog
 /// position, scanned once per query); query it for any number of change sets, and replan the
 /// devices it names (`replan(_:in:)`).
+///
+/// ```swift
+/// let stored: [String: RotatorState] = loadRotatorStates()  // planned against `catalog`
+/// let index = DeviceStateIndex(states: stored, catalog: catalog, configuration: configuration)
+/// let changes: [CatalogChange] = [.move(id: "market", to: try Coordinate(latitude: 46.0520, longitude: 14.5090))]
+/// let next = try catalog.applying(changes)
+/// let affected = index.affectedDevices(by: changes, next: next).sorted()  // usually a few of many
+/// for plan in try index.replan(affected, in: next) {
+///     if let update = plan.update { push(update.diff, to: plan.device) } else { askForFix(plan.device) }
+/// }
+/// ```
 public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     /// The catalog the states were planned against.
     public let catalog: PlaceCatalog
+    /// The configuration the states were planned with; `replan(_:in:)` plans with it.
     public let configuration: RotationConfiguration
+    /// The configuration's margin, meters: each refresh circle is widened by it.
     public var marginMeters: Double { configuration.marginMeters }
     /// The device ids, in the order given; answers list devices in this order.
     public let ids: [ID]
@@ -35,6 +48,8 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     /// Devices without a refresh region (they monitor the whole catalog, or have never selected).
     private let uncircled: [Int32]
 
+    /// Indexes stored rotator states, packing each against `catalog` (each monitored place looked up by id).
+    ///
     /// - Parameters:
     ///   - states: the devices' ids and stored states, planned against `catalog`, each id once.
     ///     Monitored places not in `catalog` (by id and definition) are ignored: such a state is
@@ -49,6 +64,7 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
 
     /// `init(states:catalog:configuration:)` from states packed against `catalog`, as a service
     /// that keeps its devices packed holds them: no place is looked up by id.
+    ///
     /// - Precondition: no id repeats; every state is packed against `catalog`.
     public init(packedStates states: some Sequence<(ID, PackedRotatorState)>, catalog: PlaceCatalog, configuration: RotationConfiguration) {
         var ids: [ID] = [], list: [PackedRotatorState] = []
@@ -169,6 +185,7 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
 extension DeviceStateIndex {
     /// An affected device's new plan.
     public struct Replanned: Sendable {
+        /// The device's id, as given to the index.
         public var device: ID
         /// The new selection and diff, valid wherever the device can be: anywhere inside its old
         /// refresh circle (it reports leaving it). Made at the old circle's center in the new
@@ -191,7 +208,9 @@ extension DeviceStateIndex {
     /// `Replanned` for when the device is asked for a fix instead). Devices are independent:
     /// callers may split the list among tasks.
     ///
-    /// - Throws: `RotatorStateError` when a state does not belong to the configuration.
+    /// - Throws: `RotatorStateError` for the first device (in `devices` order) whose state does not
+    ///   resume over `next` with the index's configuration (an invalid configuration, or a foreign
+    ///   state); no result is returned then.
     /// - Precondition: every id is indexed (finding them is one pass over the indexed ids).
     public func replan(_ devices: [ID], in next: PlaceCatalog) throws(RotatorStateError) -> [Replanned] {
         var result: [Replanned] = []

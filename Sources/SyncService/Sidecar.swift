@@ -5,6 +5,7 @@ import FencePlanner
 /// lines for it out, over a `DeviceRegistry`. The protocol and the state file are described in
 /// docs/sidecar.md.
 public struct Sidecar: Sendable {
+    /// The devices and the current catalog.
     public private(set) var devices: DeviceRegistry
     /// The change set the last line applied, if it was one (what a state database records).
     public private(set) var lastAppliedChanges: [CatalogChange]?
@@ -21,6 +22,8 @@ public struct Sidecar: Sendable {
     /// minimum (`RotationConfiguration.minRefreshRadiusMeters`).
     private var minimumRefreshMeters: Double { devices.configuration.minRefreshRadiusMeters }
 
+    /// A sidecar over `catalog` holding no device yet; device states come from `restore(_:from:)`,
+    /// `lookUp(in:)`, or (with `stateless`) the lines themselves.
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, stateless: Bool = false) {
         devices = DeviceRegistry(catalog: catalog, configuration: configuration)
         self.stateless = stateless
@@ -60,6 +63,19 @@ public struct Sidecar: Sendable {
     }
 
     /// The output lines for input line `number` (none for a blank line).
+    ///
+    /// Never throws: a line that does not parse, a change set that does not apply and a device
+    /// whose state cannot be used each answer with one error line naming `number`, and the
+    /// sidecar goes on with the next line. Line numbers are the caller's (1-based in
+    /// `rotate serve`) and are echoed in each answer.
+    ///
+    /// ```swift
+    /// var sidecar = Sidecar(catalog: catalog, configuration: configuration)
+    /// let report = #"{"device":"phone-42","lat":46.0511,"lon":14.5051,"t":1000,"accuracy_m":8}"#
+    /// for line in sidecar.handle(report, number: 1) { print(line) }  // one JSON answer: operations, events, location
+    /// let changes = #"{"changes":[{"op":"remove","id":"market"}],"t":2000}"#
+    /// print(sidecar.handle(changes, number: 2))  // the new catalog version and each affected device's answer
+    /// ```
     public mutating func handle(_ text: String, number: Int) -> [String] {
         lastWasReport = false
         lastAppliedChanges = nil

@@ -15,6 +15,7 @@ public enum SidecarRequest: Equatable, Sendable {
     /// `state`, in every device request: the device's stored state, sent by a host that keeps
     /// states itself (`rotate serve --stateless`).
     case report(device: String, fix: Fix, time: Double, source: FixSource? = nil, state: MonitorState? = nil)
+    /// A platform region event of the device (a place's region or the refresh region).
     case region(device: String, RegionReport, state: MonitorState? = nil)
     /// The identifiers the device reports registered with its platform now (after lost or
     /// partial diffs), at time `time`.
@@ -222,6 +223,8 @@ public enum SidecarRequest: Equatable, Sendable {
 
 /// Why one input line was refused.
 public struct SidecarLineError: Error, Equatable, Sendable {
+    /// Why, in one line (the sidecar answers it as the line's error).
     public var reason: String
+    /// Creates an error with its reason.
     public init(_ reason: String) { self.reason = reason }
 }

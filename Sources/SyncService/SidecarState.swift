@@ -13,14 +13,17 @@ import Darwin
 /// version. Version 1 files (each device's rotator state alone) are read and migrated: the
 /// device resumes with what its platform holds and no place under way.
 public struct SidecarState: Codable, Equatable, Sendable {
+    /// The version this build writes; it also reads version 1.
     public static let currentFormatVersion = 2
 
+    /// The format version, `format_version` in JSON (always `currentFormatVersion` in memory).
     public var formatVersion = SidecarState.currentFormatVersion
     /// The input lines that changed the catalog, in order (each a `{"changes": [...]}` object).
     public var changeLines: [String] = []
     /// Each device's state, by device id.
     public var devices: [String: MonitorState] = [:]
 
+    /// An empty state: no change set, no device.
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
@@ -29,6 +32,11 @@ public struct SidecarState: Codable, Equatable, Sendable {
         case devices
     }
 
+    /// Decodes `{"format_version","change_lines","devices"}`, migrating version 1 (each device a
+    /// `RotatorState`) to `MonitorState`s.
+    ///
+    /// - Throws: `DecodingError` for another format version, a missing or mistyped key, or a device
+    ///   state that does not decode.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .formatVersion)
@@ -50,6 +58,7 @@ public struct SidecarState: Codable, Equatable, Sendable {
     }
 
     /// Reads a state file; nil when there is none yet.
+    ///
     /// - Throws: `StateFileError` for an unreadable or corrupt file (never silently ignored).
     public static func read(path: String) throws(StateFileError) -> SidecarState? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
@@ -65,6 +74,10 @@ public struct SidecarState: Codable, Equatable, Sendable {
 
     /// Writes the state atomically: to `path.tmp`, flushed to disk, then renamed over `path` (and
     /// the directory flushed), so the file on disk is always the old or the new complete state.
+    ///
+    /// - Throws: `StateFileError` when the state cannot be encoded, or `path.tmp` cannot be
+    ///   created, written or flushed (its `path` is then the temporary file's), or the rename fails;
+    ///   the file at `path` is unchanged then.
     public func write(path: String) throws(StateFileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -122,10 +135,14 @@ public struct SidecarState: Codable, Equatable, Sendable {
 
 /// A state file that cannot be read or written.
 public struct StateFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file the error is about.
     public var path: String
+    /// Why, in one line.
     public var reason: String
+    /// `path: reason`, as diagnostics print it.
     public var description: String { "\(path): \(reason)" }
 
+    /// Creates an error about `path`.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
