@@ -18,9 +18,9 @@ import Darwin
 /// file itself is renamed. The lock is released by the kernel when the process ends, however it
 /// ends (SIGKILL included), so no stale lock is ever left; the file itself stays (removing a lock
 /// file races with a process about to take it).
-public final class StateLock: @unchecked Sendable {
+final class StateLock: @unchecked Sendable {
     /// The lock file's path.
-    public let path: String
+    let path: String
     private let descriptor: Int32
 
     /// Takes the lock for the database at `databasePath`, creating the lock file when missing.
@@ -28,7 +28,7 @@ public final class StateLock: @unchecked Sendable {
     /// - Throws: `StateFileError` naming the database when another process holds the lock (with
     ///   its process id, written into the lock file by its holder) or the lock file cannot be
     ///   opened.
-    public init(databasePath: String) throws(StateFileError) {
+    init(databasePath: String) throws(StateFileError) {
         path = databasePath + ".lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
