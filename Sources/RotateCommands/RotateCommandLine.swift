@@ -54,7 +54,9 @@ public enum RotateCommandLine {
         return run(command, Array(arguments.dropFirst()), console: console)
     }
 
-    static func run(_ command: any Subcommand.Type, _ arguments: [String], console: Console) -> Int32 {
+    /// Parses the command line into the command's options, then runs it; `--help` anywhere
+    /// prints the command's help instead.
+    static func run<Command: Subcommand>(_ command: Command.Type, _ arguments: [String], console: Console) -> Int32 {
         do throws(CommandError) {
             let parsed = try Arguments(arguments, accepting: command.options)
             if parsed.helpRequested {
@@ -62,7 +64,7 @@ public enum RotateCommandLine {
                 return ExitCode.success.rawValue
             }
             try FileRoles.check(parsed)
-            try command.run(parsed, console: console)
+            try command.run(command.parse(parsed), console: console)
             return ExitCode.success.rawValue
         } catch {
             switch error {

@@ -55,8 +55,7 @@ public enum ServeCommand: Subcommand {
             OptionSpec(
                 "--durability", value: "always|batch|none", help: "When --state commits: before each answer, in batches, or at the end.",
                 default: "batch"),
-            OptionSpec(
-                "--commit-every", value: "N", help: "With --durability batch: device inputs between commits at most.", default: "10000"),
+            commitEvery,
             OptionSpec(
                 "--stateless",
                 help:
@@ -65,33 +64,65 @@ public enum ServeCommand: Subcommand {
             OptionSpec("--snapshot-every", value: "N", help: "The name --commit-every had before the state database."),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
+    static let commitEvery = OptionSpec(
+        "--commit-every", value: "N", help: "With --durability batch: device inputs between commits at most.", default: "10000")
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+    public struct Options: Equatable, Sendable {
+        var places: Inputs.PlaceOptions
+        var statePath: String?
+        var stateless: Bool
+        var durability: Durability
+        var commitEvery: Int
+        var configuration: RotationConfiguration
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
         guard arguments.flag("--stdio") else { throw .usage("--stdio is required (the only transport)") }
         let statePath = arguments.string("--state")
         let stateless = arguments.flag("--stateless")
         if stateless && statePath != nil { throw .usage("--stateless keeps no state: it cannot be combined with --state") }
-        let durabilityName = try arguments.choice("--durability", default: "batch", from: Durability.allCases.map(\.rawValue))
-        let durability = Durability(rawValue: durabilityName) ?? .batch
-        if arguments.string("--durability") != nil && statePath == nil { throw .usage("--durability needs --state FILE") }
-        let commitEvery = try arguments.int(
-            arguments.string("--snapshot-every") != nil ? "--snapshot-every" : "--commit-every", default: 10_000, in: 1...100_000_000)
-        let configuration = try Inputs.configuration(arguments, marginMeters: try arguments.double("--margin", default: 0, in: 0...100_000))
-        guard let loaded = try Inputs.places(arguments, console: console) else { return }
+        let durability = try arguments.choice("--durability", of: Durability.self)
+        if arguments.isGiven("--durability") && statePath == nil { throw .usage("--durability needs --state FILE") }
+        // --snapshot-every is the name --commit-every had before the state database.
+        var commitEvery = try arguments.int("--commit-every", in: 1...100_000_000)
+        if let former = try arguments.intIfGiven("--snapshot-every", in: 1...100_000_000) { commitEvery = former }
+        let margin = try arguments.double("--margin", in: 0...100_000)
+        return Options(
+            places: try Inputs.requiredPlaces(arguments), statePath: statePath, stateless: stateless,
+            durability: durability, commitEvery: commitEvery,
+            configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let loaded = try Inputs.places(options.places, console: console)
         var server: Sidecar
         var store: SidecarStore?
-        if let statePath {
+        if let statePath = options.statePath {
             do {
                 (store, server) = try SidecarStore.open(
-                    path: statePath, catalog: loaded.catalog, configuration: configuration, durability: durability)
+                    path: statePath, catalog: loaded.catalog, configuration: options.configuration, durability: options.durability)
             } catch {
                 throw .failure("\(error)")
             }
             if let store { console.err(store.summary) }
         } else {
-            server = Sidecar(catalog: loaded.catalog, configuration: configuration, stateless: stateless)
+            server = Sidecar(catalog: loaded.catalog, configuration: options.configuration, stateless: options.stateless)
         }
         Termination.install()
+        try answer(&server, store: store, commitEvery: options.commitEvery, console: console)
+        do {
+            try store?.close()
+        } catch {
+            throw .failure("\(error)")
+        }
+        if Termination.requested {
+            console.err(options.statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved")
+        }
+    }
+
+    /// Answers every line of stdin in order until its end (or SIGTERM, SIGINT), committing to
+    /// `store` as its durability says, and commits what is left.
+    static func answer(_ server: inout Sidecar, store: SidecarStore?, commitEvery: Int, console: Console) throws(CommandError) {
         var reader = StandardInputLines()
         var answers = AnswerBuffer()
         var lines = 0, inputsSinceCommit = 0
@@ -144,12 +175,6 @@ public enum ServeCommand: Subcommand {
         }
         try commit(wait: true)
         answers.write(to: console)
-        do {
-            try store?.close()
-        } catch {
-            throw .failure("\(error)")
-        }
-        if Termination.requested { console.err(statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved") }
     }
 }
 
