@@ -55,6 +55,20 @@ public struct Arguments: Sendable {
         }
     }
 
+    /// The required options not given, in the order declared.
+    public var missing: [String] {
+        specs.filter { $0.isRequired && $0.isShownInHelp && !isGiven($0.name) }.map(\.name)
+    }
+
+    /// Throws one usage error naming every required option not given (`missing --places and
+    /// --walk`).
+    public func checkRequired() throws(CommandError) {
+        let missing = missing
+        guard let last = missing.last else { return }
+        let list = missing.count == 1 ? last : missing.dropLast().joined(separator: ", ") + " and " + last
+        throw .usage("missing \(list)")
+    }
+
     /// Whether the option was given, as a flag or with a value.
     public func isGiven(_ name: String) -> Bool { values[name] != nil || flags.contains(name) }
 
@@ -71,6 +85,8 @@ public struct Arguments: Sendable {
     }
 
     /// The value given, else the declared default.
+    ///
+    /// - Throws: `CommandError.usage` for a required option not given.
     public func text(_ name: String) throws(CommandError) -> String {
         try resolved(name).text
     }
@@ -145,6 +161,7 @@ extension Arguments {
     private func resolved(_ name: String) throws(CommandError) -> (text: String, isDefault: Bool) {
         if let text = given(name) { return (text, false) }
         if let text = declaredDefault(name) { return (text, true) }
+        if spec(name).isRequired { throw .usage("missing \(name)") }
         preconditionFailure("\(name) declares no default value: read it with an IfGiven accessor")
     }
 

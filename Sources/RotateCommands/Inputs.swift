@@ -12,7 +12,7 @@ import Darwin
 /// `--rejects FILE` writes the rejected rows as CSV.
 enum Inputs {
     static let placeOptions: [OptionSpec] = [
-        OptionSpec("--places", value: "FILE", help: "Places CSV (id, lat, lon, optional radius_m and name)."),
+        OptionSpec("--places", value: "FILE", help: "Places CSV (id, lat, lon, optional radius_m and name).", required: true),
         OptionSpec("--radius", value: "M", help: "Fence radius for rows without one, meters.", default: "100"),
         OptionSpec("--strict", help: "Fail on the first bad row instead of skipping it."),
         OptionSpec("--rejects", value: "FILE", help: "Write rejected rows with their reasons as CSV."),
@@ -44,7 +44,7 @@ enum Inputs {
 
     /// `PlaceOptions` for a command that requires `--places`.
     static func requiredPlaces(_ arguments: Arguments) throws(CommandError) -> PlaceOptions {
-        guard let options = try PlaceOptions(arguments) else { throw .usage("--places FILE is required") }
+        guard let options = try PlaceOptions(arguments) else { throw .usage("missing --places") }
         return options
     }
 

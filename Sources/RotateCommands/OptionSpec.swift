@@ -18,21 +18,26 @@ public struct OptionSpec: Sendable {
     /// A default the command works out itself (`all cores`, `the platform's`): shown in help
     /// only. The command reads such an option with an `IfGiven` accessor.
     public var computedDefault: String?
+    /// Whether a command line must give it: the usage line shows it, and a missing one is a
+    /// usage error.
+    public var isRequired: Bool
     /// For a former name kept working: the option it stands for. Not shown in help; parsed as
     /// that option.
     public var aliasOf: String?
 
     public init(
         _ name: String, value valueName: String? = nil, help: String, default defaultValue: String? = nil,
-        defaultsWhenGiven: [(option: String, value: String)] = [], computedDefault: String? = nil
+        defaultsWhenGiven: [(option: String, value: String)] = [], computedDefault: String? = nil, required: Bool = false
     ) {
         precondition(defaultValue == nil || computedDefault == nil, "\(name): a default is a value or computed, not both")
+        precondition(!required || (defaultValue == nil && computedDefault == nil), "\(name): a required option has no default")
         self.name = name
         self.valueName = valueName
         self.help = help
         self.defaultValue = defaultValue
         self.defaultsWhenGiven = defaultsWhenGiven
         self.computedDefault = computedDefault
+        self.isRequired = required
     }
 
     /// A hidden former name of `option`.

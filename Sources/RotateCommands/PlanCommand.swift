@@ -29,7 +29,7 @@ public enum PlanCommand: Subcommand {
         """
     public static let options: [OptionSpec] =
         Inputs.placeOptions + [
-            OptionSpec("--walk", value: "FILE", help: "Walk CSV (t, lat, lon, accuracy_m) or GPX file."),
+            OptionSpec("--walk", value: "FILE", help: "Walk CSV (t, lat, lon, accuracy_m) or GPX file.", required: true),
             OptionSpec(
                 "--margin", value: "M", help: "Margin past the refresh edge, meters.", computedDefault: "longest walk step + delay x speed"),
             OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
@@ -60,9 +60,8 @@ public enum PlanCommand: Subcommand {
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
-        guard let walkPath = arguments.string("--walk") else { throw .usage("--walk FILE is required") }
-        return Options(
-            places: try Inputs.requiredPlaces(arguments), walkPath: walkPath,
+        Options(
+            places: try Inputs.requiredPlaces(arguments), walkPath: try arguments.text("--walk"),
             marginMeters: try arguments.doubleIfGiven("--margin", in: 0...1_000_000),
             delaySeconds: try arguments.double("--delay", in: 0...86_400),
             planner: try Inputs.configuration(arguments),

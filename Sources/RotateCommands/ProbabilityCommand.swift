@@ -13,9 +13,9 @@ public enum ProbabilityCommand: Subcommand {
         less than half the time.
         """
     public static let options: [OptionSpec] = [
-        OptionSpec("--distance", value: "M", help: "Distance of the fix from the fence center, meters."),
-        OptionSpec("--radius", value: "M", help: "Fence radius, meters."),
-        OptionSpec("--sigma", value: "M", help: "GPS error per axis, meters (0: an exact fix)."),
+        OptionSpec("--distance", value: "M", help: "Distance of the fix from the fence center, meters.", required: true),
+        OptionSpec("--radius", value: "M", help: "Fence radius, meters.", required: true),
+        OptionSpec("--sigma", value: "M", help: "GPS error per axis, meters (0: an exact fix).", required: true),
         OptionSpec("--json", help: "Print one JSON object."),
     ]
 
@@ -27,10 +27,7 @@ public enum ProbabilityCommand: Subcommand {
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
-        for required in ["--distance", "--radius", "--sigma"] where arguments.string(required) == nil {
-            throw .usage("\(required) is required")
-        }
-        return Options(
+        Options(
             distanceMeters: try arguments.double("--distance", in: 0...1e9), radiusMeters: try arguments.double("--radius", in: 0...1e9),
             sigmaMeters: try arguments.double("--sigma", in: 0...1e9), json: arguments.flag("--json"))
     }

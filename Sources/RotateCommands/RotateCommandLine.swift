@@ -63,6 +63,7 @@ public enum RotateCommandLine {
                 console.out(command.help)
                 return ExitCode.success.rawValue
             }
+            try parsed.checkRequired()
             try FileRoles.check(parsed)
             try command.run(command.parse(parsed), console: console)
             return ExitCode.success.rawValue
@@ -70,7 +71,7 @@ public enum RotateCommandLine {
             switch error {
             case .usage(let message):
                 console.err("rotate \(command.name): error: \(message)")
-                console.err("Usage: rotate \(command.name) [options]; see 'rotate \(command.name) --help'.")
+                console.err("Usage: \(command.usage); see 'rotate \(command.name) --help'.")
                 return ExitCode.usage.rawValue
             case .failure(let message):
                 console.err("rotate \(command.name): error: \(message)")

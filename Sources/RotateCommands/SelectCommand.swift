@@ -52,6 +52,8 @@ public enum SelectCommand: Subcommand {
         var out: String?
     }
 
+    public static let usage = "rotate select --places <file> (--at <lat,lon> | --positions <file>) [options]"
+
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
         let query: Options.Query
         switch (arguments.string("--at"), arguments.string("--positions")) {

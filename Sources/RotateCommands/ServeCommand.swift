@@ -48,8 +48,7 @@ public enum ServeCommand: Subcommand {
         load balancer can serve any device while the host keeps the states (docs/sidecar.md, Scaling out).
         """
     public static let options: [OptionSpec] =
-        Inputs.placeOptions + [
-            OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport)."),
+        [OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport).", required: true)] + Inputs.placeOptions + [
             OptionSpec(
                 "--state", value: "FILE", help: "Keep device states and the catalog in the SQLite database FILE (created if missing)."),
             OptionSpec(
@@ -77,7 +76,6 @@ public enum ServeCommand: Subcommand {
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
-        guard arguments.flag("--stdio") else { throw .usage("--stdio is required (the only transport)") }
         let statePath = arguments.string("--state")
         let stateless = arguments.flag("--stateless")
         if stateless && statePath != nil { throw .usage("--stateless keeps no state: it cannot be combined with --state") }

@@ -14,6 +14,8 @@ public protocol Subcommand: Sendable {
     static var discussion: String { get }
     /// The options it accepts (`--help` is always accepted), each declared once with its default.
     static var options: [OptionSpec] { get }
+    /// The usage line; by default `rotate NAME`, the required options, then `[options]`.
+    static var usage: String { get }
     /// Reads the options: defaults from `options`, values checked against their ranges and each
     /// other. Reads no file.
     ///
@@ -24,9 +26,14 @@ public protocol Subcommand: Sendable {
 }
 
 extension Subcommand {
+    /// `rotate NAME`, the required options, then `[options]`.
+    public static var usage: String {
+        (["rotate", name] + options.filter { $0.isRequired && $0.isShownInHelp }.map(\.label) + ["[options]"]).joined(separator: " ")
+    }
+
     /// The `--help` text.
     public static var help: String {
-        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: rotate \(name) [options]", "", "OPTIONS:"]
+        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", "", "OPTIONS:"]
         let shown = options.filter(\.isShownInHelp)
         let width = max(16, (shown.map(\.label.count).max() ?? 0) + 2)
         for spec in shown {

@@ -46,6 +46,17 @@ import Testing
         #expect(specs[3].label == "--json")
     }
 
+    /// One error names every required option missing, in the order declared.
+    @Test(arguments: [
+        ([String](), "missing --a, --b and --c"), (["--b", "1"], "missing --a and --c"), (["--a", "1", "--b", "2"], "missing --c"),
+    ])
+    func missingRequiredOptionsAreNamedAtOnce(given: [String], message: String) throws {
+        let required = ["--a", "--b", "--c"].map { OptionSpec($0, value: "N", help: "", required: true) }
+        let parsed = try Arguments(given, accepting: required)
+        #expect(throws: CommandError.usage(message)) { try parsed.checkRequired() }
+        #expect(throws: Never.self) { try Arguments(["--a", "1", "--b", "2", "--c", "3"], accepting: required).checkRequired() }
+    }
+
     /// A former name is parsed as the option it stands for.
     @Test func aliasesAreParsedAsTheirOption() throws {
         let aliased = specs + [.alias("--number", of: specs[0])]

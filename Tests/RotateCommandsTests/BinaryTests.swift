@@ -57,7 +57,7 @@ import Testing
         #expect(result.err.isEmpty)
     }
 
-    @Test(arguments: [[], ["nope"], ["bench", "--nope"], ["bench", "--count=-3"]])
+    @Test(arguments: [[], ["nope"], ["plan"], ["bench", "--nope"], ["bench", "--count=-3"]])
     func usageErrorsExitTwoOnStderr(arguments: [String]) throws {
         let result = try Self.run(arguments)
         #expect(result.code == 2)

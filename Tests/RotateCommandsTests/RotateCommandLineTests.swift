@@ -13,6 +13,26 @@ import WalkSimulator
         #expect(result.err.contains("USAGE: rotate <command>"))
     }
 
+    /// A command line missing required options names all of them in one error, with the usage
+    /// line that shows them, and exits 2.
+    @Test(arguments: [
+        (["plan"], "missing --places and --walk", "rotate plan --places <file> --walk <file> [options]"),
+        (["plan", "--walk", "w.csv"], "missing --places", "rotate plan --places <file> --walk <file> [options]"),
+        (
+            ["probability", "--radius", "1"], "missing --distance and --sigma",
+            "rotate probability --distance <m> --radius <m> --sigma <m> [options]"
+        ),
+        (["serve"], "missing --stdio and --places", "rotate serve --stdio --places <file> [options]"),
+        (["select", "--at", "1,2"], "missing --places", "rotate select --places <file> (--at <lat,lon> | --positions <file>) [options]"),
+    ])
+    func missingOptionsAreNamedAtOnce(arguments: [String], message: String, usage: String) {
+        let result = CapturingConsole.run(arguments)
+        #expect(result.code == 2)
+        #expect(result.out.isEmpty)
+        let name = arguments[0]
+        #expect(result.err == "rotate \(name): error: \(message)\nUsage: \(usage); see 'rotate \(name) --help'.")
+    }
+
     @Test func topLevelHelpListsEveryCommand() {
         let result = CapturingConsole.run(["--help"])
         #expect(result.code == 0)

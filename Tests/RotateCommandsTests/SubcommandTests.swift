@@ -1,7 +1,8 @@
 import RotateCommands
 import Testing
 
-/// Every command's help as swift-argument-parser would print it: the defaults the command uses.
+/// Every command's help as swift-argument-parser would print it: the defaults the command uses,
+/// the required options in the usage line.
 @Suite struct SubcommandTests {
     /// A command line each command parses, with its required options (parsing reads no file).
     static let minimal: [String: [String]] = [
@@ -94,5 +95,19 @@ import Testing
         #expect(shown.value(given: ["--walk-reselection"]) == "20000")
         #expect(shown.value(given: ["--engine"]) == "20000")
         #expect(shown.value(given: ["--probability"]) == "200000")
+    }
+
+    @Test func usageLinesShowTheRequiredOptions() {
+        #expect(PlanCommand.usage == "rotate plan --places <file> --walk <file> [options]")
+        #expect(ProbabilityCommand.usage == "rotate probability --distance <m> --radius <m> --sigma <m> [options]")
+        #expect(ServeCommand.usage == "rotate serve --stdio --places <file> [options]")
+        #expect(BenchCommand.usage == "rotate bench [options]")
+        for command in RotateCommandLine.subcommands {
+            let usage = command.help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") }
+            #expect(usage == "USAGE: \(command.usage)"[...])
+            for spec in command.options where spec.isRequired {
+                #expect(command.usage.contains(spec.label), "\(command.name) \(spec.name)")
+            }
+        }
     }
 }
