@@ -60,7 +60,7 @@ public enum ServeCommand: Subcommand {
                 help:
                     "Hold no device: each device line may carry its \"state\" and every answer returns the new one (any replica serves any device)."
             ),
-            OptionSpec("--snapshot-every", value: "N", help: "The name --commit-every had before the state database."),
+            .alias("--snapshot-every", of: commitEvery),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
     static let commitEvery = OptionSpec(
@@ -81,9 +81,7 @@ public enum ServeCommand: Subcommand {
         if stateless && statePath != nil { throw .usage("--stateless keeps no state: it cannot be combined with --state") }
         let durability = try arguments.choice("--durability", of: Durability.self)
         if arguments.isGiven("--durability") && statePath == nil { throw .usage("--durability needs --state FILE") }
-        // --snapshot-every is the name --commit-every had before the state database.
-        var commitEvery = try arguments.int("--commit-every", in: 1...100_000_000)
-        if let former = try arguments.intIfGiven("--snapshot-every", in: 1...100_000_000) { commitEvery = former }
+        let commitEvery = try arguments.int("--commit-every", in: 1...100_000_000)
         let margin = try arguments.double("--margin", in: 0...100_000)
         return Options(
             places: try Inputs.requiredPlaces(arguments), statePath: statePath, stateless: stateless,

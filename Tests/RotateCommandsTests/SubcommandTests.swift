@@ -2,7 +2,7 @@ import RotateCommands
 import Testing
 
 /// Every command's help as swift-argument-parser would print it: the defaults the command uses,
-/// the required options in the usage line.
+/// the required options in the usage line, former names hidden.
 @Suite struct SubcommandTests {
     /// A command line each command parses, with its required options (parsing reads no file).
     static let minimal: [String: [String]] = [
@@ -109,5 +109,21 @@ import Testing
                 #expect(command.usage.contains(spec.label), "\(command.name) \(spec.name)")
             }
         }
+    }
+
+    /// A former name is parsed as the option it stands for and not shown in help.
+    @Test func formerNamesAreHiddenFromHelpAndStillAccepted() throws {
+        for command in RotateCommandLine.subcommands {
+            for spec in command.options where !spec.isShownInHelp {
+                #expect(!command.help.contains(spec.name), "\(command.name) \(spec.name)")
+            }
+        }
+        #expect(!ServeCommand.help.contains("--snapshot-every"))
+        let base = try #require(Self.minimal["serve"])
+        let former = try ServeCommand.parse(Arguments(base + ["--snapshot-every", "7"], accepting: ServeCommand.options))
+        let current = try ServeCommand.parse(Arguments(base + ["--commit-every", "7"], accepting: ServeCommand.options))
+        let absent = try ServeCommand.parse(Arguments(base, accepting: ServeCommand.options))
+        #expect(former == current)
+        #expect(former != absent)
     }
 }
