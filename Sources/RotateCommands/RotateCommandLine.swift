@@ -21,37 +21,55 @@ public enum RotateCommandLine {
         for command in subcommands {
             lines.append("  " + command.name + String(repeating: " ", count: max(2, 12 - command.name.count)) + command.abstract)
         }
+        lines.append("  help        Show the help of rotate or of a command.")
         lines.append("")
         lines.append("OPTIONS:")
         lines.append("  -h, --help  Show this help.")
         lines.append("  --version   Print the version.")
         lines.append("")
-        lines.append("See 'rotate <command> --help' for a command's options.")
+        lines.append("See 'rotate help <command>' or 'rotate <command> --help' for a command's options.")
         return lines.joined(separator: "\n")
     }
 
     /// Runs `rotate` with `arguments` (without the program name) and returns the exit code.
+    /// Without arguments, as with `--help`, prints the top-level help.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
-        guard let first = arguments.first else {
-            console.err(help)
-            return ExitCode.usage.rawValue
-        }
-        switch first {
-        case "--help", "-h", "help":
+        switch arguments.first {
+        case nil, "--help", "-h":
             console.out(help)
             return ExitCode.success.rawValue
+        case "help":
+            return help(Array(arguments.dropFirst()), console: console)
         case "--version":
             console.out("rotate \(version)")
             return ExitCode.success.rawValue
-        default:
-            break
+        case let name?:
+            guard let command = subcommands.first(where: { $0.name == name }) else { return unknownCommand(name, console: console) }
+            return run(command, Array(arguments.dropFirst()), console: console)
         }
-        guard let command = subcommands.first(where: { $0.name == first }) else {
-            console.err("rotate: error: unknown command '\(first)'")
-            console.err("Usage: rotate <command> [options]; see 'rotate --help' for the commands.")
+    }
+
+    /// `rotate help [COMMAND]`: the top-level help, or the command's.
+    static func help(_ names: [String], console: Console) -> Int32 {
+        guard let name = names.first, name != "--help", name != "-h" else {
+            console.out(help)
+            return ExitCode.success.rawValue
+        }
+        guard let command = subcommands.first(where: { $0.name == name }) else { return unknownCommand(name, console: console) }
+        guard names.count == 1 else {
+            console.err("rotate help: error: unexpected argument '\(names[1])'")
+            console.err("Usage: rotate help [<command>]; see 'rotate --help' for the commands.")
             return ExitCode.usage.rawValue
         }
-        return run(command, Array(arguments.dropFirst()), console: console)
+        console.out(command.help)
+        return ExitCode.success.rawValue
+    }
+
+    /// An unknown command name: a usage error.
+    static func unknownCommand(_ name: String, console: Console) -> Int32 {
+        console.err("rotate: error: unknown command '\(name)'")
+        console.err("Usage: rotate <command> [options]; see 'rotate --help' for the commands.")
+        return ExitCode.usage.rawValue
     }
 
     /// Parses the command line into the command's options, then runs it; `--help` anywhere
