@@ -8,26 +8,20 @@ public enum RotateCommandLine {
 
     public static let version = "0.1.0"
 
-    /// The top-level help text.
+    /// The top-level help text, wrapped at `HelpLayout.width` columns.
     public static var help: String {
-        var lines = [
-            "OVERVIEW: rotate plans which geofences a phone should monitor: the places nearest the user",
-            "within the platform's region limit, plus one refresh circle that wakes the app to reselect.",
-            "",
-            "USAGE: rotate <command> [options]",
-            "",
-            "COMMANDS:",
-        ]
-        for command in subcommands {
-            lines.append("  " + command.name + String(repeating: " ", count: max(2, 12 - command.name.count)) + command.abstract)
-        }
-        lines.append("  help        Show the help of rotate or of a command.")
-        lines.append("")
-        lines.append("OPTIONS:")
-        lines.append("  -h, --help  Show this help.")
-        lines.append("  --version   Print the version.")
-        lines.append("")
-        lines.append("See 'rotate help <command>' or 'rotate <command> --help' for a command's options.")
+        var lines = HelpLayout.reflow(
+            """
+            OVERVIEW: rotate plans which geofences a phone should monitor: the places nearest the user
+            within the platform's region limit, plus one refresh circle that wakes the app to reselect.
+            """)
+        let commands =
+            subcommands.map { (label: $0.name, text: $0.abstract) } + [(label: "help", text: "Show the help of rotate or of a command.")]
+        let options = [(label: "-h, --help", text: "Show this help."), (label: "--version", text: "Print the version.")]
+        let column = HelpLayout.column(for: (commands + options).map(\.label))
+        lines += ["", "USAGE: rotate <command> [options]", "", "COMMANDS:"] + HelpLayout.rows(commands, column: column)
+        lines += ["", "OPTIONS:"] + HelpLayout.rows(options, column: column)
+        lines += ["", "See 'rotate help <command>' or 'rotate <command> --help' for a command's options."]
         return lines.joined(separator: "\n")
     }
 
@@ -65,7 +59,6 @@ public enum RotateCommandLine {
         return ExitCode.success.rawValue
     }
 
-    /// An unknown command name: a usage error.
     static func unknownCommand(_ name: String, console: Console) -> Int32 {
         console.err("rotate: error: unknown command '\(name)'")
         console.err("Usage: rotate <command> [options]; see 'rotate --help' for the commands.")

@@ -17,7 +17,7 @@ public enum SelectCommand: Subcommand {
         (negative inside), the refresh circle and the guarantee (--format text or json).
         With --positions FILE (a CSV with lat and lon columns, optional id and accuracy_m): one output
         CSV row per input row, streamed as the file is read:
-        line,id,lat,lon,status,guarantee,refresh_radius_m,next_unmonitored_edge_m,monitored,reason
+          line,id,lat,lon,status,guarantee,refresh_radius_m,next_unmonitored_edge_m,monitored,reason
         where monitored lists the place ids separated by ';' and a bad input row gets status
         'rejected' with its reason (and is reported on stderr as FILE:LINE: reason).
         """

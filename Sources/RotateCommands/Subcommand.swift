@@ -31,20 +31,15 @@ extension Subcommand {
         (["rotate", name] + options.filter { $0.isRequired && $0.isShownInHelp }.map(\.label) + ["[options]"]).joined(separator: " ")
     }
 
-    /// The `--help` text.
+    /// The `--help` text, wrapped at `HelpLayout.width` columns.
     public static var help: String {
-        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: \(usage)", "", "OPTIONS:"]
-        let shown = options.filter(\.isShownInHelp)
-        let width = max(16, (shown.map(\.label.count).max() ?? 0) + 2)
-        for spec in shown {
-            let padded = spec.label + String(repeating: " ", count: width - spec.label.count)
-            lines.append("  " + padded + spec.help + (spec.defaultText.map { " (default: \($0))" } ?? ""))
+        var lines = HelpLayout.wrap("OVERVIEW: \(abstract)", width: HelpLayout.width) + [""]
+        lines += HelpLayout.wrap("USAGE: \(usage)", width: HelpLayout.width) + ["", "OPTIONS:"]
+        let rows = options.filter(\.isShownInHelp).map { spec in
+            (label: spec.label, text: spec.help + (spec.defaultText.map { " (default: \($0))" } ?? ""))
         }
-        lines.append("  " + "-h, --help" + String(repeating: " ", count: width - 10) + "Show this help.")
-        if !discussion.isEmpty {
-            lines.append("")
-            lines.append(discussion)
-        }
+        lines += HelpLayout.rows(rows + [(label: "-h, --help", text: "Show this help.")])
+        if !discussion.isEmpty { lines += [""] + HelpLayout.reflow(discussion) }
         return lines.joined(separator: "\n")
     }
 }

@@ -2,7 +2,7 @@ import RotateCommands
 import Testing
 
 /// Every command's help as swift-argument-parser would print it: the defaults the command uses,
-/// the required options in the usage line, former names hidden.
+/// the required options in the usage line, former names hidden, 100 columns.
 @Suite struct SubcommandTests {
     /// A command line each command parses, with its required options (parsing reads no file).
     static let minimal: [String: [String]] = [
@@ -125,5 +125,36 @@ import Testing
         let absent = try ServeCommand.parse(Arguments(base, accepting: ServeCommand.options))
         #expect(former == current)
         #expect(former != absent)
+    }
+
+    /// No help line is wider than 100 columns, and in each list (options, commands) every text
+    /// starts in one column.
+    @Test func helpFitsIn100ColumnsWithAlignedColumns() {
+        for text in [RotateCommandLine.help] + RotateCommandLine.subcommands.map({ $0.help }) {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines {
+                #expect(line.count <= 100, "\(line.count) columns: \(line)")
+            }
+            var columns: Set<Int> = []
+            var inList = false
+            for line in lines {
+                if line == "OPTIONS:" || line == "COMMANDS:" {
+                    inList = true
+                } else if line.isEmpty {
+                    inList = false
+                } else if inList {
+                    // A label is indented by 2 and ends at two spaces; its text, or a
+                    // continuation line, starts at the column.
+                    let indent = line.prefix { $0 == " " }.count
+                    if indent > 2 {
+                        columns.insert(indent)
+                    } else if let gap = line.dropFirst(2).range(of: "  ") {
+                        columns.insert(
+                            line.distance(from: line.startIndex, to: gap.lowerBound) + line[gap.lowerBound...].prefix { $0 == " " }.count)
+                    }
+                }
+            }
+            #expect(columns.count == 1, "\(text.prefix(60)): text starts at columns \(columns.sorted())")
+        }
     }
 }
