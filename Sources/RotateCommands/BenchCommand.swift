@@ -20,14 +20,19 @@ public enum BenchCommand: Subcommand {
         OptionSpec("--count", value: "N", help: "Synthetic places to index.", default: "100000"),
         OptionSpec("--places", value: "FILE", help: "Index the places of a CSV instead (their radii; --radius for rows without)."),
         OptionSpec("--positions", value: "FILE", help: "Query these positions (CSV with lat, lon) instead of generated ones."),
-        OptionSpec("--queries", value: "Q", help: "Queries per repetition.", default: "100000"),
+        OptionSpec(
+            "--queries", value: "Q",
+            help: "Queries per repetition (with --walk-reselection and --engine, fixes; with --probability, evaluations).",
+            default: "100000", defaultsWhenGiven: [("--walk-reselection", "20000"), ("--engine", "20000"), ("--probability", "200000")]),
         OptionSpec("--seed", value: "S", help: "Seed of places and queries.", default: "1"),
         OptionSpec("--k", value: "K", help: "Neighbors per query.", default: "18"),
         OptionSpec("--by", value: "edge|center", help: "Rank by fence edge or by center.", default: "edge"),
         OptionSpec("--radius", value: "M", help: "Fence radius of every place, meters.", default: "100"),
         OptionSpec("--mixed-radii", help: "Random radii from 20 m to 5 km instead of --radius (also replaces a --places file's radii)."),
-        OptionSpec("--repetitions", value: "R", help: "Timed repetitions (the median is reported).", default: "5"),
-        OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", default: "about 10M / N"),
+        OptionSpec(
+            "--repetitions", value: "R", help: "Timed repetitions (the median is reported).", default: "5",
+            defaultsWhenGiven: [("--devices", "3")]),
+        OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", computedDefault: "about 10M / N"),
         OptionSpec("--leaf-size", value: "L", help: "Points per k-d tree leaf.", default: "\(KDTree.defaultLeafSize)"),
         OptionSpec("--write-neighbors", value: "FILE", help: "Write the first 1,000 queries' neighbor indices (CSV) for outside checks."),
         OptionSpec("--walk-reselection", help: "Time whole reselections along a walk (fixes 15 m apart), cold and warm-started."),
@@ -39,14 +44,15 @@ public enum BenchCommand: Subcommand {
         ),
         OptionSpec(
             "--devices", value: "N",
-            help: "Update N devices concurrently instead, each on its own walk (--count places, --fixes per device)."),
+            help: "Update N devices concurrently instead, each on its own walk (--count places, --fixes per device).",
+            defaultsWhenGiven: [("--catalog-update", "1000000")]),
         OptionSpec(
             "--threads", value: "T", help: "With --devices: tasks to share the devices; runs 1 to T and reports the scaling.",
-            default: "all cores"),
+            computedDefault: "all cores"),
         OptionSpec(
             "--catalog-update",
             help:
-                "Apply --changes catalog changes to --devices stored device states (default 1,000,000): affected devices against replanning all."
+                "Apply --changes catalog changes to --devices stored device states: affected devices against replanning all."
         ),
         OptionSpec("--changes", value: "C", help: "With --catalog-update: changes in the set.", default: "1000"),
         OptionSpec("--fixes", value: "F", help: "With --devices: fixes per device.", default: "20"),
@@ -92,146 +98,178 @@ public enum BenchCommand: Subcommand {
         return result
     }
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+    public struct Options: Equatable, Sendable {
+        /// What is timed; the first of `--catalog-update`, `--devices`, `--walk-reselection`,
+        /// `--engine` and `--probability` given chooses, else nearest-place queries.
+        enum Mode: Equatable, Sendable {
+            case reselection(Reselection)
+            case walkReselection(Sizes, mixedRadii: Bool)
+            case engine(Sizes)
+            case probability(Sizes)
+            case devices(Devices)
+            case catalogUpdate(CatalogUpdate)
+        }
+        var mode: Mode
+        var json: Bool
+        var quiet: Bool
+    }
+
+    /// Places, queries (fixes, evaluations), repetitions and seed of the simpler benchmarks.
+    struct Sizes: Equatable, Sendable {
+        var places: Int
+        var queries: Int
+        var repetitions: Int
+        var seed: UInt64
+    }
+
+    /// Nearest-place queries over synthetic places or a places file.
+    struct Reselection: Equatable, Sendable {
+        var configuration: ReselectionBenchmark.Configuration
+        var places: Inputs.PlaceOptions?
+        var mixedRadii: Bool
+        var positionsPath: String?
+        var writeNeighborsPath: String?
+    }
+
+    /// `DeviceBenchmark.Configuration`'s values.
+    struct Devices: Equatable, Sendable {
+        var devices: Int
+        var places: Int
+        var fixesPerDevice: Int
+        var stepMeters: Double
+        var repetitions: Int
+        var maxTasks: Int
+        var seed: UInt64
+    }
+
+    /// `CatalogUpdateBenchmark.Configuration`'s values.
+    struct CatalogUpdate: Equatable, Sendable {
+        var devices: Int
+        var places: Int
+        var changes: Int
+        var seed: UInt64
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        let mode: Options.Mode
         if arguments.flag("--catalog-update") {
-            try runCatalogUpdate(arguments, console: console)
-            return
+            mode = .catalogUpdate(
+                CatalogUpdate(
+                    devices: try arguments.int("--devices", in: 1...20_000_000), places: try arguments.int("--count", in: 100...50_000_000),
+                    changes: try arguments.int("--changes", in: 1...1_000_000), seed: try arguments.uint64("--seed")))
+        } else if arguments.isGiven("--devices") {
+            mode = .devices(
+                Devices(
+                    devices: try arguments.int("--devices", in: 1...10_000_000), places: try arguments.int("--count", in: 100...50_000_000),
+                    fixesPerDevice: try arguments.int("--fixes", in: 1...100_000),
+                    stepMeters: try arguments.double("--step", in: 0.1...100_000),
+                    repetitions: try arguments.int("--repetitions", in: 1...1_000),
+                    maxTasks: try arguments.intIfGiven("--threads", in: 1...1_024) ?? DeviceBenchmark.availableCores,
+                    seed: try arguments.uint64("--seed")))
+        } else if arguments.flag("--walk-reselection") {
+            mode = .walkReselection(try walkSizes(arguments), mixedRadii: arguments.flag("--mixed-radii"))
+        } else if arguments.flag("--engine") {
+            mode = .engine(try walkSizes(arguments))
+        } else if arguments.flag("--probability") {
+            let repetitions = try arguments.int("--repetitions", in: 1...1_000)
+            let evaluations = try arguments.int("--queries", in: 1...100_000_000)
+            mode = .probability(Sizes(places: 0, queries: evaluations, repetitions: repetitions, seed: try arguments.uint64("--seed")))
+        } else {
+            mode = .reselection(try reselection(arguments))
         }
-        if arguments.string("--devices") != nil {
-            try runDevices(arguments, console: console)
-            return
-        }
-        if arguments.flag("--walk-reselection") {
-            let count = try arguments.int("--count", default: 100_000, in: 1_000...50_000_000)
-            let fixes = try arguments.int("--queries", default: 20_000, in: 10...10_000_000)
-            let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
-            let report: WalkReselectionBenchmark.Report
-            do {
-                report = try WalkReselectionBenchmark.run(
-                    places: count, fixes: fixes, repetitions: repetitions,
-                    seed: try arguments.uint64("--seed", default: 1), mixedRadii: arguments.flag("--mixed-radii"))
-            } catch {
-                throw .failure("\(error)")
-            }
-            if arguments.flag("--json") {
-                var object = JSONObject()
-                object.add("n", report.places)
-                object.add("reselections", report.reselections)
-                object.add("cold_ns_per_reselection", report.cold.median, decimals: 1)
-                object.add("warm_ns_per_reselection", report.warm.median, decimals: 1)
-                object.add("speedup", report.speedup, decimals: 2)
-                object.add("cold_selection_ns_per_reselection", report.coldSelection.median, decimals: 1)
-                object.add("warm_selection_ns_per_reselection", report.warmSelection.median, decimals: 1)
-                object.add("selection_speedup", report.selectionSpeedup, decimals: 2)
-                object.add("mismatches", report.mismatches)
-                console.out(object.text)
-            } else {
-                console.out(
-                    "rotate bench --walk-reselection: \(TextFormat.grouped(report.places)) clustered places, "
-                        + "\(TextFormat.grouped(report.reselections)) reselections 15 m apart (selection, refresh radius, diff) x \(repetitions)"
-                )
-                func line(_ label: String, _ m: Measurement) -> String {
-                    label
-                        + "\(TextFormat.grouped(m.median)) ns/reselection median (min \(TextFormat.grouped(m.min)), max \(TextFormat.grouped(m.max)))"
-                }
-                console.out("by position (decide + PositionDiff)")
-                console.out(line("  cold         ", report.cold))
-                console.out(line("  warm         ", report.warm))
-                console.out("  speedup      \(TextFormat.fixed(report.speedup, decimals: 2))x")
-                console.out("full (select + RegistrationDiff)")
-                console.out(line("  cold         ", report.coldSelection))
-                console.out(line("  warm         ", report.warmSelection))
-                console.out("  speedup      \(TextFormat.fixed(report.selectionSpeedup, decimals: 2))x")
-                console.out(
-                    "selections identical (warm, cold, both paths): \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
-            }
-            if report.mismatches > 0 { throw .failure("warm and cold reselections differ at \(report.mismatches) fixes") }
-            return
-        }
-        if arguments.flag("--engine") {
-            try runEngine(arguments, console: console)
-            return
-        }
-        if arguments.flag("--probability") {
-            let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
-            let count = try arguments.int("--queries", default: 200_000, in: 1...100_000_000)
-            let report = ProbabilityBenchmark.run(
-                evaluations: count, repetitions: repetitions, seed: try arguments.uint64("--seed", default: 1))
-            let time = report.nanosecondsPerEvaluation
-            if arguments.flag("--json") {
-                var object = JSONObject()
-                object.add("evaluations", report.evaluations)
-                object.add("repetitions", repetitions)
-                object.add("ns_per_evaluation", time.median, decimals: 1)
-                object.add("ns_per_evaluation_min", time.min, decimals: 1)
-                object.add("ns_per_evaluation_max", time.max, decimals: 1)
-                object.add("ns_per_evaluation_anywhere", report.nanosecondsPerEvaluationAnywhere.median, decimals: 1)
-                object.add("checksum", report.checksum, decimals: 6)
-                console.out(object.text)
-            } else {
-                console.out(
-                    "rotate bench --probability: \(TextFormat.grouped(report.evaluations)) evaluations x \(repetitions) repetitions "
-                        + "(R 1 m to 5 km, sigma 0.5 to 200 m)")
-                console.out(
-                    "near the edge  \(TextFormat.fixed(time.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(time.min, decimals: 1)), "
-                        + "max \(TextFormat.fixed(time.max, decimals: 1))), d within 6 sigma of R")
-                let anywhere = report.nanosecondsPerEvaluationAnywhere
-                console.out(
-                    "anywhere       \(TextFormat.fixed(anywhere.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(anywhere.min, decimals: 1)), "
-                        + "max \(TextFormat.fixed(anywhere.max, decimals: 1))), d 0 to 10 km; checksum \(TextFormat.fixed(report.checksum, decimals: 6))"
-                )
-            }
-            return
-        }
+        return Options(mode: mode, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"))
+    }
+
+    /// Places, fixes along the walk, repetitions and seed of `--walk-reselection` and `--engine`.
+    static func walkSizes(_ arguments: Arguments) throws(CommandError) -> Sizes {
+        Sizes(
+            places: try arguments.int("--count", in: 1_000...50_000_000), queries: try arguments.int("--queries", in: 10...10_000_000),
+            repetitions: try arguments.int("--repetitions", in: 1...1_000), seed: try arguments.uint64("--seed"))
+    }
+
+    static func reselection(_ arguments: Arguments) throws(CommandError) -> Reselection {
         var configuration = ReselectionBenchmark.Configuration()
-        configuration.count = try arguments.int("--count", default: 100_000, in: 0...50_000_000)
-        configuration.queries = try arguments.int("--queries", default: 100_000, in: 1...100_000_000)
-        configuration.seed = try arguments.uint64("--seed", default: 1)
-        configuration.k = try arguments.int("--k", default: 18, in: 0...100_000)
-        configuration.target = try arguments.choice("--by", default: "edge", from: ["edge", "center"]) == "edge" ? .edge : .center
-        let radius = try arguments.double("--radius", default: 100, in: 0.001...400_000)
-        if arguments.flag("--mixed-radii") {
-            guard arguments.string("--radius") == nil else {
+        configuration.count = try arguments.int("--count", in: 0...50_000_000)
+        configuration.queries = try arguments.int("--queries", in: 1...100_000_000)
+        configuration.seed = try arguments.uint64("--seed")
+        configuration.k = try arguments.int("--k", in: 0...100_000)
+        configuration.target = try arguments.choice("--by", from: ["edge", "center"]) == "edge" ? .edge : .center
+        let radius = try arguments.double("--radius", in: 0.001...400_000)
+        let mixedRadii = arguments.flag("--mixed-radii")
+        if mixedRadii {
+            guard !arguments.isGiven("--radius") else {
                 throw .usage("--radius and --mixed-radii exclude each other")
             }
             configuration.radiusMeters = nil
         } else {
             configuration.radiusMeters = radius
         }
-        configuration.repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
-        if arguments.string("--baseline-queries") != nil {
-            configuration.baselineQueries = try arguments.int("--baseline-queries", default: 0, in: 1...100_000_000)
-        }
-        configuration.leafSize = try arguments.int("--leaf-size", default: KDTree.defaultLeafSize, in: 1...4_096)
+        configuration.repetitions = try arguments.int("--repetitions", in: 1...1_000)
+        configuration.baselineQueries = try arguments.intIfGiven("--baseline-queries", in: 1...100_000_000)
+        configuration.leafSize = try arguments.int("--leaf-size", in: 1...4_096)
+        return Reselection(
+            configuration: configuration, places: try Inputs.PlaceOptions(arguments), mixedRadii: mixedRadii,
+            positionsPath: arguments.string("--positions"), writeNeighborsPath: arguments.string("--write-neighbors"))
+    }
 
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let progress = progress(quiet: options.quiet, console)
+        switch options.mode {
+        case .reselection(let reselection):
+            try runReselection(reselection, json: options.json, progress: progress, console: console)
+        case .walkReselection(let sizes, let mixedRadii):
+            try runWalkReselection(sizes, mixedRadii: mixedRadii, json: options.json, console: console)
+        case .engine(let sizes):
+            try runEngine(sizes, json: options.json, console: console)
+        case .probability(let sizes):
+            runProbability(sizes, json: options.json, console: console)
+        case .devices(let devices):
+            try runDevices(devices, json: options.json, progress: progress, console: console)
+        case .catalogUpdate(let update):
+            try runCatalogUpdate(update, json: options.json, progress: progress, console: console)
+        }
+    }
+
+    /// Where a benchmark's progress lines go: stderr as `rotate bench: …`, only when stderr is a
+    /// terminal and `--quiet` is absent.
+    static func progress(quiet: Bool, _ console: Console) -> (String) -> Void {
+        let show = !quiet && console.errIsTerminal
+        return { line in if show { console.err("rotate bench: " + line) } }
+    }
+
+    /// Nearest-place queries: the k-d tree against brute force.
+    static func runReselection(
+        _ options: Reselection, json: Bool, progress: @escaping (String) -> Void, console: Console
+    ) throws(CommandError) {
+        var configuration = options.configuration
         var benchmark = ReselectionBenchmark(configuration: configuration)
         var source =
             "clustered places (seed \(configuration.seed), "
             + (configuration.radiusMeters.map { "radius \(TextFormat.fixed($0, decimals: 0)) m" } ?? "radii 20 m to 5 km") + ")"
-        if let path = arguments.string("--places") {
-            guard let loaded = try Inputs.places(arguments, console: console) else { return }
+        if let places = options.places {
+            let loaded = try Inputs.places(places, console: console)
             configuration.count = loaded.catalog.count
             // File order (not the catalog's id order), so result indices are row numbers.
             let filePlaces = loaded.result.places
             var radii = filePlaces.map(\.radiusMeters)
-            if arguments.flag("--mixed-radii") {
+            if options.mixedRadii {
                 // Replace the file's radii with seeded random ones (20 m to 5 km).
                 var rng = SplitMix64(seed: configuration.seed)
                 radii = radii.map { _ in rng.nextDouble(in: 20..<5_000) }
             }
             configuration.radiusMeters = nil
             benchmark = ReselectionBenchmark(configuration: configuration, places: filePlaces.map(\.coordinate), radiiMeters: radii)
-            source = "places from \(path)" + (arguments.flag("--mixed-radii") ? " with radii 20 m to 5 km" : "")
+            source = "places from \(places.path)" + (options.mixedRadii ? " with radii 20 m to 5 km" : "")
         }
-        if let path = arguments.string("--positions") {
+        if let path = options.positionsPath {
             let queries = try positions(path)
             configuration.queries = queries.count
             benchmark = ReselectionBenchmark(
                 configuration: configuration, places: benchmark.places, radiiMeters: benchmark.radiiMeters,
                 queries: queries)
         }
-        let report = benchmark.run(progress: progress(arguments, console))
-        if let path = arguments.string("--write-neighbors") {
+        let report = benchmark.run(progress: progress)
+        if let path = options.writeNeighborsPath {
             let tree = KDTree(coordinates: benchmark.places, radiiMeters: benchmark.radiiMeters, leafSize: configuration.leafSize)
             var buffer = NeighborBuffer()
             let lines = benchmark.queryPoints().prefix(1_000).map { query -> String in
@@ -240,11 +278,11 @@ public enum BenchCommand: Subcommand {
             }
             try TextOutput.write(Array(lines), to: path)
         }
-        if arguments.flag("--json") {
+        if json {
             console.out(
                 report.json(
                     seed: configuration.seed, radiusMeters: configuration.radiusMeters,
-                    source: arguments.string("--places") ?? "synthetic-clustered"))
+                    source: options.places?.path ?? "synthetic-clustered"))
         } else {
             report.lines(describing: source).forEach(console.out)
         }
@@ -255,30 +293,98 @@ public enum BenchCommand: Subcommand {
 }
 
 extension BenchCommand {
-    /// Where a benchmark's progress lines go: stderr as `rotate bench: …`, only when stderr is a
-    /// terminal and `--quiet` is absent.
-    static func progress(_ arguments: Arguments, _ console: Console) -> (String) -> Void {
-        let show = !arguments.flag("--quiet") && console.errIsTerminal
-        return { line in if show { console.err("rotate bench: " + line) } }
-    }
-
-    /// `rotate bench --devices N`: concurrent updates of many devices, 1 to T tasks.
-    static func runDevices(_ arguments: Arguments, console: Console) throws(CommandError) {
-        var configuration = DeviceBenchmark.Configuration()
-        configuration.devices = try arguments.int("--devices", default: 100_000, in: 1...10_000_000)
-        configuration.places = try arguments.int("--count", default: 100_000, in: 100...50_000_000)
-        configuration.fixesPerDevice = try arguments.int("--fixes", default: 20, in: 1...100_000)
-        configuration.stepMeters = try arguments.double("--step", default: 25, in: 0.1...100_000)
-        configuration.repetitions = try arguments.int("--repetitions", default: 3, in: 1...1_000)
-        configuration.maxTasks = try arguments.int("--threads", default: DeviceBenchmark.availableCores, in: 1...1_024)
-        configuration.seed = try arguments.uint64("--seed", default: 1)
-        let report: DeviceBenchmark.Report
+    /// `rotate bench --walk-reselection`: whole reselections along a walk, cold and warm-started.
+    static func runWalkReselection(_ sizes: Sizes, mixedRadii: Bool, json: Bool, console: Console) throws(CommandError) {
+        let report: WalkReselectionBenchmark.Report
         do {
-            report = try DeviceBenchmark.run(configuration, progress: progress(arguments, console))
+            report = try WalkReselectionBenchmark.run(
+                places: sizes.places, fixes: sizes.queries, repetitions: sizes.repetitions, seed: sizes.seed, mixedRadii: mixedRadii)
         } catch {
             throw .failure("\(error)")
         }
-        if arguments.flag("--json") {
+        if json {
+            var object = JSONObject()
+            object.add("n", report.places)
+            object.add("reselections", report.reselections)
+            object.add("cold_ns_per_reselection", report.cold.median, decimals: 1)
+            object.add("warm_ns_per_reselection", report.warm.median, decimals: 1)
+            object.add("speedup", report.speedup, decimals: 2)
+            object.add("cold_selection_ns_per_reselection", report.coldSelection.median, decimals: 1)
+            object.add("warm_selection_ns_per_reselection", report.warmSelection.median, decimals: 1)
+            object.add("selection_speedup", report.selectionSpeedup, decimals: 2)
+            object.add("mismatches", report.mismatches)
+            console.out(object.text)
+        } else {
+            console.out(
+                "rotate bench --walk-reselection: \(TextFormat.grouped(report.places)) clustered places, "
+                    + "\(TextFormat.grouped(report.reselections)) reselections 15 m apart (selection, refresh radius, diff) x \(sizes.repetitions)"
+            )
+            func line(_ label: String, _ m: Measurement) -> String {
+                label
+                    + "\(TextFormat.grouped(m.median)) ns/reselection median (min \(TextFormat.grouped(m.min)), max \(TextFormat.grouped(m.max)))"
+            }
+            console.out("by position (decide + PositionDiff)")
+            console.out(line("  cold         ", report.cold))
+            console.out(line("  warm         ", report.warm))
+            console.out("  speedup      \(TextFormat.fixed(report.speedup, decimals: 2))x")
+            console.out("full (select + RegistrationDiff)")
+            console.out(line("  cold         ", report.coldSelection))
+            console.out(line("  warm         ", report.warmSelection))
+            console.out("  speedup      \(TextFormat.fixed(report.selectionSpeedup, decimals: 2))x")
+            console.out(
+                "selections identical (warm, cold, both paths): \(report.mismatches == 0 ? "yes" : "NO (\(report.mismatches))")")
+        }
+        if report.mismatches > 0 { throw .failure("warm and cold reselections differ at \(report.mismatches) fixes") }
+    }
+
+    /// `rotate bench --probability`: P(inside) evaluations near the edge and anywhere.
+    static func runProbability(_ sizes: Sizes, json: Bool, console: Console) {
+        let report = ProbabilityBenchmark.run(evaluations: sizes.queries, repetitions: sizes.repetitions, seed: sizes.seed)
+        let time = report.nanosecondsPerEvaluation
+        if json {
+            var object = JSONObject()
+            object.add("evaluations", report.evaluations)
+            object.add("repetitions", sizes.repetitions)
+            object.add("ns_per_evaluation", time.median, decimals: 1)
+            object.add("ns_per_evaluation_min", time.min, decimals: 1)
+            object.add("ns_per_evaluation_max", time.max, decimals: 1)
+            object.add("ns_per_evaluation_anywhere", report.nanosecondsPerEvaluationAnywhere.median, decimals: 1)
+            object.add("checksum", report.checksum, decimals: 6)
+            console.out(object.text)
+        } else {
+            console.out(
+                "rotate bench --probability: \(TextFormat.grouped(report.evaluations)) evaluations x \(sizes.repetitions) repetitions "
+                    + "(R 1 m to 5 km, sigma 0.5 to 200 m)")
+            console.out(
+                "near the edge  \(TextFormat.fixed(time.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(time.min, decimals: 1)), "
+                    + "max \(TextFormat.fixed(time.max, decimals: 1))), d within 6 sigma of R")
+            let anywhere = report.nanosecondsPerEvaluationAnywhere
+            console.out(
+                "anywhere       \(TextFormat.fixed(anywhere.median, decimals: 1)) ns/evaluation median (min \(TextFormat.fixed(anywhere.min, decimals: 1)), "
+                    + "max \(TextFormat.fixed(anywhere.max, decimals: 1))), d 0 to 10 km; checksum \(TextFormat.fixed(report.checksum, decimals: 6))"
+            )
+        }
+    }
+}
+
+extension BenchCommand {
+    /// `rotate bench --devices N`: concurrent updates of many devices, 1 to T tasks.
+    static func runDevices(_ options: Devices, json: Bool, progress: @escaping (String) -> Void, console: Console) throws(CommandError) {
+        var configuration = DeviceBenchmark.Configuration()
+        configuration.devices = options.devices
+        configuration.places = options.places
+        configuration.fixesPerDevice = options.fixesPerDevice
+        configuration.stepMeters = options.stepMeters
+        configuration.repetitions = options.repetitions
+        configuration.maxTasks = options.maxTasks
+        configuration.seed = options.seed
+        let report: DeviceBenchmark.Report
+        do {
+            report = try DeviceBenchmark.run(configuration, progress: progress)
+        } catch {
+            throw .failure("\(error)")
+        }
+        if json {
             var object = JSONObject()
             object.add("devices", configuration.devices)
             object.add("places", configuration.places)
@@ -314,19 +420,21 @@ extension BenchCommand {
 extension BenchCommand {
     /// `rotate bench --catalog-update`: the devices a change set affects, found through the index
     /// over their refresh circles, against replanning every device.
-    static func runCatalogUpdate(_ arguments: Arguments, console: Console) throws(CommandError) {
+    static func runCatalogUpdate(
+        _ options: CatalogUpdate, json: Bool, progress: @escaping (String) -> Void, console: Console
+    ) throws(CommandError) {
         var configuration = CatalogUpdateBenchmark.Configuration()
-        configuration.devices = try arguments.int("--devices", default: 1_000_000, in: 1...20_000_000)
-        configuration.places = try arguments.int("--count", default: 100_000, in: 100...50_000_000)
-        configuration.changes = try arguments.int("--changes", default: 1_000, in: 1...1_000_000)
-        configuration.seed = try arguments.uint64("--seed", default: 1)
+        configuration.devices = options.devices
+        configuration.places = options.places
+        configuration.changes = options.changes
+        configuration.seed = options.seed
         let report: CatalogUpdateBenchmark.Report
         do {
-            report = try CatalogUpdateBenchmark.run(configuration, progress: progress(arguments, console))
+            report = try CatalogUpdateBenchmark.run(configuration, progress: progress)
         } catch {
             throw .failure("\(error)")
         }
-        if arguments.flag("--json") {
+        if json {
             var object = JSONObject()
             object.add("devices", configuration.devices)
             object.add("places", configuration.places)
@@ -367,18 +475,15 @@ extension BenchCommand {
 
 extension BenchCommand {
     /// `rotate bench --engine`: the event engine per fix against the planner alone.
-    static func runEngine(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let count = try arguments.int("--count", default: 100_000, in: 1_000...50_000_000)
-        let fixes = try arguments.int("--queries", default: 20_000, in: 10...10_000_000)
-        let repetitions = try arguments.int("--repetitions", default: 5, in: 1...1_000)
+    static func runEngine(_ sizes: Sizes, json: Bool, console: Console) throws(CommandError) {
         let report: EngineBenchmark.Report
         do {
             report = try EngineBenchmark.run(
-                places: count, fixes: fixes, repetitions: repetitions, seed: try arguments.uint64("--seed", default: 1))
+                places: sizes.places, fixes: sizes.queries, repetitions: sizes.repetitions, seed: sizes.seed)
         } catch {
             throw .failure("\(error)")
         }
-        if arguments.flag("--json") {
+        if json {
             var object = JSONObject()
             object.add("n", report.places)
             object.add("fixes", report.fixes)
@@ -392,7 +497,7 @@ extension BenchCommand {
         } else {
             console.out(
                 "rotate bench --engine: \(TextFormat.grouped(report.places)) clustered places (100 m fences), "
-                    + "a walk of \(TextFormat.grouped(report.fixes)) fixes 1.4 m apart (5 m noise) x \(repetitions); 17 place slots")
+                    + "a walk of \(TextFormat.grouped(report.fixes)) fixes 1.4 m apart (5 m noise) x \(sizes.repetitions); 17 place slots")
             func line(_ label: String, _ m: Measurement) -> String {
                 label + "\(TextFormat.grouped(m.median)) ns/fix median (min \(TextFormat.grouped(m.min)), max \(TextFormat.grouped(m.max)))"
             }

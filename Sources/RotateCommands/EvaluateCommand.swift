@@ -27,44 +27,62 @@ public enum EvaluateCommand: Subcommand {
         OptionSpec("--speed", value: "M/S", help: "Walking speed (skirting and crossing walks).", default: "1.4"),
         OptionSpec("--interval", value: "S", help: "Seconds between fixes.", default: "1"),
         OptionSpec("--radius", value: "M", help: "Fence radius.", default: "100"),
-        OptionSpec("--fence", value: "LAT,LON", help: "Fence center for a walk FILE.", default: "the walk's middle fix"),
+        OptionSpec("--fence", value: "LAT,LON", help: "Fence center for a walk FILE.", computedDefault: "the walk's middle fix"),
         OptionSpec("--seed", value: "S", help: "Seed of the noise.", default: "1"),
         adaptiveDwell,
         .alias("--exercise", of: adaptiveDwell),
     ]
     static let adaptiveDwell = OptionSpec("--adaptive-dwell", help: "Also compare fixed and adaptive dwell at 1.4 and 15 m/s.")
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let ruleChoice = try arguments.choice("--rule", default: "all", from: ["all"] + RuleEvaluation.Rule.allCases.map(\.rawValue))
-        let rules = ruleChoice == "all" ? RuleEvaluation.Rule.allCases : [RuleEvaluation.Rule(rawValue: ruleChoice)!]
-        var base = RuleEvaluation.Scenario()
-        base.runs = try arguments.int("--runs", default: 100, in: 1...1_000_000)
-        base.sigmaMeters = try arguments.double("--sigma", default: 8, in: 0...10_000)
-        base.speedMetersPerSecond = try arguments.double("--speed", default: 1.4, in: 0.01...1_000)
-        base.intervalSeconds = try arguments.double("--interval", default: 1, in: 0.01...3_600)
-        base.fence.radiusMeters = try arguments.double("--radius", default: 100, in: 0.1...400_000)
-        base.seed = try arguments.uint64("--seed", default: 1)
-        let walkChoice = arguments.string("--walk") ?? "both"
+    public struct Options: Equatable, Sendable {
+        var rules: [RuleEvaluation.Rule]
+        /// The scenario every walk shares: runs, noise, speed, interval, radius and seed.
+        var base: RuleEvaluation.Scenario
+        /// `skirting`, `crossing`, `both`, or a walk file.
+        var walk: String
+        var fenceCenter: Coordinate?
+        var adaptiveDwell: Bool
+    }
 
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        let ruleChoice = try arguments.choice("--rule", from: ["all"] + RuleEvaluation.Rule.allCases.map(\.rawValue))
+        var base = RuleEvaluation.Scenario()
+        base.runs = try arguments.int("--runs", in: 1...1_000_000)
+        base.sigmaMeters = try arguments.double("--sigma", in: 0...10_000)
+        base.speedMetersPerSecond = try arguments.double("--speed", in: 0.01...1_000)
+        base.intervalSeconds = try arguments.double("--interval", in: 0.01...3_600)
+        base.fence.radiusMeters = try arguments.double("--radius", in: 0.1...400_000)
+        base.seed = try arguments.uint64("--seed")
+        let walk = try arguments.text("--walk")
+        // --fence places the fence for a walk file; the line walks ignore it.
+        var fenceCenter: Coordinate?
+        if let text = arguments.string("--fence"), !["skirting", "crossing", "both"].contains(walk) {
+            fenceCenter = try GenerateCommand.coordinate(text, option: "--fence")
+        }
+        return Options(
+            rules: RuleEvaluation.Rule(rawValue: ruleChoice).map { [$0] } ?? RuleEvaluation.Rule.allCases, base: base, walk: walk,
+            fenceCenter: fenceCenter, adaptiveDwell: arguments.flag("--adaptive-dwell"))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let base = options.base, rules = options.rules
         var walks: [(String, RuleEvaluation.Scenario)] = []
-        switch walkChoice {
+        switch options.walk {
         case "skirting", "crossing", "both":
             // The line walks scale with the radius: skirting passes at 95 % of it.
             for (name, offset) in [("skirting", 0.95 * base.fence.radiusMeters), ("crossing", 0.0)]
-            where walkChoice == "both" || walkChoice == name {
+            where options.walk == "both" || options.walk == name {
                 var scenario = base
                 scenario.path = .line(offsetMeters: offset)
                 walks.append((name, scenario))
             }
         default:
-            let walk = try Inputs.walk(walkChoice, strict: false, console: console)
+            let walk = try Inputs.walk(options.walk, strict: false, console: console)
             var scenario = base
             let points = walk.fixes.map(\.coordinate)
             scenario.path = .track(points)
-            scenario.fence.center =
-                try arguments.string("--fence").map { text throws(CommandError) in try GenerateCommand.coordinate(text, option: "--fence") }
-                ?? points[points.count / 2]
-            walks.append((walkChoice, scenario))
+            scenario.fence.center = options.fenceCenter ?? points[points.count / 2]
+            walks.append((options.walk, scenario))
         }
 
         console.out(
@@ -75,7 +93,7 @@ public enum EvaluateCommand: Subcommand {
         for (name, scenario) in walks {
             for result in RuleEvaluation.run(scenario, rules: rules) { console.out(row(name, result)) }
         }
-        if arguments.flag("--adaptive-dwell") {
+        if options.adaptiveDwell {
             console.out("")
             console.out("adaptive dwell (20 m or 3 fixes) against fixed dwell (3 fixes) on the crossing walk:")
             console.out("walk        rule         events/run  exactly 2  entered  entry late: fixes, m    exit late: fixes, m")

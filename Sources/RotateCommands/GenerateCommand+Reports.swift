@@ -10,7 +10,7 @@ import Darwin
 /// A sidecar load: devices that start near random places and walk, each report one step on in a
 /// direction kept per device, round after round (every device reports once per round, in a
 /// seeded order), with bad lines mixed in.
-struct ReportWorkload {
+struct ReportWorkload: Equatable, Sendable {
     var devices: Int
     var reportsPerDevice: Int
     var stepMeters: Double

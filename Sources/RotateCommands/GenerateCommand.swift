@@ -41,92 +41,84 @@ public enum GenerateCommand: Subcommand {
         OptionSpec("--bad-lines", value: "FRACTION", help: "Add this fraction of bad lines among the reports (0-1).", default: "0"),
     ]
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
+    public struct Options: Equatable, Sendable {
+        var placesOut: String?
+        var walkOut: String?
+        var positionsOut: String?
+        var reportsOut: String?
+        var distribution: String
+        var count: Int
+        var sideMeters: Double
+        var radiusMeters: Double
+        var center: Coordinate
+        var walkMeters: Double
+        var speedMetersPerSecond: Double
+        var intervalSeconds: Double
+        var seed: UInt64
+        var positionCount: Int
+        var vectors: Bool
+        /// The sidecar load, with `--reports-out` (its options are read only then).
+        var reports: ReportWorkload?
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
         let placesOut = arguments.string("--places-out"), walkOut = arguments.string("--walk-out")
         let positionsOut = arguments.string("--positions-out")
         let reportsOut = arguments.string("--reports-out")
         guard placesOut != nil || walkOut != nil || positionsOut != nil || reportsOut != nil else {
             throw .usage("give --places-out FILE, --walk-out FILE, --positions-out FILE, --reports-out FILE or several")
         }
-        let distribution = try arguments.choice("--distribution", default: "square", from: ["square", "globe", "clustered"])
-        let positionCount = try arguments.int("--positions", default: 200_000, in: 1...100_000_000)
-        let vectors = arguments.flag("--vectors")
-        let count = try arguments.int("--count", default: 500, in: 1...10_000_000)
-        let side = try arguments.double("--side-km", default: 10, in: 0.01...10_000) * 1_000
-        let radius = try arguments.double("--radius", default: 100, in: 0.1...400_000)
-        let center = try coordinate(arguments.string("--center") ?? "46.0511,14.5051", option: "--center")
-        let walkMeters = try arguments.double("--walk-km", default: 6, in: 0.001...20_000) * 1_000
-        let speed = try arguments.double("--speed", default: 1.4, in: 0.01...1_000)
-        let interval = try arguments.double("--interval", default: 1, in: 0.01...86_400)
-        var rng = SplitMix64(seed: try arguments.uint64("--seed", default: 1))
+        let distribution = try arguments.choice("--distribution", from: ["square", "globe", "clustered"])
+        let positionCount = try arguments.int("--positions", in: 1...100_000_000)
+        let count = try arguments.int("--count", in: 1...10_000_000)
+        let sideMeters = try arguments.double("--side-km", in: 0.01...10_000) * 1_000
+        let radiusMeters = try arguments.double("--radius", in: 0.1...400_000)
+        let center = try coordinate(arguments.text("--center"), option: "--center")
+        let walkMeters = try arguments.double("--walk-km", in: 0.001...20_000) * 1_000
+        let speed = try arguments.double("--speed", in: 0.01...1_000)
+        let interval = try arguments.double("--interval", in: 0.01...86_400)
+        let seed = try arguments.uint64("--seed")
+        var reports: ReportWorkload?
+        if reportsOut != nil {
+            reports = ReportWorkload(
+                devices: try arguments.int("--devices", in: 1...100_000_000),
+                reportsPerDevice: try arguments.int("--reports-per-device", in: 1...1_000_000),
+                stepMeters: try arguments.double("--step-m", in: 0...100_000),
+                badLineFraction: try arguments.double("--bad-lines", in: 0...1),
+                seed: seed)
+        }
+        return Options(
+            placesOut: placesOut, walkOut: walkOut, positionsOut: positionsOut, reportsOut: reportsOut, distribution: distribution,
+            count: count, sideMeters: sideMeters, radiusMeters: radiusMeters, center: center, walkMeters: walkMeters,
+            speedMetersPerSecond: speed, intervalSeconds: interval, seed: seed, positionCount: positionCount,
+            vectors: arguments.flag("--vectors"), reports: reports)
+    }
 
-        func vectorColumns(_ c: Coordinate) -> [String] {
-            guard vectors else { return [] }
-            let v = UnitVector(c)
-            return ["\(v.x)", "\(v.y)", "\(v.z)"]
-        }
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        var rng = SplitMix64(seed: options.seed)
         var coordinates: [Coordinate] = []
-        if placesOut != nil || positionsOut != nil || reportsOut != nil {
-            switch distribution {
-            case "globe": coordinates = (0..<count).map { _ in SyntheticCoordinates.uniformOnSphere(using: &rng) }
-            case "clustered": coordinates = SyntheticCoordinates.clustered(count: count, using: &rng)
-            default:
-                coordinates = (0..<count).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: side, using: &rng) }
-            }
-            // Coordinates as written (7 decimals), so every reader starts from the same numbers.
-            coordinates = coordinates.map {
-                Coordinate(
-                    validLatitude: Double(CSVWriter.decimal($0.latitude)) ?? $0.latitude,
-                    longitude: Double(CSVWriter.decimal($0.longitude)) ?? $0.longitude)
-            }
+        if options.placesOut != nil || options.positionsOut != nil || options.reportsOut != nil {
+            coordinates = placeCoordinates(options, using: &rng)
         }
-        if let placesOut {
-            let width = String(count).count
-            var lines = [(["id", "name", "lat", "lon", "radius_m"] + (vectors ? ["ux", "uy", "uz"] : [])).joined(separator: ",")]
-            for (index, c) in coordinates.enumerated() {
-                let i = index + 1
-                let number = String(i)
-                lines.append(
-                    CSVWriter.row(
-                        [
-                            "shop" + String(repeating: "0", count: width - number.count) + number, "Shop \(i)",
-                            CSVWriter.decimal(c.latitude), CSVWriter.decimal(c.longitude), CSVWriter.decimal(radius, decimals: 3),
-                        ]
-                            + vectorColumns(c)))
-            }
-            try TextOutput.write(lines, to: placesOut)
-            console.err("rotate generate: \(count) places in \(placesOut)")
+        if let path = options.placesOut {
+            try TextOutput.write(placeLines(coordinates, options), to: path)
+            console.err("rotate generate: \(options.count) places in \(path)")
         }
-        if let positionsOut {
-            var positionRNG = SplitMix64(seed: try arguments.uint64("--seed", default: 1) ^ 0x5155_4552_5931)
-            var lines = [(["lat", "lon"] + (vectors ? ["ux", "uy", "uz"] : [])).joined(separator: ",")]
-            for _ in 0..<positionCount {
-                let base = coordinates[positionRNG.nextInt(below: coordinates.count)]
-                var c = SyntheticCoordinates.gaussian(around: base, sigmaMeters: 500, using: &positionRNG)
-                c = Coordinate(
-                    validLatitude: Double(CSVWriter.decimal(c.latitude)) ?? c.latitude,
-                    longitude: Double(CSVWriter.decimal(c.longitude)) ?? c.longitude)
-                lines.append(CSVWriter.row([CSVWriter.decimal(c.latitude), CSVWriter.decimal(c.longitude)] + vectorColumns(c)))
-            }
-            try TextOutput.write(lines, to: positionsOut)
-            console.err("rotate generate: \(positionCount) positions in \(positionsOut)")
+        if let path = options.positionsOut {
+            try TextOutput.write(positionLines(near: coordinates, options), to: path)
+            console.err("rotate generate: \(options.positionCount) positions in \(path)")
         }
-        if let reportsOut {
-            let workload = ReportWorkload(
-                devices: try arguments.int("--devices", default: 20_000, in: 1...100_000_000),
-                reportsPerDevice: try arguments.int("--reports-per-device", default: 10, in: 1...1_000_000),
-                stepMeters: try arguments.double("--step-m", default: 55, in: 0...100_000),
-                badLineFraction: try arguments.double("--bad-lines", default: 0, in: 0...1),
-                seed: try arguments.uint64("--seed", default: 1))
-            try writeReports(workload, near: coordinates, to: reportsOut, console: console)
+        if let path = options.reportsOut, let workload = options.reports {
+            try writeReports(workload, near: coordinates, to: path, console: console)
         }
-        if let walkOut {
+        if let path = options.walkOut {
             let ends = [
-                center.destination(bearingDegrees: 225, distanceMeters: walkMeters / 2),
-                center.destination(bearingDegrees: 45, distanceMeters: walkMeters / 2),
+                options.center.destination(bearingDegrees: 225, distanceMeters: options.walkMeters / 2),
+                options.center.destination(bearingDegrees: 45, distanceMeters: options.walkMeters / 2),
             ]
             let walk = WalkGenerator.along(
-                ends, speedMetersPerSecond: speed, fixes: FixModel(intervalSeconds: interval), kind: .diagonal, using: &rng)
+                ends, speedMetersPerSecond: options.speedMetersPerSecond, fixes: FixModel(intervalSeconds: options.intervalSeconds),
+                kind: .diagonal, using: &rng)
             let lines =
                 ["t,lat,lon"]
                 + walk.samples.map {
@@ -135,9 +127,69 @@ public enum GenerateCommand: Subcommand {
                         CSVWriter.decimal($0.truePosition.longitude),
                     ])
                 }
-            try TextOutput.write(lines, to: walkOut)
-            console.err("rotate generate: \(walk.samples.count) fixes in \(walkOut)")
+            try TextOutput.write(lines, to: path)
+            console.err("rotate generate: \(walk.samples.count) fixes in \(path)")
         }
+    }
+
+    /// The places' coordinates in the chosen distribution, rounded as the CSV writes them (7
+    /// decimals), so that every reader starts from the same numbers.
+    static func placeCoordinates(_ options: Options, using rng: inout SplitMix64) -> [Coordinate] {
+        let coordinates: [Coordinate] =
+            switch options.distribution {
+            case "globe": (0..<options.count).map { _ in SyntheticCoordinates.uniformOnSphere(using: &rng) }
+            case "clustered": SyntheticCoordinates.clustered(count: options.count, using: &rng)
+            default:
+                (0..<options.count).map { _ in
+                    SyntheticCoordinates.uniformInSquare(around: options.center, sideMeters: options.sideMeters, using: &rng)
+                }
+            }
+        return coordinates.map(roundedAsWritten)
+    }
+
+    /// `c` with the 7 decimals the CSV writes.
+    static func roundedAsWritten(_ c: Coordinate) -> Coordinate {
+        Coordinate(
+            validLatitude: Double(CSVWriter.decimal(c.latitude)) ?? c.latitude,
+            longitude: Double(CSVWriter.decimal(c.longitude)) ?? c.longitude)
+    }
+
+    /// With `--vectors`, a coordinate's unit vector as three columns (printed exactly).
+    static func vectorColumns(_ c: Coordinate, _ options: Options) -> [String] {
+        guard options.vectors else { return [] }
+        let v = UnitVector(c)
+        return ["\(v.x)", "\(v.y)", "\(v.z)"]
+    }
+
+    /// The places CSV: ids `shop0001`…, names `Shop 1`…, one radius.
+    static func placeLines(_ coordinates: [Coordinate], _ options: Options) -> [String] {
+        let width = String(options.count).count
+        var lines = [(["id", "name", "lat", "lon", "radius_m"] + (options.vectors ? ["ux", "uy", "uz"] : [])).joined(separator: ",")]
+        for (index, c) in coordinates.enumerated() {
+            let i = index + 1
+            let number = String(i)
+            lines.append(
+                CSVWriter.row(
+                    [
+                        "shop" + String(repeating: "0", count: width - number.count) + number, "Shop \(i)",
+                        CSVWriter.decimal(c.latitude), CSVWriter.decimal(c.longitude), CSVWriter.decimal(options.radiusMeters, decimals: 3),
+                    ]
+                        + vectorColumns(c, options)))
+        }
+        return lines
+    }
+
+    /// The query positions CSV: each a random place moved by a 500 m Gaussian, from a generator
+    /// of its own (the places and the walk are the same with or without positions).
+    static func positionLines(near coordinates: [Coordinate], _ options: Options) -> [String] {
+        var positionRNG = SplitMix64(seed: options.seed ^ 0x5155_4552_5931)
+        var lines = [(["lat", "lon"] + (options.vectors ? ["ux", "uy", "uz"] : [])).joined(separator: ",")]
+        for _ in 0..<options.positionCount {
+            let base = coordinates[positionRNG.nextInt(below: coordinates.count)]
+            let c = roundedAsWritten(SyntheticCoordinates.gaussian(around: base, sigmaMeters: 500, using: &positionRNG))
+            lines.append(CSVWriter.row([CSVWriter.decimal(c.latitude), CSVWriter.decimal(c.longitude)] + vectorColumns(c, options)))
+        }
+        return lines
     }
 
     /// `LAT,LON` as a validated coordinate.

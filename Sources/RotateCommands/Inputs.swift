@@ -12,11 +12,28 @@ import Darwin
 /// `--rejects FILE` writes the rejected rows as CSV.
 enum Inputs {
     static let placeOptions: [OptionSpec] = [
-        OptionSpec("--places", value: "FILE", help: "Places CSV (id, lat, lon, optional radius_m and name)."),
+        OptionSpec("--places", value: "FILE", help: "Places CSV (id, lat, lon, optional radius_m and name).", required: true),
         OptionSpec("--radius", value: "M", help: "Fence radius for rows without one, meters.", default: "100"),
         OptionSpec("--strict", help: "Fail on the first bad row instead of skipping it."),
         OptionSpec("--rejects", value: "FILE", help: "Write rejected rows with their reasons as CSV."),
     ]
+
+    /// How to read a places file: `--places`, `--radius`, `--strict`, `--rejects`.
+    struct PlaceOptions: Equatable, Sendable {
+        var path: String
+        var defaultRadiusMeters: Double
+        var strict: Bool
+        var rejectsPath: String?
+
+        /// The options, or nil without `--places`.
+        init?(_ arguments: Arguments) throws(CommandError) {
+            guard let path = arguments.string("--places") else { return nil }
+            self.path = path
+            defaultRadiusMeters = try arguments.double("--radius", in: 0.001...400_000)
+            strict = arguments.flag("--strict")
+            rejectsPath = arguments.string("--rejects")
+        }
+    }
 
     struct LoadedPlaces {
         var path: String
@@ -25,23 +42,26 @@ enum Inputs {
         var defaultRadiusMeters: Double
     }
 
-    static func places(_ arguments: Arguments, console: Console, required: Bool = true) throws(CommandError) -> LoadedPlaces? {
-        guard let path = arguments.string("--places") else {
-            if required { throw .usage("--places FILE is required") }
-            return nil
-        }
-        let radius = try arguments.double("--radius", default: 100, in: 0.001...400_000)
-        let strict = arguments.flag("--strict")
+    /// `PlaceOptions` for a command that requires `--places`.
+    static func requiredPlaces(_ arguments: Arguments) throws(CommandError) -> PlaceOptions {
+        guard let options = try PlaceOptions(arguments) else { throw .usage("missing --places") }
+        return options
+    }
+
+    static func places(_ options: PlaceOptions, console: Console) throws(CommandError) -> LoadedPlaces {
+        let path = options.path, radius = options.defaultRadiusMeters
         // Ids that would collide with refresh-region identifiers are rejected rows too.
         let prefix = "refresh-"
         var result: PlacesCSV.Result
         do {
-            result = try PlacesCSV.read(path: path, options: .init(defaultRadiusMeters: radius, strict: strict, reservedIDPrefix: prefix))
+            result = try PlacesCSV.read(
+                path: path, options: .init(defaultRadiusMeters: radius, strict: options.strict, reservedIDPrefix: prefix))
         } catch {
             if case .noValidRows(let header, let rejected) = error.reason {
                 // Every row was bad: each is still reported (and written to --rejects) before the failure.
                 try report(
-                    rejected, rowsRead: rejected.count, accepted: 0, header: header, path: path, arguments: arguments, console: console)
+                    rejected, rowsRead: rejected.count, accepted: 0, header: header, path: path, rejectsPath: options.rejectsPath,
+                    console: console)
                 throw .failure("\(path): no valid rows")
             }
             throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
@@ -49,7 +69,7 @@ enum Inputs {
         result.rejected.sort { $0.line < $1.line }
         try report(
             result.rejected, rowsRead: result.rowsRead, accepted: result.places.count, header: result.header, path: path,
-            arguments: arguments, console: console)
+            rejectsPath: options.rejectsPath, console: console)
         let catalog: PlaceCatalog
         do {
             catalog = try PlaceCatalog(places: result.places, refreshIdentifierPrefix: prefix)
@@ -65,12 +85,12 @@ enum Inputs {
 
     /// Each rejected row as `FILE:LINE: reason`, the count line, and the `--rejects` file.
     private static func report(
-        _ rejected: [RejectedRow], rowsRead: Int, accepted: Int, header: [String], path: String,
-        arguments: Arguments, console: Console
+        _ rejected: [RejectedRow], rowsRead: Int, accepted: Int, header: [String], path: String, rejectsPath: String?,
+        console: Console
     ) throws(CommandError) {
         for row in rejected { console.err("\(path):\(row.line): \(row.reason)") }
         console.err("\(path): \(rowsRead) rows read, \(accepted) accepted, \(rejected.count) rejected")
-        if let rejectsPath = arguments.string("--rejects") {
+        if let rejectsPath {
             try TextOutput.write(RejectsFile.lines(header: header, rejected: rejected), to: rejectsPath)
         }
     }
@@ -92,7 +112,7 @@ enum Inputs {
         return walk
     }
 
-    /// Planner options shared by `plan`, `select` and `simulate`.
+    /// Planner options shared by `plan`, `select` and `serve`.
     static let plannerOptions: [OptionSpec] = [
         OptionSpec("--limit", value: "N", help: "Regions the platform allows (iOS 20, Android 100).", default: "20"),
         OptionSpec("--headroom", value: "N", help: "Slots left to the host app.", default: "2"),
@@ -101,16 +121,28 @@ enum Inputs {
         OptionSpec("--max-accuracy", value: "M", help: "Fixes less accurate than this are not trusted to shrink the set.", default: "100"),
     ]
 
-    static func configuration(_ arguments: Arguments, marginMeters: Double) throws(CommandError) -> RotationConfiguration {
+    /// The planner options, validated, with a margin of 0 (the command sets its margin).
+    static func configuration(_ arguments: Arguments) throws(CommandError) -> RotationConfiguration {
         var config = RotationConfiguration()
-        config.limit = try arguments.int("--limit", default: 20, in: 1...100_000)
-        config.headroom = try arguments.int("--headroom", default: 2, in: 0...100_000)
-        config.minRefreshRadiusMeters = try arguments.double("--min-refresh", default: 100, in: 0...400_000)
-        config.stickinessMeters = try arguments.double("--stickiness", default: 0, in: 0...1_000_000)
-        config.maxTrustedAccuracyMeters = try arguments.double("--max-accuracy", default: 100, in: 0...1_000_000)
+        config.limit = try arguments.int("--limit", in: 1...100_000)
+        config.headroom = try arguments.int("--headroom", in: 0...100_000)
+        config.minRefreshRadiusMeters = try arguments.double("--min-refresh", in: 0...400_000)
+        config.stickinessMeters = try arguments.double("--stickiness", in: 0...1_000_000)
+        config.maxTrustedAccuracyMeters = try arguments.double("--max-accuracy", in: 0...1_000_000)
+        return try validated(config)
+    }
+
+    /// `configuration` with `marginMeters`, validated.
+    static func configuration(_ configuration: RotationConfiguration, marginMeters: Double) throws(CommandError) -> RotationConfiguration {
+        var config = configuration
         config.marginMeters = marginMeters
+        return try validated(config)
+    }
+
+    /// `configuration` if it is valid; a usage error naming the rule it breaks if not.
+    static func validated(_ configuration: RotationConfiguration) throws(CommandError) -> RotationConfiguration {
         do {
-            return try config.validated()
+            return try configuration.validated()
         } catch {
             throw .usage("\(error)")
         }

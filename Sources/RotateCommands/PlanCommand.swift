@@ -29,12 +29,14 @@ public enum PlanCommand: Subcommand {
         """
     public static let options: [OptionSpec] =
         Inputs.placeOptions + [
-            OptionSpec("--walk", value: "FILE", help: "Walk CSV (t, lat, lon, accuracy_m) or GPX file."),
-            OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "longest walk step + delay x speed"),
+            OptionSpec("--walk", value: "FILE", help: "Walk CSV (t, lat, lon, accuracy_m) or GPX file.", required: true),
+            OptionSpec(
+                "--margin", value: "M", help: "Margin past the refresh edge, meters.", computedDefault: "longest walk step + delay x speed"),
             OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
         ] + Inputs.plannerOptions + [
             OptionSpec(
-                "--format", value: "ndjson|csv|geojson|svg|summary", help: "What to write.", default: "summary on a terminal, else ndjson"),
+                "--format", value: "ndjson|csv|geojson|svg|summary", help: "What to write.",
+                computedDefault: "summary on a terminal, else ndjson"),
             OptionSpec("--out", value: "FILE", help: "Write the plan to FILE instead of stdout."),
             OptionSpec("--map", value: "FILE", help: "Also write an SVG map to FILE."),
             OptionSpec(
@@ -42,22 +44,38 @@ public enum PlanCommand: Subcommand {
                 default: "\(PlanTrace.currentVersion)"),
         ]
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let format = try arguments.choice(
-            "--format", default: console.outIsTerminal && arguments.string("--out") == nil ? "summary" : "ndjson",
-            from: ["ndjson", "csv", "geojson", "svg", "summary"])
-        guard let walkPath = arguments.string("--walk") else { throw .usage("--walk FILE is required") }
-        let delay = try arguments.double("--delay", default: 0, in: 0...86_400)
-        _ = try Inputs.configuration(arguments, marginMeters: 0)  // validate planner options before reading files
-        guard let places = try Inputs.places(arguments, console: console) else { return }
-        let walkFile = try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console)
-        let walk = Walk(recorded: walkFile.fixes)
+    public struct Options: Equatable, Sendable {
+        var places: Inputs.PlaceOptions
+        var walkPath: String
+        /// Nil: the walk's longest step plus the delay times its fastest speed.
+        var marginMeters: Double?
+        var delaySeconds: Double
+        /// The planner options, with a margin of 0.
+        var planner: RotationConfiguration
+        /// Nil: summary on a terminal without `--out`, else ndjson.
+        var format: String?
+        var out: String?
+        var mapPath: String?
+        var traceVersion: Int
+    }
 
-        let margin =
-            arguments.string("--margin") != nil
-            ? try arguments.double("--margin", default: 0, in: 0...1_000_000)
-            : walk.requiredMarginMeters(delaySeconds: delay)
-        let configuration = try Inputs.configuration(arguments, marginMeters: margin)
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        Options(
+            places: try Inputs.requiredPlaces(arguments), walkPath: try arguments.text("--walk"),
+            marginMeters: try arguments.doubleIfGiven("--margin", in: 0...1_000_000),
+            delaySeconds: try arguments.double("--delay", in: 0...86_400),
+            planner: try Inputs.configuration(arguments),
+            format: try arguments.choiceIfGiven("--format", from: ["ndjson", "csv", "geojson", "svg", "summary"]),
+            out: arguments.string("--out"), mapPath: arguments.string("--map"),
+            traceVersion: try arguments.int("--trace-version", in: 1...PlanTrace.currentVersion))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let places = try Inputs.places(options.places, console: console)
+        let walkFile = try Inputs.walk(options.walkPath, strict: options.places.strict, console: console)
+        let walk = Walk(recorded: walkFile.fixes)
+        let configuration = try Inputs.configuration(
+            options.planner, marginMeters: options.marginMeters ?? walk.requiredMarginMeters(delaySeconds: options.delaySeconds))
         var rotator: FenceRotator
         do {
             rotator = try FenceRotator(catalog: places.catalog, configuration: configuration)
@@ -66,13 +84,12 @@ public enum PlanCommand: Subcommand {
         }
         let report = MissedFenceOracle.replay(
             walk, rotator: &rotator, catalog: places.catalog, placeSlots: configuration.placeSlots,
-            platformDelaySeconds: delay, recordUpdates: true)
-        let traceVersion = try arguments.int("--trace-version", default: PlanTrace.currentVersion, in: 1...PlanTrace.currentVersion)
+            platformDelaySeconds: options.delaySeconds, recordUpdates: true)
         let events = try placeEvents(walkFile.fixes, catalog: places.catalog, configuration: configuration)
         let trace = PlanTrace(
             configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters,
             fixes: report.fixes, updates: report.updates, missed: report.misses.count,
-            placeEvents: traceVersion >= 2 ? events.map(\.line) : nil)
+            placeEvents: options.traceVersion >= 2 ? events.map(\.line) : nil)
         var record = PlanRecord(
             catalog: places.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates,
             misses: report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) })
@@ -81,8 +98,8 @@ public enum PlanCommand: Subcommand {
             "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
             + "\(report.reselections) reselections, \(report.misses.count) misses"
 
-        let out = arguments.string("--out")
-        switch format {
+        let out = options.out
+        switch options.format ?? (console.outIsTerminal && out == nil ? "summary" : "ndjson") {
         case "ndjson":
             try TextOutput.emit(trace.ndjsonLines, out: out, console: console)
         case "csv":
@@ -94,10 +111,10 @@ public enum PlanCommand: Subcommand {
         default:
             try TextOutput.emit(
                 summaryLines(
-                    places: places, walkPath: walkPath, report: report, configuration: configuration, placeEvents: events.map(\.line),
-                    mapPath: arguments.string("--map")), out: out, console: console)
+                    places: places, walkPath: options.walkPath, report: report, configuration: configuration,
+                    placeEvents: events.map(\.line), mapPath: options.mapPath), out: out, console: console)
         }
-        if let mapPath = arguments.string("--map") {
+        if let mapPath = options.mapPath {
             try TextOutput.write([SVGMap.document(record, title: title)], to: mapPath)
         }
         if report.avoidableMisses > 0 {

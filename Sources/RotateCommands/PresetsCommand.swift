@@ -29,15 +29,32 @@ public enum PresetsCommand: Subcommand {
         OptionSpec("--seed", value: "S", help: "Seed of shops and positions.", default: "1"),
     ]
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let count = try arguments.int("--places", default: 3_000, in: 1...1_000_000)
-        let sideMeters = try arguments.double("--side-km", default: 5, in: 0.01...1_000) * 1_000
-        let radius = try arguments.double("--radius", default: 100, in: 1...400_000)
-        let positionCount = try arguments.int("--positions", default: 2_000, in: 1...1_000_000)
-        let walker = try arguments.double("--walker-speed", default: 1.4, in: 0...1_000)
-        let driver = try arguments.double("--driver-speed", default: 25, in: 0...1_000)
-        let fixInterval = try arguments.double("--fix-interval", default: 1, in: 0...86_400)
-        let seed = try arguments.uint64("--seed", default: 1)
+    public struct Options: Equatable, Sendable {
+        var count: Int
+        var sideMeters: Double
+        var radiusMeters: Double
+        var positionCount: Int
+        var walkerSpeed: Double
+        var driverSpeed: Double
+        var fixIntervalSeconds: Double
+        var seed: UInt64
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        Options(
+            count: try arguments.int("--places", in: 1...1_000_000),
+            sideMeters: try arguments.double("--side-km", in: 0.01...1_000) * 1_000,
+            radiusMeters: try arguments.double("--radius", in: 1...400_000),
+            positionCount: try arguments.int("--positions", in: 1...1_000_000),
+            walkerSpeed: try arguments.double("--walker-speed", in: 0...1_000),
+            driverSpeed: try arguments.double("--driver-speed", in: 0...1_000),
+            fixIntervalSeconds: try arguments.double("--fix-interval", in: 0...86_400), seed: try arguments.uint64("--seed"))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let count = options.count, sideMeters = options.sideMeters, radius = options.radiusMeters
+        let positionCount = options.positionCount, walker = options.walkerSpeed, driver = options.driverSpeed
+        let fixInterval = options.fixIntervalSeconds, seed = options.seed
 
         var rng = SplitMix64(seed: seed)
         let center = Coordinate(validLatitude: 48.8566, longitude: 2.3522)

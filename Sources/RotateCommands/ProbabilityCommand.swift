@@ -13,21 +13,29 @@ public enum ProbabilityCommand: Subcommand {
         less than half the time.
         """
     public static let options: [OptionSpec] = [
-        OptionSpec("--distance", value: "M", help: "Distance of the fix from the fence center, meters."),
-        OptionSpec("--radius", value: "M", help: "Fence radius, meters."),
-        OptionSpec("--sigma", value: "M", help: "GPS error per axis, meters (0: an exact fix)."),
+        OptionSpec("--distance", value: "M", help: "Distance of the fix from the fence center, meters.", required: true),
+        OptionSpec("--radius", value: "M", help: "Fence radius, meters.", required: true),
+        OptionSpec("--sigma", value: "M", help: "GPS error per axis, meters (0: an exact fix).", required: true),
         OptionSpec("--json", help: "Print one JSON object."),
     ]
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        for required in ["--distance", "--radius", "--sigma"] where arguments.string(required) == nil {
-            throw .usage("\(required) is required")
-        }
-        let d = try arguments.double("--distance", default: 0, in: 0...1e9)
-        let r = try arguments.double("--radius", default: 0, in: 0...1e9)
-        let s = try arguments.double("--sigma", default: 0, in: 0...1e9)
+    public struct Options: Equatable, Sendable {
+        var distanceMeters: Double
+        var radiusMeters: Double
+        var sigmaMeters: Double
+        var json: Bool
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        Options(
+            distanceMeters: try arguments.double("--distance", in: 0...1e9), radiusMeters: try arguments.double("--radius", in: 0...1e9),
+            sigmaMeters: try arguments.double("--sigma", in: 0...1e9), json: arguments.flag("--json"))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let d = options.distanceMeters, r = options.radiusMeters, s = options.sigmaMeters
         let p = InsideProbability.value(distanceMeters: d, radiusMeters: r, sigmaMeters: s)
-        if arguments.flag("--json") {
+        if options.json {
             var object = JSONObject()
             object.add("distance_m", d, decimals: 6)
             object.add("radius_m", r, decimals: 6)

@@ -17,7 +17,7 @@ public enum SelectCommand: Subcommand {
         (negative inside), the refresh circle and the guarantee (--format text or json).
         With --positions FILE (a CSV with lat and lon columns, optional id and accuracy_m): one output
         CSV row per input row, streamed as the file is read:
-        line,id,lat,lon,status,guarantee,refresh_radius_m,next_unmonitored_edge_m,monitored,reason
+          line,id,lat,lon,status,guarantee,refresh_radius_m,next_unmonitored_edge_m,monitored,reason
         where monitored lists the place ids separated by ';' and a bad input row gets status
         'rejected' with its reason (and is reported on stderr as FILE:LINE: reason).
         """
@@ -39,31 +39,58 @@ public enum SelectCommand: Subcommand {
         "accuracy_m": ["accuracy_m", "accuracy", "horizontal_accuracy"],
     ]
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let at = arguments.string("--at"), positions = arguments.string("--positions")
-        guard (at == nil) != (positions == nil) else { throw .usage("give exactly one of --at LAT,LON and --positions FILE") }
-        let format = try arguments.choice("--format", default: "text", from: ["text", "json"])
-        let margin = try arguments.double("--margin", default: 0, in: 0...1_000_000)
-        let configuration = try Inputs.configuration(arguments, marginMeters: margin)
-        var fix: Fix?
-        if let at {
-            let accuracy: Double? =
-                arguments.string("--accuracy") != nil ? try arguments.double("--accuracy", default: 0, in: 0...1_000_000) : nil
-            fix = Fix(try GenerateCommand.coordinate(at, option: "--at"), accuracyMeters: accuracy)
+    public struct Options: Equatable, Sendable {
+        /// Where to select: one position, or each row of a positions CSV.
+        enum Query: Equatable, Sendable {
+            case at(Coordinate, accuracyMeters: Double?)
+            case positions(String)
         }
-        guard let places = try Inputs.places(arguments, console: console) else { return }
+        var places: Inputs.PlaceOptions
+        var query: Query
+        var configuration: RotationConfiguration
+        var format: String
+        var out: String?
+    }
+
+    public static let usage = "rotate select --places <file> (--at <lat,lon> | --positions <file>) [options]"
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        let query: Options.Query
+        switch (arguments.string("--at"), arguments.string("--positions")) {
+        case (let at?, nil):
+            let accuracy = try arguments.doubleIfGiven("--accuracy", in: 0...1_000_000)
+            query = .at(try GenerateCommand.coordinate(at, option: "--at"), accuracyMeters: accuracy)
+        case (nil, let path?):
+            query = .positions(path)
+        default:
+            throw .usage("give exactly one of --at LAT,LON and --positions FILE")
+        }
+        let format = try arguments.choice("--format", from: ["text", "json"])
+        let margin = try arguments.double("--margin", in: 0...1_000_000)
+        let configuration = try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin)
+        return Options(
+            places: try Inputs.requiredPlaces(arguments), query: query, configuration: configuration, format: format,
+            out: arguments.string("--out"))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let places = try Inputs.places(options.places, console: console)
         var planner: RotationPlanner
         do {
-            planner = try RotationPlanner(catalog: places.catalog, configuration: configuration)
+            planner = try RotationPlanner(catalog: places.catalog, configuration: options.configuration)
         } catch {
             throw .usage("\(error)")
         }
-        if let fix {
-            let selection = planner.select(at: fix, refreshID: places.catalog.refreshIdentifierPrefix + "0")
-            let lines = format == "json" ? [json(selection)] : text(selection, places: places.catalog, configuration: configuration)
-            try TextOutput.emit(lines, out: arguments.string("--out"), console: console)
-        } else if let positions {
-            try batch(positions, planner: &planner, out: arguments.string("--out"), console: console)
+        switch options.query {
+        case .at(let coordinate, let accuracy):
+            let selection = planner.select(
+                at: Fix(coordinate, accuracyMeters: accuracy), refreshID: places.catalog.refreshIdentifierPrefix + "0")
+            let lines =
+                options.format == "json"
+                ? [json(selection)] : text(selection, places: places.catalog, configuration: options.configuration)
+            try TextOutput.emit(lines, out: options.out, console: console)
+        case .positions(let path):
+            try batch(path, planner: &planner, out: options.out, console: console)
         }
     }
 

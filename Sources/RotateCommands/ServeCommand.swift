@@ -9,89 +9,142 @@ public enum ServeCommand: Subcommand {
     public static let abstract =
         "Serve rotations and place events over stdin/stdout: JSON location reports, region events and catalog changes in, diffs and place events out."
     public static let discussion = """
-        Reads one JSON object per line on stdin and writes one per line on stdout, in order:
+        Reads one JSON object per line on stdin and writes one per line on stdout, in order
+        (docs/sidecar.md has the whole protocol):
+
           {"device":"d1","lat":45.81,"lon":15.97,"t":1700000000,"accuracy_m":8}
-            -> {"line":1,"device":"d1","action":"update","guarantee":"exact","stop":[],"start_refresh":{...},"start":[...],...,
-                "place_events":[...],"location":{"request":"significant_changes"}}
-               or {"line":N,"device":"d1","action":"none",...} while the device stays inside its refresh region
+            -> {"line":1,"device":"d1","action":"update","guarantee":"exact","stop":[],
+                "start_refresh":{...},"start":[...],...,"place_events":[...],
+                "location":{"request":"significant_changes"}}
+               or {"line":N,"device":"d1","action":"none",...} while the device stays inside
+               its refresh region
           {"device":"d1","region":"shop7","event":"entry","t":1700000040}
-            -> {"line":2,"device":"d1","action":"none","place_events":[{"place":"shop7","event":"entry",...}],"location":{...}}
-        Each device has an event engine: one entry and one exit per visit, from the platform's region events or
-        decided from the device's fixes, and the location service it should run (docs/sidecar.md).
+            -> {"line":2,"device":"d1","action":"none",
+                "place_events":[{"place":"shop7","event":"entry",...}],"location":{...}}
+
+        Each device has an event engine: one entry and one exit per visit, from the platform's
+        region events or decided from the device's fixes, and the location service it should run.
+
           {"device":"d1","registered":["shop7","refresh-0"],"t":1700000050}
-            -> {"line":3,"device":"d1","action":"reconcile","in_sync":false,"stop":[...],"start_refresh":{...},"start":[...],...}
-        what to stop and start so that the platform holds exactly the device's plan, after lost or partial diffs.
+            -> {"line":3,"device":"d1","action":"reconcile","in_sync":false,"stop":[...],
+                "start_refresh":{...},"start":[...],...}
+
+        says what to stop and start so that the platform holds exactly the device's plan, after
+        lost or partial diffs.
+
           {"device":"d1","reset":true}
-            -> {"line":4,"device":"d1","action":"reset","stop_refresh":"refresh-0","stop":[...],"stop_all":false}
+            -> {"line":4,"device":"d1","action":"reset","stop_refresh":"refresh-0","stop":[...],
+                "stop_all":false}
+
         forgets the device (it starts over at its next report) and says what to unregister.
-          {"changes":[{"op":"add","id":"x","lat":45.8,"lon":15.9,"radius_m":120},{"op":"remove","id":"y"}]}
-            -> {"line":N,"action":"catalog","catalog_version":1,"places":501,"affected":[{"device":"d1","action":"update",...}]}
-        ops: add (id, lat, lon, radius_m, optional name and transitions), remove (id), move (id, lat, lon),
-        radius (id, radius_m), transitions (id, transitions: entry, exit or both). "affected" lists the devices
-        the change reached, each with what to push now: an update valid anywhere in its old refresh circle, or a
-        request for one fix; the others are re-validated at their next report. A bad line (not JSON, unknown or
-        missing fields, wrong types, out-of-range values, an unknown place, a repeated key, an id over 256 bytes,
-        a line over 1 MiB, bytes that are not UTF-8, a time "t" outside 0...1e10 s) gets {"line":N,"error":"..."} and
-        the stream goes on. Ids are compared in Unicode NFC (canonically equal spellings are one id). With --state FILE, device states and the
-        catalog's current version are kept in a SQLite database (WAL): each commit writes the devices that changed and
-        the change sets applied. --durability always answers only after the line's commit is on disk (lines that
-        arrive together share one); batch (the default) commits every --commit-every device inputs, every 100 ms and
-        whenever input pauses, and may lose what came after the last commit if the process dies; none writes only at a
-        clean end (end of input, SIGTERM, SIGINT). At start the database's devices are restored (each read at its next
-        input); stderr says how many and how many input lines were committed, so a host can resend the rest. A file
-        that is not a rotate database, of another schema or corrupt stops the start (exit 1), and so does a database
-        another process serves (FILE.lock); a device whose stored state is damaged is refused alone until reset. A
-        commit that fails stops the sidecar (exit 1) and nothing after the last commit is answered. A JSON state file
-        of an earlier version is migrated once (and kept as FILE.json).
-        With --stateless the process holds no device: each device line may carry "state" (what the device's
-        previous answer returned) and every answer to a device ends with the new "state", so replicas behind a
-        load balancer can serve any device while the host keeps the states (docs/sidecar.md, Scaling out).
+
+          {"changes":[{"op":"add","id":"x","lat":45.8,"lon":15.9,"radius_m":120},
+                      {"op":"remove","id":"y"}]}
+            -> {"line":N,"action":"catalog","catalog_version":1,"places":501,
+                "affected":[{"device":"d1","action":"update",...}]}
+
+        ops: add (id, lat, lon, radius_m, optional name and transitions), remove (id), move (id,
+        lat, lon), radius (id, radius_m), transitions (id, transitions: entry, exit or both).
+        "affected" lists the devices the change reached, each with what to push now: an update
+        valid anywhere in its old refresh circle, or a request for one fix; the others are
+        re-validated at their next report.
+
+        A bad line (not JSON, unknown or missing fields, wrong types, out-of-range values, an
+        unknown place, a repeated key, an id over 256 bytes, a line over 1 MiB, bytes that are not
+        UTF-8, a time "t" outside 0...1e10 s) gets {"line":N,"error":"..."} and the stream goes on.
+        Ids are compared in Unicode NFC (canonically equal spellings are one id).
+
+        With --state FILE, device states and the catalog's current version are kept in a SQLite
+        database (WAL): each commit writes the devices that changed and the change sets applied.
+        --durability always answers only after the line's commit is on disk (lines that arrive
+        together share one); batch (the default) commits every --commit-every device inputs, every
+        100 ms and whenever input pauses, and may lose what came after the last commit if the
+        process dies; none writes only at a clean end (end of input, SIGTERM, SIGINT). At start the
+        database's devices are restored (each read at its next input); stderr says how many and how
+        many input lines were committed, so a host can resend the rest. A file that is not a rotate
+        database, of another schema or corrupt stops the start (exit 1), and so does a database
+        another process serves (FILE.lock); a device whose stored state is damaged is refused alone
+        until reset. A commit that fails stops the sidecar (exit 1) and nothing after the last
+        commit is answered. A JSON state file of an earlier version is migrated once (and kept as
+        FILE.json).
+
+        With --stateless the process holds no device: each device line may carry "state" (what the
+        device's previous answer returned) and every answer to a device ends with the new "state",
+        so replicas behind a load balancer can serve any device while the host keeps the states
+        (docs/sidecar.md, Scaling out).
         """
     public static let options: [OptionSpec] =
-        Inputs.placeOptions + [
-            OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport)."),
+        [OptionSpec("--stdio", help: "Serve on stdin/stdout (the only transport).", required: true)] + Inputs.placeOptions + [
             OptionSpec(
                 "--state", value: "FILE", help: "Keep device states and the catalog in the SQLite database FILE (created if missing)."),
             OptionSpec(
                 "--durability", value: "always|batch|none", help: "When --state commits: before each answer, in batches, or at the end.",
                 default: "batch"),
-            OptionSpec(
-                "--commit-every", value: "N", help: "With --durability batch: device inputs between commits at most.", default: "10000"),
+            commitEvery,
             OptionSpec(
                 "--stateless",
                 help:
                     "Hold no device: each device line may carry its \"state\" and every answer returns the new one (any replica serves any device)."
             ),
-            OptionSpec("--snapshot-every", value: "N", help: "The name --commit-every had before the state database."),
+            .alias("--snapshot-every", of: commitEvery),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
+    static let commitEvery = OptionSpec(
+        "--commit-every", value: "N", help: "With --durability batch: device inputs between commits at most.", default: "10000")
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        guard arguments.flag("--stdio") else { throw .usage("--stdio is required (the only transport)") }
+    public struct Options: Equatable, Sendable {
+        var places: Inputs.PlaceOptions
+        var statePath: String?
+        var stateless: Bool
+        var durability: Durability
+        var commitEvery: Int
+        var configuration: RotationConfiguration
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
         let statePath = arguments.string("--state")
         let stateless = arguments.flag("--stateless")
         if stateless && statePath != nil { throw .usage("--stateless keeps no state: it cannot be combined with --state") }
-        let durabilityName = try arguments.choice("--durability", default: "batch", from: Durability.allCases.map(\.rawValue))
-        let durability = Durability(rawValue: durabilityName) ?? .batch
-        if arguments.string("--durability") != nil && statePath == nil { throw .usage("--durability needs --state FILE") }
-        let commitEvery = try arguments.int(
-            arguments.string("--snapshot-every") != nil ? "--snapshot-every" : "--commit-every", default: 10_000, in: 1...100_000_000)
-        let configuration = try Inputs.configuration(arguments, marginMeters: try arguments.double("--margin", default: 0, in: 0...100_000))
-        guard let loaded = try Inputs.places(arguments, console: console) else { return }
+        let durability = try arguments.choice("--durability", of: Durability.self)
+        if arguments.isGiven("--durability") && statePath == nil { throw .usage("--durability needs --state FILE") }
+        let commitEvery = try arguments.int("--commit-every", in: 1...100_000_000)
+        let margin = try arguments.double("--margin", in: 0...100_000)
+        return Options(
+            places: try Inputs.requiredPlaces(arguments), statePath: statePath, stateless: stateless,
+            durability: durability, commitEvery: commitEvery,
+            configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let loaded = try Inputs.places(options.places, console: console)
         var server: Sidecar
         var store: SidecarStore?
-        if let statePath {
+        if let statePath = options.statePath {
             do {
                 (store, server) = try SidecarStore.open(
-                    path: statePath, catalog: loaded.catalog, configuration: configuration, durability: durability)
+                    path: statePath, catalog: loaded.catalog, configuration: options.configuration, durability: options.durability)
             } catch {
                 throw .failure("\(error)")
             }
             if let store { console.err(store.summary) }
         } else {
-            server = Sidecar(catalog: loaded.catalog, configuration: configuration, stateless: stateless)
+            server = Sidecar(catalog: loaded.catalog, configuration: options.configuration, stateless: options.stateless)
         }
         Termination.install()
+        try answer(&server, store: store, commitEvery: options.commitEvery, console: console)
+        do {
+            try store?.close()
+        } catch {
+            throw .failure("\(error)")
+        }
+        if Termination.requested {
+            console.err(options.statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved")
+        }
+    }
+
+    /// Answers every line of stdin in order until its end (or SIGTERM, SIGINT), committing to
+    /// `store` as its durability says, and commits what is left.
+    static func answer(_ server: inout Sidecar, store: SidecarStore?, commitEvery: Int, console: Console) throws(CommandError) {
         var reader = StandardInputLines()
         var answers = AnswerBuffer()
         var lines = 0, inputsSinceCommit = 0
@@ -144,12 +197,6 @@ public enum ServeCommand: Subcommand {
         }
         try commit(wait: true)
         answers.write(to: console)
-        do {
-            try store?.close()
-        } catch {
-            throw .failure("\(error)")
-        }
-        if Termination.requested { console.err(statePath == nil ? "rotate serve: terminated" : "rotate serve: terminated; state saved") }
     }
 }
 

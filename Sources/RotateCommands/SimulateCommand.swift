@@ -36,12 +36,15 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--walks", value: "N", help: "Walks to replay.", default: "100"),
         OptionSpec("--kind", value: "KIND", help: "Walk kind (see below).", default: "walk"),
         OptionSpec("--length-km", value: "MIN-MAX", help: "Walk length in km, one value or a range.", default: "5-50"),
-        OptionSpec("--speed", value: "M/S", help: "One speed for every walk.", default: "1.0-1.8 walking, 15-30 driving"),
+        OptionSpec("--speed", value: "M/S", help: "One speed for every walk.", computedDefault: "1.0-1.8 walking, 15-30 driving"),
         OptionSpec("--interval", value: "S", help: "Seconds between fixes.", default: "1"),
         OptionSpec("--noise", value: "M", help: "GPS noise per axis, meters (also the reported accuracy).", default: "5"),
         OptionSpec("--dropout", value: "P", help: "Probability a fix is dropped (at most 3 in a row).", default: "0"),
         OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
-        OptionSpec("--limit", value: "N", help: "Regions the platform allows.", default: "20"),
+        OptionSpec(
+            "--limit", value: "N",
+            help: "Regions the platform allows (on --platform ios or android, the replay takes the platform's own limit unless given).",
+            default: "20"),
         OptionSpec("--headroom", value: "N", help: "Slots left to the host app.", default: "2"),
         OptionSpec("--stickiness", value: "M", help: "Incumbent advantage, meters.", default: "0"),
         OptionSpec("--margin", value: "M", help: "Override the derived margin, meters."),
@@ -66,18 +69,20 @@ public enum SimulateCommand: Subcommand {
                 "With --compare: also replay every-place, the platform itself with every place near the walk registered (no limit): what any design hearing only the platform's events could detect."
         ),
         OptionSpec(
-            "--cushion", value: "MIN-MAX", help: "With --platform ios|android: the exit cushion range, meters.", default: "the platform's"),
+            "--cushion", value: "MIN-MAX", help: "With --platform ios|android: the exit cushion range, meters.",
+            computedDefault: "the platform's"),
         OptionSpec(
             "--latency-median", value: "S", help: "With --platform ios|android: delivery latency median, seconds.",
-            default: "the platform's"),
+            computedDefault: "the platform's"),
         OptionSpec(
             "--latency-p90", value: "S", help: "With --platform ios|android: delivery latency 90th percentile, seconds.",
-            default: "the platform's"),
+            computedDefault: "the platform's"),
         OptionSpec(
-            "--latency-max", value: "S", help: "With --platform ios|android: longest delivery latency, seconds.", default: "the platform's"),
+            "--latency-max", value: "S", help: "With --platform ios|android: longest delivery latency, seconds.",
+            computedDefault: "the platform's"),
         OptionSpec(
             "--os-noise", value: "M", help: "With --platform ios|android: the OS's position error per axis, meters.",
-            default: "the platform's"),
+            computedDefault: "the platform's"),
         OptionSpec(
             "--reboot-every", value: "S",
             help: "With --platform: the device reboots every S seconds (Android loses its registrations; the host registers again)."),
@@ -91,40 +96,129 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--quiet", help: "No progress on stderr (shown only when stderr is a terminal)."),
     ]
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        var scenario = Simulation.Scenario()
-        scenario.placeSet = try PlaceSetKind(
-            rawValue: arguments.choice("--set", default: "uniform", from: PlaceSetKind.allCases.map(\.rawValue)))!
-        scenario.placeCount = try arguments.int("--places-count", default: 2_000, in: 1...5_000_000)
-        scenario.regionSideMeters = try arguments.double("--region-km", default: 30, in: 0.1...5_000) * 1_000
-        scenario.walks = try arguments.int("--walks", default: 100, in: 1...1_000_000)
-        let kind = try arguments.choice("--kind", default: "walk", from: ["mixed"] + WalkKind.allCases.map(\.rawValue))
-        scenario.walkKind = kind == "mixed" ? nil : WalkKind(rawValue: kind)
-        scenario.lengthMeters = try lengthRange(arguments.string("--length-km") ?? "5-50")
-        scenario.fixes = FixModel(
-            intervalSeconds: try arguments.double("--interval", default: 1, in: 0.01...3_600),
-            noiseSigmaMeters: try arguments.double("--noise", default: 5, in: 0...1_000),
-            dropoutProbability: try arguments.double("--dropout", default: 0, in: 0...0.9))
-        if arguments.string("--speed") != nil {
-            scenario.speedMetersPerSecond = try arguments.double("--speed", default: 1.4, in: 0.01...1_000)
-        }
-        scenario.platformDelaySeconds = try arguments.double("--delay", default: 0, in: 0...86_400)
-        scenario.configuration.limit = try arguments.int("--limit", default: 20, in: 1...10_000)
-        scenario.configuration.headroom = try arguments.int("--headroom", default: 2, in: 0...10_000)
-        scenario.configuration.stickinessMeters = try arguments.double("--stickiness", default: 0, in: 0...100_000)
-        if arguments.string("--margin") != nil {
-            scenario.marginOverrideMeters = try arguments.double("--margin", default: 0, in: 0...1_000_000)
-        }
-        scenario.seed = try arguments.uint64("--seed", default: 1)
+    public struct Options: Equatable, Sendable {
+        var scenario: Simulation.Scenario
+        var places: Inputs.PlaceOptions?
+        var walkPath: String?
+        var strict: Bool
+        /// Nil with `--platform none`.
+        var platform: Platform?
+        var compare: Bool
+        var minimumRecall120: Double?
+        var expectReferenceMisses: Bool
+        var json: Bool
+        var quiet: Bool
 
+        /// The emulated phone the walks are replayed on, and what the app monitors there.
+        struct Platform: Equatable, Sendable {
+            /// `ideal`, `ios` or `android`.
+            var name: String
+            var strategies: [StrategyKind]
+            var rebootEverySeconds: Double?
+            /// On ios and android: the platform's region monitoring with the options' overrides.
+            var monitoring: PlatformProfile.RegionMonitoring?
+            /// On ios and android: the region limit rotate takes there (`--limit`, else the
+            /// platform's).
+            var regionLimit: Int?
+        }
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        let scenario = try scenario(arguments)
+        let platformName = try arguments.choice("--platform", from: ["none", "ideal", "ios", "android"])
+        let strategy = try arguments.choice("--strategy", of: StrategyKind.self)
+        let compare = arguments.flag("--compare"), bound = arguments.flag("--bound")
+        if bound, !compare {
+            throw .usage("--bound needs --compare (alone: --strategy every-place)")
+        }
+        let strategies = compare ? StrategyKind.allCases.filter { $0 != .everyPlace || bound } : [strategy]
+        let minimumRecall120 = try arguments.doubleIfGiven("--min-recall-120", in: 0...1)
+        let expectReferenceMisses = arguments.flag("--expect-reference-misses")
+        if platformName == "none",
+            compare || arguments.isGiven("--strategy") || minimumRecall120 != nil || expectReferenceMisses
+                || arguments.isGiven("--reboot-every")
+        {
+            throw .usage(
+                "--strategy, --compare, --min-recall-120, --expect-reference-misses and --reboot-every need a platform (not --platform none)"
+            )
+        }
+        if expectReferenceMisses, !compare {
+            throw .usage("--expect-reference-misses needs --compare")
+        }
+        if minimumRecall120 != nil, !strategies.contains(.rotate) {
+            throw .usage("--min-recall-120 checks rotate: use it with --strategy rotate or --compare")
+        }
+        let platform =
+            platformName == "none" ? nil : try self.platform(platformName, strategies: strategies, scenario: scenario, arguments)
+        return Options(
+            scenario: scenario, places: try Inputs.PlaceOptions(arguments), walkPath: arguments.string("--walk"),
+            strict: arguments.flag("--strict"), platform: platform, compare: compare, minimumRecall120: minimumRecall120,
+            expectReferenceMisses: expectReferenceMisses, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"))
+    }
+
+    /// The place set, walks, fixes and planner options.
+    static func scenario(_ arguments: Arguments) throws(CommandError) -> Simulation.Scenario {
+        var scenario = Simulation.Scenario()
+        scenario.placeSet = try arguments.choice("--set", of: PlaceSetKind.self)
+        scenario.placeCount = try arguments.int("--places-count", in: 1...5_000_000)
+        scenario.regionSideMeters = try arguments.double("--region-km", in: 0.1...5_000) * 1_000
+        scenario.walks = try arguments.int("--walks", in: 1...1_000_000)
+        let kind = try arguments.choice("--kind", from: ["mixed"] + WalkKind.allCases.map(\.rawValue))
+        scenario.walkKind = WalkKind(rawValue: kind)
+        scenario.lengthMeters = try lengthRange(arguments.text("--length-km"))
+        scenario.fixes = FixModel(
+            intervalSeconds: try arguments.double("--interval", in: 0.01...3_600),
+            noiseSigmaMeters: try arguments.double("--noise", in: 0...1_000),
+            dropoutProbability: try arguments.double("--dropout", in: 0...0.9))
+        scenario.speedMetersPerSecond = try arguments.doubleIfGiven("--speed", in: 0.01...1_000)
+        scenario.platformDelaySeconds = try arguments.double("--delay", in: 0...86_400)
+        scenario.configuration.limit = try arguments.int("--limit", in: 1...10_000)
+        scenario.configuration.headroom = try arguments.int("--headroom", in: 0...10_000)
+        scenario.configuration.stickinessMeters = try arguments.double("--stickiness", in: 0...100_000)
+        scenario.marginOverrideMeters = try arguments.doubleIfGiven("--margin", in: 0...1_000_000)
+        scenario.seed = try arguments.uint64("--seed")
+        return scenario
+    }
+
+    /// The emulated phone named `name` (not `none`), with the emulator options.
+    static func platform(
+        _ name: String, strategies: [StrategyKind], scenario: Simulation.Scenario, _ arguments: Arguments
+    ) throws(CommandError) -> Options.Platform {
+        var platform = Options.Platform(
+            name: name, strategies: strategies, rebootEverySeconds: try arguments.doubleIfGiven("--reboot-every", in: 60...10_000_000))
+        if name != "ideal" {
+            let profile: PlatformProfile = name == "android" ? .android : .iOS
+            platform.monitoring = try monitoring(profile.regionMonitoring, arguments)
+            platform.regionLimit = arguments.isGiven("--limit") ? scenario.configuration.limit : profile.regionLimit
+        }
+        return platform
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let (simulation, fileWalk) = try simulation(options, console: console)
+        let platform = try platformRun(options.platform, simulation: simulation, fileWalk: fileWalk)
+        let outcome = try replay(simulation, on: platform, fileWalk: fileWalk, options, console: console)
+        if options.json {
+            printJSON(outcome, options, console: console)
+        } else {
+            printTable(outcome, options, console: console)
+        }
+        try check(outcome, options)
+    }
+
+    /// The simulation over the places file or the synthetic set, and the recorded walk if one
+    /// is given: one walk, its margin (unless `--margin`) from its own steps, synthetic places
+    /// around it.
+    static func simulation(_ options: Options, console: Console) throws(CommandError) -> (Simulation, Walk?) {
+        var scenario = options.scenario
         var catalog: PlaceCatalog?
-        if arguments.string("--places") != nil {
-            catalog = try Inputs.places(arguments, console: console)?.catalog
+        if let places = options.places {
+            catalog = try Inputs.places(places, console: console).catalog
             if let catalog { scenario.placeCount = catalog.count }
         }
         var fileWalk: Walk?
-        if let walkPath = arguments.string("--walk") {
-            let walk = Walk(recorded: try Inputs.walk(walkPath, strict: arguments.flag("--strict"), console: console).fixes)
+        if let walkPath = options.walkPath {
+            let walk = Walk(recorded: try Inputs.walk(walkPath, strict: options.strict, console: console).fixes)
             fileWalk = walk
             scenario.walks = 1
             if scenario.marginOverrideMeters == nil {
@@ -135,179 +229,179 @@ public enum SimulateCommand: Subcommand {
                 scenario.regionCenter = walk.samples[walk.samples.count / 2].truePosition
             }
         }
-        let simulation: Simulation
         do {
-            simulation = try Simulation(scenario, catalog: catalog)
+            return (try Simulation(scenario, catalog: catalog), fileWalk)
         } catch let error as ConfigurationError {
             throw .usage("\(error)")
         } catch {
             throw .failure("cannot build the place set: \(error)")
         }
-        let showProgress = !arguments.flag("--quiet") && console.errIsTerminal
-        let chosenPlatform = try arguments.choice("--platform", default: "ios", from: ["none", "ideal", "ios", "android"])
-        let platformName = chosenPlatform == "none" ? nil : chosenPlatform
-        let strategyName = try arguments.choice("--strategy", default: "rotate", from: StrategyKind.allCases.map(\.rawValue))
-        if arguments.flag("--bound"), !arguments.flag("--compare") {
-            throw .usage("--bound needs --compare (alone: --strategy every-place)")
+    }
+
+    /// The replay on the emulated phone, with rotate set as the platform's preset would set it:
+    /// its region limit, and a margin covering what the platform does before the woken app has
+    /// its fix. Nil without a platform.
+    static func platformRun(
+        _ platform: Options.Platform?, simulation: Simulation, fileWalk: Walk?
+    ) throws(CommandError) -> Simulation.PlatformRun? {
+        guard let platform else { return nil }
+        let scenario = simulation.scenario
+        var configuration = simulation.configuration
+        var replay: PlatformReplay =
+            switch platform.name {
+            case "ideal": .ideal(delaySeconds: scenario.platformDelaySeconds, seed: scenario.seed)
+            case "android": PlatformReplay(profile: .android, seed: scenario.seed)
+            default: PlatformReplay(profile: .iOS, seed: scenario.seed)
+            }
+        if let seconds = platform.rebootEverySeconds { replay.rebootEverySeconds = seconds }
+        if let monitoring = platform.monitoring, let limit = platform.regionLimit {
+            replay.monitoring = monitoring
+            replay.profile.regionMonitoring = monitoring
+            configuration.limit = limit
+            configuration.marginMeters =
+                scenario.marginOverrideMeters
+                ?? replay.profile.refreshExitMarginMeters(
+                    maxSpeedMetersPerSecond: fileWalk?.fastestSpeedMetersPerSecond ?? scenario.maxSpeedMetersPerSecond,
+                    fixIntervalSeconds: scenario.fixes.maxGapSeconds) + scenario.fixes.noiseAllowanceMeters
         }
-        let strategies =
-            arguments.flag("--compare")
-            ? StrategyKind.allCases.filter { $0 != .everyPlace || arguments.flag("--bound") }
-            : [StrategyKind(rawValue: strategyName) ?? .rotate]
-        let minimumRecall120 =
-            arguments.string("--min-recall-120") == nil ? nil : try arguments.double("--min-recall-120", default: 0, in: 0...1)
-        if platformName == nil,
-            arguments.flag("--compare") || arguments.string("--strategy") != nil || minimumRecall120 != nil
-                || arguments.flag("--expect-reference-misses") || arguments.string("--reboot-every") != nil
-        {
-            throw .usage(
-                "--strategy, --compare, --min-recall-120, --expect-reference-misses and --reboot-every need a platform (not --platform none)"
-            )
-        }
-        if arguments.flag("--expect-reference-misses"), !arguments.flag("--compare") {
-            throw .usage("--expect-reference-misses needs --compare")
-        }
-        if minimumRecall120 != nil, !strategies.contains(.rotate) {
-            throw .usage("--min-recall-120 checks rotate: use it with --strategy rotate or --compare")
-        }
-        var platformConfiguration = simulation.configuration
+        replay.placeSlots = configuration.placeSlots
+        return Simulation.PlatformRun(replay: replay, configuration: try Inputs.validated(configuration), strategies: platform.strategies)
+    }
+
+    /// What a run found: the planner check's report, and each strategy's on the platform.
+    struct Outcome {
+        var simulation: Simulation
+        var report: OracleReport
         var platform: Simulation.PlatformRun?
-        if let platformName {
-            var replay: PlatformReplay =
-                switch platformName {
-                case "ideal": .ideal(delaySeconds: scenario.platformDelaySeconds, seed: scenario.seed)
-                case "android": PlatformReplay(profile: .android, seed: scenario.seed)
-                default: PlatformReplay(profile: .iOS, seed: scenario.seed)
-                }
-            if arguments.string("--reboot-every") != nil {
-                replay.rebootEverySeconds = try arguments.double("--reboot-every", default: 0, in: 60...10_000_000)
-            }
-            if platformName != "ideal" {
-                replay.monitoring = try Self.monitoring(replay.monitoring, arguments)
-                replay.profile.regionMonitoring = replay.monitoring
-                // rotate as the platform's preset would set it: its region limit, and a margin
-                // covering what the platform does before the woken app has its fix.
-                if arguments.string("--limit") == nil { platformConfiguration.limit = replay.profile.regionLimit }
-                platformConfiguration.marginMeters =
-                    scenario.marginOverrideMeters
-                    ?? replay.profile.refreshExitMarginMeters(
-                        maxSpeedMetersPerSecond: fileWalk?.fastestSpeedMetersPerSecond ?? scenario.maxSpeedMetersPerSecond,
-                        fixIntervalSeconds: scenario.fixes.maxGapSeconds) + scenario.fixes.noiseAllowanceMeters
-            }
-            replay.placeSlots = platformConfiguration.placeSlots
-            do {
-                platform = Simulation.PlatformRun(
-                    replay: replay, configuration: try platformConfiguration.validated(), strategies: strategies)
-            } catch {
-                throw .usage("\(error)")
-            }
-        }
-        let report: OracleReport
-        var platformReports: [(strategy: StrategyKind, report: PlatformReplayReport)] = []
+        var platformReports: [(strategy: StrategyKind, report: PlatformReplayReport)]
+    }
+
+    /// The walks through the planner check and, with a platform, through the emulated phone.
+    static func replay(
+        _ simulation: Simulation, on platform: Simulation.PlatformRun?, fileWalk: Walk?, _ options: Options, console: Console
+    ) throws(CommandError) -> Outcome {
+        var outcome = Outcome(simulation: simulation, report: OracleReport(), platform: platform, platformReports: [])
+        let showProgress = !options.quiet && console.errIsTerminal
         do {
             if let fileWalk {
-                report = try simulation.replay(fileWalk)
+                outcome.report = try simulation.replay(fileWalk)
                 if let platform {
-                    platformReports = try simulation.runOnPlatform(
+                    outcome.platformReports = try simulation.runOnPlatform(
                         platform.replay, configuration: platform.configuration, strategies: platform.strategies, walk: fileWalk)
                 }
             } else {
-                (report, platformReports) = try simulation.run(onPlatform: platform) { done, total in
+                (outcome.report, outcome.platformReports) = try simulation.run(onPlatform: platform) { done, total in
                     if showProgress && (done == total || done % max(1, total / 10) == 0) {
-                        console.err("rotate simulate: \(done)/\(total) walks" + (platformName.map { " (and on \($0))" } ?? ""))
+                        console.err("rotate simulate: \(done)/\(total) walks" + (options.platform.map { " (and on \($0.name))" } ?? ""))
                     }
                 }
             }
         } catch {
             throw .failure("\(error)")
         }
-        let config = simulation.configuration
-        if arguments.flag("--json") {
-            var object = JSONObject()
-            object.add("walks", report.walks)
-            object.add("km", report.kilometers, decimals: 3)
-            object.add("fixes", report.fixes)
-            object.add("reselections", report.reselections)
-            object.add("reselections_per_km", report.perKilometer(report.reselections))
-            object.add("starts", report.starts)
-            object.add("stops", report.stops)
-            object.add("churn_per_km", report.perKilometer(report.churn))
-            object.add("misses", report.misses.count)
-            object.add("avoidable_misses", report.avoidableMisses)
-            object.add("unavoidable_misses", report.unavoidableMisses)
-            object.add("saturated_within_slots_misses", report.saturatedButWithinSlots)
-            object.add("degraded_share", report.degradedShare, decimals: 5)
-            object.add("saturated_share", report.saturatedShare, decimals: 5)
-            object.add("max_slots_used", report.maxSlotsUsed)
-            object.add("place_slots", config.placeSlots)
-            object.add("margin_m", config.marginMeters)
-            object.add("set", scenario.placeSet.rawValue)
-            object.add("places", scenario.placeCount)
-            object.add("kind", kind)
-            object.add("stickiness_m", config.stickinessMeters)
-            object.add("seed", scenario.seed)
-            if let platformName, !arguments.flag("--compare"), let only = platformReports.first {
-                // `misses` and `avoidable_misses` are the planner check's here; the visits' are
-                // `visit_misses` and `avoidable_visit_misses`.
-                Self.addPlatformFigures(
-                    only, platform: platformName, margin: platformConfiguration.marginMeters, missesKeyPrefix: "visit_", to: &object)
-                object.add("not_exact_fraction", only.report.notExactFraction, decimals: 5)
-            }
+        return outcome
+    }
+
+    /// The report as one JSON object, then with `--compare` one JSON line per strategy.
+    static func printJSON(_ outcome: Outcome, _ options: Options, console: Console) {
+        let report = outcome.report, scenario = outcome.simulation.scenario, config = outcome.simulation.configuration
+        var object = JSONObject()
+        object.add("walks", report.walks)
+        object.add("km", report.kilometers, decimals: 3)
+        object.add("fixes", report.fixes)
+        object.add("reselections", report.reselections)
+        object.add("reselections_per_km", report.perKilometer(report.reselections))
+        object.add("starts", report.starts)
+        object.add("stops", report.stops)
+        object.add("churn_per_km", report.perKilometer(report.churn))
+        object.add("misses", report.misses.count)
+        object.add("avoidable_misses", report.avoidableMisses)
+        object.add("unavoidable_misses", report.unavoidableMisses)
+        object.add("saturated_within_slots_misses", report.saturatedButWithinSlots)
+        object.add("degraded_share", report.degradedShare, decimals: 5)
+        object.add("saturated_share", report.saturatedShare, decimals: 5)
+        object.add("max_slots_used", report.maxSlotsUsed)
+        object.add("place_slots", config.placeSlots)
+        object.add("margin_m", config.marginMeters)
+        object.add("set", scenario.placeSet.rawValue)
+        object.add("places", scenario.placeCount)
+        object.add("kind", scenario.walkKind?.rawValue ?? "mixed")
+        object.add("stickiness_m", config.stickinessMeters)
+        object.add("seed", scenario.seed)
+        guard let name = options.platform?.name, let margin = outcome.platform?.configuration.marginMeters else {
             console.out(object.text)
-            if let platformName, arguments.flag("--compare") {
-                for entry in platformReports {
-                    var row = JSONObject()
-                    Self.addPlatformFigures(entry, platform: platformName, margin: platformConfiguration.marginMeters, to: &row)
-                    row.add("km", entry.report.kilometers, decimals: 3)
-                    row.add("walks", entry.report.walks)
-                    row.add("not_exact_fraction", entry.report.notExactFraction, decimals: 5)
-                    console.out(row.text)
-                }
-            }
-        } else {
-            console.out(
-                "rotate simulate: \(TextFormat.grouped(report.walks)) \(kind) walks over \(TextFormat.grouped(scenario.placeCount)) "
-                    + "\(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
-                    + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
-                    + "margin \(TextFormat.fixed(config.marginMeters, decimals: 1)) m, stickiness \(TextFormat.fixed(config.stickinessMeters, decimals: 0)) m, seed \(scenario.seed)"
-            )
-            console.out("walks      \(TextFormat.grouped(report.walks))")
-            console.out("distance   \(TextFormat.fixed(report.kilometers, decimals: 1)) km, \(TextFormat.grouped(report.fixes)) fixes")
-            console.out(
-                "reselect   \(TextFormat.grouped(report.reselections)) (\(TextFormat.fixed(report.perKilometer(report.reselections), decimals: 2)) per km)"
-            )
-            console.out(
-                "churn      \(TextFormat.grouped(report.churn)) starts + stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 2)) per km)"
-            )
-            console.out(
-                "misses     \(report.misses.count): \(report.avoidableMisses) avoidable, \(report.unavoidableMisses) unavoidable "
-                    + "(\(report.saturatedButWithinSlots) of them in saturated states at points inside no more fences than slots)")
-            console.out(
-                "states     \(TextFormat.fixed(100 * report.degradedShare, decimals: 2)) % of fixes degraded, "
-                    + "\(TextFormat.fixed(100 * report.saturatedShare, decimals: 2)) % saturated")
-            console.out("slots      at most \(report.maxSlotsUsed) of \(config.limit - config.headroom) used")
-            if let platformName {
-                console.out(
-                    "platform   \(platformName), rotate's margin \(TextFormat.fixed(platformConfiguration.marginMeters, decimals: 1)) m, "
-                        + "limit \(platformConfiguration.limit)")
-                for entry in platformReports { Self.printPlatformFigures(entry, console: console) }
-            }
+            return
         }
+        if !options.compare, let only = outcome.platformReports.first {
+            // `misses` and `avoidable_misses` are the planner check's here; the visits' are
+            // `visit_misses` and `avoidable_visit_misses`.
+            addPlatformFigures(only, platform: name, margin: margin, missesKeyPrefix: "visit_", to: &object)
+            object.add("not_exact_fraction", only.report.notExactFraction, decimals: 5)
+        }
+        console.out(object.text)
+        guard options.compare else { return }
+        for entry in outcome.platformReports {
+            var row = JSONObject()
+            addPlatformFigures(entry, platform: name, margin: margin, to: &row)
+            row.add("km", entry.report.kilometers, decimals: 3)
+            row.add("walks", entry.report.walks)
+            row.add("not_exact_fraction", entry.report.notExactFraction, decimals: 5)
+            console.out(row.text)
+        }
+    }
+
+    /// The report as a table, then the platform's figures for each strategy.
+    static func printTable(_ outcome: Outcome, _ options: Options, console: Console) {
+        let report = outcome.report, scenario = outcome.simulation.scenario, config = outcome.simulation.configuration
+        console.out(
+            "rotate simulate: \(TextFormat.grouped(report.walks)) \(scenario.walkKind?.rawValue ?? "mixed") walks over \(TextFormat.grouped(scenario.placeCount)) "
+                + "\(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
+                + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
+                + "margin \(TextFormat.fixed(config.marginMeters, decimals: 1)) m, stickiness \(TextFormat.fixed(config.stickinessMeters, decimals: 0)) m, seed \(scenario.seed)"
+        )
+        console.out("walks      \(TextFormat.grouped(report.walks))")
+        console.out("distance   \(TextFormat.fixed(report.kilometers, decimals: 1)) km, \(TextFormat.grouped(report.fixes)) fixes")
+        console.out(
+            "reselect   \(TextFormat.grouped(report.reselections)) (\(TextFormat.fixed(report.perKilometer(report.reselections), decimals: 2)) per km)"
+        )
+        console.out(
+            "churn      \(TextFormat.grouped(report.churn)) starts + stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 2)) per km)"
+        )
+        console.out(
+            "misses     \(report.misses.count): \(report.avoidableMisses) avoidable, \(report.unavoidableMisses) unavoidable "
+                + "(\(report.saturatedButWithinSlots) of them in saturated states at points inside no more fences than slots)")
+        console.out(
+            "states     \(TextFormat.fixed(100 * report.degradedShare, decimals: 2)) % of fixes degraded, "
+                + "\(TextFormat.fixed(100 * report.saturatedShare, decimals: 2)) % saturated")
+        console.out("slots      at most \(report.maxSlotsUsed) of \(config.limit - config.headroom) used")
+        if let name = options.platform?.name, let platformConfiguration = outcome.platform?.configuration {
+            console.out(
+                "platform   \(name), rotate's margin \(TextFormat.fixed(platformConfiguration.marginMeters, decimals: 1)) m, "
+                    + "limit \(platformConfiguration.limit)")
+            for entry in outcome.platformReports { printPlatformFigures(entry, console: console) }
+        }
+    }
+
+    /// The pass criteria: no avoidable miss and no unavoidable one outside saturated states, and
+    /// with the platform checks, rotate's recall and the reference designs' known misses.
+    static func check(_ outcome: Outcome, _ options: Options) throws(CommandError) {
+        let report = outcome.report
         var failures: [String] = []
         if report.avoidableMisses > 0 || report.unavoidableOutsideSaturation > 0 {
             failures.append(
                 "\(report.avoidableMisses) avoidable misses, \(report.unavoidableOutsideSaturation) unavoidable misses outside saturated states"
             )
         }
-        if let minimumRecall120, let rotate = platformReports.first(where: { $0.strategy == .rotate })?.report,
+        if let minimumRecall120 = options.minimumRecall120,
+            let rotate = outcome.platformReports.first(where: { $0.strategy == .rotate })?.report,
             rotate.score.recall120 < minimumRecall120
         {
             failures.append(
                 "rotate's recall of visits >= 120 s is \(TextFormat.fixed(rotate.score.recall120, decimals: 4)), "
                     + "below --min-recall-120 \(TextFormat.fixed(minimumRecall120, decimals: 4))")
         }
-        if arguments.flag("--expect-reference-misses") {
-            for entry in platformReports where entry.strategy.isReferenceDesign && entry.report.visitsEnteredUnmonitored == 0 {
+        if options.expectReferenceMisses {
+            for entry in outcome.platformReports where entry.strategy.isReferenceDesign && entry.report.visitsEnteredUnmonitored == 0 {
                 failures.append("\(entry.strategy.rawValue) entered no fence while it was unmonitored: its known flaw did not show")
             }
         }
@@ -329,15 +423,15 @@ public enum SimulateCommand: Subcommand {
             monitoring.exitCushionMeters = low...high
         }
         let latency = monitoring.latency
-        let median = try arguments.double("--latency-median", default: latency.medianSeconds, in: 0...86_400)
-        let p90 = try arguments.double("--latency-p90", default: max(latency.p90Seconds, median), in: 0...86_400)
-        let maximum = try arguments.double("--latency-max", default: max(latency.maximumSeconds, p90), in: 0...86_400)
+        let median = try arguments.doubleIfGiven("--latency-median", in: 0...86_400) ?? latency.medianSeconds
+        let p90 = try arguments.doubleIfGiven("--latency-p90", in: 0...86_400) ?? max(latency.p90Seconds, median)
+        let maximum = try arguments.doubleIfGiven("--latency-max", in: 0...86_400) ?? max(latency.maximumSeconds, p90)
         guard median <= p90, p90 <= maximum else {
             throw .usage("latencies must be ordered: --latency-median \(median) <= --latency-p90 \(p90) <= --latency-max \(maximum)")
         }
         monitoring.latency = PlatformProfile.LatencyDistribution(
             minimumSeconds: min(latency.minimumSeconds, median), medianSeconds: median, p90Seconds: p90, maximumSeconds: maximum)
-        let sigma = try arguments.double("--os-noise", default: monitoring.positionNoise.sigmaMeters, in: 0...10_000)
+        let sigma = try arguments.doubleIfGiven("--os-noise", in: 0...10_000) ?? monitoring.positionNoise.sigmaMeters
         monitoring.positionNoise = PlatformProfile.PositionNoise(
             sigmaMeters: sigma, correlationSeconds: monitoring.positionNoise.correlationSeconds)
         return monitoring

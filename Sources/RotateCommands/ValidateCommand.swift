@@ -22,9 +22,25 @@ public enum ValidateCommand: Subcommand {
             OptionSpec("--quiet", help: "No progress on stderr (shown for 100,000 places or more, only when stderr is a terminal)."),
         ]
 
-    public static func run(_ arguments: Arguments, console: Console) throws(CommandError) {
-        let configuration = try Inputs.configuration(arguments, marginMeters: 0)
-        guard let loaded = try Inputs.places(arguments, console: console) else { return }
+    public struct Options: Equatable, Sendable {
+        var places: Inputs.PlaceOptions
+        /// The planner's limit and headroom; what it leaves for places is the density warning's bound.
+        var configuration: RotationConfiguration
+        var quiet: Bool
+    }
+
+    public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
+        var configuration = RotationConfiguration()
+        configuration.limit = try arguments.int("--limit", in: 1...100_000)
+        configuration.headroom = try arguments.int("--headroom", in: 0...100_000)
+        return Options(
+            places: try Inputs.requiredPlaces(arguments), configuration: try Inputs.validated(configuration),
+            quiet: arguments.flag("--quiet"))
+    }
+
+    public static func run(_ options: Options, console: Console) throws(CommandError) {
+        let configuration = options.configuration
+        let loaded = try Inputs.places(options.places, console: console)
         let places = loaded.catalog.places
         var lines = [
             "rotate validate: \(loaded.path)",
@@ -42,7 +58,7 @@ public enum ValidateCommand: Subcommand {
         for place in places { byCoordinate[place.coordinate, default: 0] += 1 }
         let shared = byCoordinate.values.filter { $0 > 1 }
         lines.append("duplicates     \(shared.count) coordinates shared by \(shared.reduce(0, +)) places")
-        let showProgress = !arguments.flag("--quiet") && console.errIsTerminal && places.count >= 100_000
+        let showProgress = !options.quiet && console.errIsTerminal && places.count >= 100_000
         let density = Density(vectors: loaded.catalog.vectors, index: loaded.catalog.index, withinMeters: 1_000) { done in
             if showProgress { console.err("rotate validate: density \(done)/\(places.count) places") }
         }

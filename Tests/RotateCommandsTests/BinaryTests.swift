@@ -50,14 +50,15 @@ import Testing
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 
-    @Test func helpExitsZeroOnStdout() throws {
-        let result = try Self.run(["--help"])
+    @Test(arguments: [["--help"], [], ["help"], ["help", "bench"]])
+    func helpExitsZeroOnStdout(arguments: [String]) throws {
+        let result = try Self.run(arguments)
         #expect(result.code == 0)
         #expect(result.out.contains("bench"))
         #expect(result.err.isEmpty)
     }
 
-    @Test(arguments: [[], ["nope"], ["bench", "--nope"], ["bench", "--count=-3"]])
+    @Test(arguments: [["nope"], ["help", "nope"], ["plan"], ["bench", "--nope"], ["bench", "--count=-3"]])
     func usageErrorsExitTwoOnStderr(arguments: [String]) throws {
         let result = try Self.run(arguments)
         #expect(result.code == 2)

@@ -6,11 +6,48 @@ import WalkSimulator
 
 /// The command line in-process: dispatch, help, usage errors and exit codes.
 @Suite struct RotateCommandLineTests {
-    @Test func noArgumentsIsAUsageErrorWithHelpOnStderr() {
-        let result = CapturingConsole.run([])
+    /// As with swift-argument-parser: `rotate`, `rotate help`, `--help` and `-h` print the
+    /// top-level help on stdout and exit 0.
+    @Test(arguments: [[], ["help"], ["--help"], ["-h"], ["help", "--help"]])
+    func theTopLevelHelpExitsZero(arguments: [String]) {
+        let result = CapturingConsole.run(arguments)
+        #expect(result.code == 0)
+        #expect(result.out == RotateCommandLine.help)
+        #expect(result.out.contains("USAGE: rotate <command>"))
+        #expect(result.err.isEmpty)
+    }
+
+    /// `rotate help COMMAND` prints what `rotate COMMAND --help` prints.
+    @Test func helpCommandPrintsTheCommandsHelp() {
+        for command in RotateCommandLine.subcommands {
+            let result = CapturingConsole.run(["help", command.name])
+            #expect(result.code == 0)
+            #expect(result.out == command.help)
+            #expect(result.out == CapturingConsole.run([command.name, "--help"]).out)
+        }
+        #expect(CapturingConsole.run(["help", "plan"]).out.hasPrefix("OVERVIEW: Plan the fences"))
+        #expect(CapturingConsole.run(["help", "frobnicate"]).code == 2)
+        #expect(CapturingConsole.run(["help", "plan", "extra"]).code == 2)
+    }
+
+    /// A command line missing required options names all of them in one error, with the usage
+    /// line that shows them, and exits 2.
+    @Test(arguments: [
+        (["plan"], "missing --places and --walk", "rotate plan --places <file> --walk <file> [options]"),
+        (["plan", "--walk", "w.csv"], "missing --places", "rotate plan --places <file> --walk <file> [options]"),
+        (
+            ["probability", "--radius", "1"], "missing --distance and --sigma",
+            "rotate probability --distance <m> --radius <m> --sigma <m> [options]"
+        ),
+        (["serve"], "missing --stdio and --places", "rotate serve --stdio --places <file> [options]"),
+        (["select", "--at", "1,2"], "missing --places", "rotate select --places <file> (--at <lat,lon> | --positions <file>) [options]"),
+    ])
+    func missingOptionsAreNamedAtOnce(arguments: [String], message: String, usage: String) {
+        let result = CapturingConsole.run(arguments)
         #expect(result.code == 2)
         #expect(result.out.isEmpty)
-        #expect(result.err.contains("USAGE: rotate <command>"))
+        let name = arguments[0]
+        #expect(result.err == "rotate \(name): error: \(message)\nUsage: \(usage); see 'rotate \(name) --help'.")
     }
 
     @Test func topLevelHelpListsEveryCommand() {
