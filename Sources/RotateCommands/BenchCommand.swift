@@ -73,7 +73,7 @@ public enum BenchCommand: Subcommand {
                 if let problem = record.problem { throw CommandError.failure("\(path):\(record.line): \(problem)") }
                 guard let found = columns else {
                     columns = CSVFile.columns(
-                        of: record.fields, aliases: ["lat": ["lat", "latitude"], "lon": ["lon", "lng", "longitude"]])
+                        of: record.fields, aliases: ["lat": CSVFile.latitudeAliases, "lon": CSVFile.longitudeAliases])
                     guard columns?["lat"] != nil, columns?["lon"] != nil else {
                         throw CommandError.failure("\(path):\(record.line): the header needs lat and lon")
                     }

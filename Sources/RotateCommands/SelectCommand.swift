@@ -34,9 +34,9 @@ public enum SelectCommand: Subcommand {
 
     static let positionAliases: [String: [String]] = [
         "id": ["id", "device", "user", "identifier"],
-        "lat": ["lat", "latitude", "y"],
-        "lon": ["lon", "lng", "long", "longitude", "x"],
-        "accuracy_m": ["accuracy_m", "accuracy", "horizontal_accuracy"],
+        "lat": CSVFile.latitudeAliases,
+        "lon": CSVFile.longitudeAliases,
+        "accuracy_m": CSVFile.accuracyAliases,
     ]
 
     public struct Options: Equatable, Sendable {

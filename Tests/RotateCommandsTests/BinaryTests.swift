@@ -66,6 +66,17 @@ import Testing
         #expect(!result.err.isEmpty)
     }
 
+    /// Every reader of positions takes the same header spellings (`CSVFile.latitudeAliases`):
+    /// `bench --positions` reads a `y,x` file as `select` and the places reader do.
+    @Test func benchReadsPositionsWithEveryHeaderSpelling() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-yx-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("y,x\n46.05,14.50\n46.06,14.51\n".utf8).write(to: file)
+        let result = try Self.run(["bench", "--count", "500", "--positions", file.path, "--queries", "2", "--repetitions", "1", "--quiet"])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("k-d tree == brute force"))
+    }
+
     @Test func benchRunsAndExitsZero() throws {
         let result = try Self.run(["bench", "--count", "500", "--queries", "50", "--repetitions", "1", "--quiet"])
         #expect(result.code == 0, "\(result.err)")
