@@ -7,20 +7,20 @@ import PackageDescription
 //   SpatialIndex    -> Geodesy, CPrefetch              k-d tree, brute-force reference
 //   FencePlanner    -> SpatialIndex                    catalog, selection, diff, rotator
 //   FenceRules      -> Geodesy                         P(inside), hysteresis and dwell rules
-//   FenceMonitor    -> FencePlanner, FenceRules        the event engine: region events and fixes in, place events out
+//   EventEngine     -> FencePlanner, FenceRules        the event engine (FenceMonitor): region events and fixes in, place events out
 //   PlatformEmulator -> FencePlanner                   iOS, Android and ideal region monitoring, sourced parameters
-//   WalkSimulator   -> PlatformEmulator, FenceMonitor  walks, oracles, platform replays, evaluation
+//   WalkSimulator   -> PlatformEmulator, EventEngine   walks, oracles, platform replays, evaluation
 //   RotateJSON                                         the JSON reader and writer, the one decimal number reader, number text
 //   RotateFormats   -> FencePlanner, RotateJSON        CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
-//   SyncService     -> RotateJSON, FenceMonitor        devices, catalog changes, the sidecar
+//   SyncService     -> RotateJSON, EventEngine         devices, catalog changes, the sidecar
 //   CSQLite                                            the system SQLite library (Debian: libsqlite3-dev)
 //   StateStore      -> SyncService, CSQLite            the sidecar's state database
 //   BenchmarkKit    -> SyncService, WalkSimulator, …   stopwatch, bench scenarios
 //   RotateCommands  -> BenchmarkKit, …                 the `rotate` subcommands
 //   rotate, RotateBenchmarks -> RotateCommands, BenchmarkKit
 // Products (umbrella modules that only re-export):
-//   RotateKit       the product: Geodesy … FenceMonitor, RotateFormats, SyncService, StateStore
-//   RotateEngine    on the phone: Geodesy, SpatialIndex, FencePlanner, FenceRules, FenceMonitor
+//   RotateKit       the product: Geodesy … EventEngine, RotateFormats, SyncService, StateStore
+//   RotateEngine    on the phone: Geodesy, SpatialIndex, FencePlanner, FenceRules, EventEngine
 //   RotateLab       the lab: PlatformEmulator, WalkSimulator, BenchmarkKit
 let package = Package(
     name: "rotate",
@@ -40,32 +40,32 @@ let package = Package(
         .target(name: "SpatialIndex", dependencies: ["Geodesy", "CPrefetch"]),
         .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
-        .target(name: "FenceMonitor", dependencies: ["FencePlanner", "FenceRules", "SpatialIndex", "Geodesy"]),
+        .target(name: "EventEngine", dependencies: ["FencePlanner", "FenceRules", "SpatialIndex", "Geodesy"]),
         .target(name: "PlatformEmulator", dependencies: ["FencePlanner", "Geodesy"]),
-        .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "RotateJSON"),
         .target(name: "RotateFormats", dependencies: ["RotateJSON", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "SyncService", dependencies: ["RotateJSON", "FenceMonitor", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "SyncService", dependencies: ["RotateJSON", "EventEngine", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "StateStore", dependencies: ["SyncService", "CSQLite", "FenceMonitor", "FencePlanner", "Geodesy"]),
+        .target(name: "StateStore", dependencies: ["SyncService", "CSQLite", "EventEngine", "FencePlanner", "Geodesy"]),
         .target(
             name: "RotateKit",
             dependencies: [
-                "StateStore", "SyncService", "RotateFormats", "RotateJSON", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+                "StateStore", "SyncService", "RotateFormats", "RotateJSON", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
             ]
         ),
-        .target(name: "RotateEngine", dependencies: ["FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "RotateEngine", dependencies: ["EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(
             name: "BenchmarkKit",
             dependencies: [
-                "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+                "SyncService", "RotateFormats", "WalkSimulator", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
             ]
         ),
         .target(name: "RotateLab", dependencies: ["BenchmarkKit", "PlatformEmulator", "WalkSimulator"]),
         .target(
             name: "RotateCommands",
             dependencies: [
-                "BenchmarkKit", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FenceMonitor", "FenceRules", "FencePlanner", "SpatialIndex",
+                "BenchmarkKit", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex",
                 "Geodesy",
             ]
         ),
@@ -89,7 +89,7 @@ let package = Package(
             dependencies: ["FenceRules", "Geodesy", "RotateTestSupport"],
             exclude: ["make_rice_reference.py"]
         ),
-        .testTarget(name: "FenceMonitorTests", dependencies: ["FenceMonitor", "FenceRules", "FencePlanner", "Geodesy", "RotateTestSupport"]),
+        .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "FenceRules", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "PlatformEmulatorTests", dependencies: ["PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
@@ -101,11 +101,11 @@ let package = Package(
         .testTarget(name: "RotateJSONTests", dependencies: ["RotateJSON", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "SyncServiceTests",
-            dependencies: ["SyncService", "FenceMonitor", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]
+            dependencies: ["SyncService", "EventEngine", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"]
         ),
         .testTarget(
             name: "StateStoreTests",
-            dependencies: ["StateStore", "SyncService", "FenceMonitor", "FencePlanner", "Geodesy", "RotateTestSupport"]
+            dependencies: ["StateStore", "SyncService", "EventEngine", "FencePlanner", "Geodesy", "RotateTestSupport"]
         ),
         .testTarget(name: "RotateKitTests", dependencies: ["RotateKit", "RotateEngine", "RotateLab", "RotateTestSupport"]),
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),

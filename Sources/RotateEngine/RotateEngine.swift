@@ -4,7 +4,7 @@
 // line. These modules use only the standard library, Foundation and the C math library, so
 // that they can build for iOS and Android as well as Linux (`.ci/check-engine-imports` checks
 // their imports; CI builds on Linux only).
-@_exported import FenceMonitor
+@_exported import EventEngine
 @_exported import FencePlanner
 @_exported import FenceRules
 @_exported import Geodesy

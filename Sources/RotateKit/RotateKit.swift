@@ -3,7 +3,7 @@
 // service and the state store — and none of the evaluation lab (`RotateLab`: platform emulators,
 // walks, oracles, reference designs, replays, benchmarks). On a phone, `RotateEngine` is the
 // smaller product: the engine and what it needs, without SQLite or the sidecar.
-@_exported import FenceMonitor
+@_exported import EventEngine
 @_exported import FencePlanner
 @_exported import FenceRules
 @_exported import Geodesy

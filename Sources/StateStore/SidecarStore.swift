@@ -1,5 +1,5 @@
 import Dispatch
-import FenceMonitor
+import EventEngine
 import FencePlanner
 import Foundation
 import SyncService

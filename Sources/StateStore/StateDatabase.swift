@@ -1,5 +1,5 @@
 import CSQLite
-import FenceMonitor
+import EventEngine
 import FencePlanner
 import Foundation
 import Geodesy

@@ -1,4 +1,4 @@
-import FenceMonitor
+import EventEngine
 import FencePlanner
 
 /// The devices a service holds over one catalog, by device id: each device's event-engine state,

@@ -1,4 +1,4 @@
-import FenceMonitor
+import EventEngine
 import FencePlanner
 
 /// The line server behind `rotate serve --stdio`, without I/O: one input line in, the output

@@ -1,4 +1,4 @@
-import FenceMonitor
+import EventEngine
 import FencePlanner
 
 /// rotate as a `MonitoringStrategy`: its event engine (`FenceMonitor`) decides what the phone

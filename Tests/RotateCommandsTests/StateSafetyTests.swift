@@ -1,5 +1,5 @@
 import Dispatch
-import FenceMonitor
+import EventEngine
 import Foundation
 import Geodesy
 import RotateTestSupport

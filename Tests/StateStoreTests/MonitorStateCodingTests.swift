@@ -1,4 +1,4 @@
-import FenceMonitor
+import EventEngine
 import FencePlanner
 import Foundation
 import Geodesy

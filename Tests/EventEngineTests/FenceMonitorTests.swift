@@ -5,7 +5,7 @@ import Geodesy
 import RotateTestSupport
 import Testing
 
-@testable import FenceMonitor
+@testable import EventEngine
 
 /// Fixes with times, from `PlannerFixtures.walk` (one a second).
 func timedWalk(count: Int, from start: Coordinate, maxStepMeters: Double, inaccurateShare: Double = 0, seed: UInt64) -> [Fix] {
