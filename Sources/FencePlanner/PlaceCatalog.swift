@@ -58,7 +58,7 @@ public struct PlaceCatalog: Sendable {
     ///   (`.emptyID`, `.longID`, `.duplicateID`, `.reservedID`, `.invalidRadius`).
     /// - Complexity: O(n log n).
     public init(
-        places input: [Place], minFenceRadiusMeters: Double = 1, maxRegionRadiusMeters: Double = 400_000,
+        places: [Place], minFenceRadiusMeters: Double = 1, maxRegionRadiusMeters: Double = 400_000,
         refreshIdentifierPrefix: String = "refresh-", version: Int = 0
     ) throws(CatalogError) {
         guard minFenceRadiusMeters.isFinite, maxRegionRadiusMeters.isFinite, minFenceRadiusMeters > 0,
@@ -67,12 +67,12 @@ public struct PlaceCatalog: Sendable {
             throw .invalidRadiusRange(min: minFenceRadiusMeters, max: maxRegionRadiusMeters)
         }
         guard !refreshIdentifierPrefix.isEmpty else { throw .emptyRefreshPrefix }
-        guard !input.isEmpty else { throw .empty }
+        guard !places.isEmpty else { throw .empty }
         var clamps: [RadiusClamp] = []
         var seen: [String: Int] = [:]
-        seen.reserveCapacity(input.count)
-        var clamped = input
-        for (position, var place) in input.enumerated() {
+        seen.reserveCapacity(places.count)
+        var clamped = places
+        for (position, var place) in places.enumerated() {
             // One spelling for canonically equal ids (Identifiers): what the database, the
             // platforms and the answers compare byte for byte.
             place.id = Identifiers.canonical(place.id)

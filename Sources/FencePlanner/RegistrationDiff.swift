@@ -21,10 +21,14 @@ public struct RegistrationDiff: Hashable, Sendable, Codable {
 
     /// The diff from `previous` fences and refresh region to `selection`.
     ///
-    /// - Parameter previousPositions: the previous fences' positions in the catalog the selection
-    ///   was made from, when the caller knows them (a rotator does): then kept places are found by
-    ///   position, without comparing strings. They must be the positions of exactly those fences,
-    ///   or −1 for a fence that is not in that catalog with its definition (it is stopped).
+    /// - Parameters:
+    ///   - previous: the fences monitored until now, in the previous selection's order.
+    ///   - previousPositions: the previous fences' positions in the catalog the selection was made
+    ///     from, when the caller knows them (a rotator does): then kept places are found by
+    ///     position, without comparing strings. They must be the positions of exactly those
+    ///     fences, or −1 for a fence that is not in that catalog with its definition (it is stopped).
+    ///   - previousRefresh: the refresh region monitored until now (nil if there was none).
+    ///   - selection: the new selection.
     public init(from previous: [Fence], previousPositions: [Int]? = nil, previousRefresh: RefreshRegion?, to selection: Selection) {
         if let previousPositions, previousPositions.count == previous.count {
             // A few dozen positions on each side: plain loops, no intermediate arrays.

@@ -56,16 +56,16 @@ public struct RotationPlanner: Sendable {
     ///   the guarantee (see `decide(at:incumbentPositions:warmStart:into:)`).
     public mutating func select(
         at fix: Fix, incumbents: [Fence] = [], refreshID: String, warmStart: Bool = true,
-        incumbentPositions knownPositions: [Int]? = nil
+        incumbentPositions: [Int]? = nil
     ) -> Selection {
         let catalog = self.catalog
         // The incumbents that are still in the catalog with the same definition.
-        let incumbentPositions: [Int]
-        if let knownPositions, knownPositions.count == incumbents.count {
+        let positions: [Int]
+        if let incumbentPositions, incumbentPositions.count == incumbents.count {
             // −1 marks an incumbent that is gone or changed: not an incumbent any more.
-            incumbentPositions = knownPositions.contains(-1) ? knownPositions.filter { $0 >= 0 } : knownPositions
+            positions = incumbentPositions.contains(-1) ? incumbentPositions.filter { $0 >= 0 } : incumbentPositions
         } else {
-            incumbentPositions = incumbents.compactMap { fence in
+            positions = incumbents.compactMap { fence in
                 guard let position = catalog.position(of: fence.id), catalog.fences[position] == fence else { return nil }
                 return position
             }
@@ -74,7 +74,7 @@ public struct RotationPlanner: Sendable {
         // property of `self` would overlap), and put back after.
         var decision = self.decision
         self.decision = PlanDecision()
-        decide(at: fix, incumbentPositions: incumbentPositions, warmStart: warmStart, into: &decision)
+        decide(at: fix, incumbentPositions: positions, warmStart: warmStart, into: &decision)
         var monitored: [MonitoredPlace] = []
         monitored.reserveCapacity(decision.positions.count)
         for (position, edge) in zip(decision.positions, decision.edgesMeters) {
@@ -101,10 +101,12 @@ public struct RotationPlanner: Sendable {
     /// else `exact`.
     ///
     /// - Parameters:
+    ///   - fix: the position; its accuracy must be nil or finite and ≥ 0 (a precondition).
     ///   - incumbentPositions: catalog positions of the places monitored until now (each once).
     ///   - warmStart: with incumbents, reuse the neighborhood of the last decision while it
     ///     provably holds the answer (the triangle inequality bounds how far every edge moved),
     ///     else query the index for a fresh neighborhood; the result is the same either way.
+    ///   - decision: receives the decision; its arrays are reused.
     /// - Complexity: one k-nearest query with k = placeSlots + 1 (none while the warm
     ///   neighborhood holds), plus O(slots) bookkeeping (O(slots²) when incumbents are dropped).
     public mutating func decide(at fix: Fix, incumbentPositions: [Int] = [], warmStart: Bool = true, into decision: inout PlanDecision) {

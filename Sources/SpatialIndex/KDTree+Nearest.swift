@@ -10,8 +10,9 @@ extension KDTree {
     ///     chords); `.edge` ranks by fence-edge distance (center distance minus the place's radius,
     ///     negative inside), which is what the planner uses.
     ///   - buffer: scratch and result storage; reuse it to make no allocation per query.
-    /// - Returns: nothing; `buffer.neighbors` holds the results sorted by distance, ties by index,
-    ///   with `distanceMeters` the center or edge distance.
+    ///
+    /// Afterwards `buffer.neighbors` holds the results sorted by distance, ties by index, with
+    /// `distanceMeters` the center or edge distance.
     /// - Complexity: about O(log n + k) node visits for well-spread points.
     @inlinable
     public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer) {

@@ -10,8 +10,9 @@ extension KDTree {
     ///   - query: the query position's unit vector.
     ///   - target: measure to the center or to the fence edge.
     ///   - buffer: scratch and result storage (allocates only to grow).
-    /// - Returns: nothing; `buffer.neighbors` holds every qualifying place, sorted as `nearest`
-    ///   sorts (by center: great-circle order; by edge: edge distance), ties by index.
+    ///
+    /// Afterwards `buffer.neighbors` holds every qualifying place, sorted as `nearest` sorts (by
+    /// center: great-circle order; by edge: edge distance), ties by index.
     @inlinable
     public func within(
         _ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center, into buffer: inout NeighborBuffer

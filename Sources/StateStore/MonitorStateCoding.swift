@@ -27,9 +27,12 @@ public enum MonitorStateCoding {
     /// refresh radius doubled, a place's id changed) or a state stored under another device's id
     /// is found when it is read, and refused for that device alone.
     ///
-    /// - Parameter device: the id the state is stored under (covered by the checksum; read back
-    ///   with the same id).
-    /// - Precondition: `state` is packed against `catalog`.
+    /// - Parameters:
+    ///   - packed: the device's state, packed against `catalog`.
+    ///   - catalog: the catalog the state is packed against.
+    ///   - device: the id the state is stored under (covered by the checksum; read back with the
+    ///     same id).
+    /// - Precondition: `packed` is packed against `catalog`.
     public static func encode(_ packed: PackedMonitorState, in catalog: PlaceCatalog, device: String = "") -> [UInt8] {
         let state = packed.others
         var writer = ByteWriter()

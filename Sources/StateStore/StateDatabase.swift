@@ -53,9 +53,11 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     /// try database.close()
     /// ```
     ///
-    /// - Parameter synchronous: flush to disk at every commit (`PRAGMA synchronous = FULL`), so a
-    ///   commit survives power loss; otherwise `NORMAL`, which in WAL mode survives a crash of the
-    ///   process but may lose the last commits on power loss.
+    /// - Parameters:
+    ///   - path: the database file, created when missing.
+    ///   - synchronous: flush to disk at every commit (`PRAGMA synchronous = FULL`), so a commit
+    ///     survives power loss; otherwise `NORMAL`, which in WAL mode survives a crash of the
+    ///     process but may lose the last commits on power loss.
     /// - Throws: `StateFileError` when the file is not a SQLite database, is another program's
     ///   database or another schema version, fails SQLite's integrity check or holds `meta` values
     ///   that do not read, or when SQLite cannot open or create it.

@@ -54,6 +54,7 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
     ///   - states: the devices' ids and stored states, planned against `catalog`, each id once.
     ///     Monitored places not in `catalog` (by id and definition) are ignored: such a state is
     ///     stale already and is re-validated when resumed.
+    ///   - catalog: the catalog version the states were planned against.
     ///   - configuration: the configuration the states were planned with (its margin widens each
     ///     refresh circle; `replan` plans with it).
     /// - Precondition: no id repeats.
