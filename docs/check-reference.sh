@@ -71,10 +71,10 @@ check() {
   if [ "$missing" = 0 ]; then echo "rendered $path: $*"; else status=1; fi
 }
 
-check documentation/rotate "Embedding in a sync service" "On the phone" "FenceMonitor" "SyncService"
+check documentation/rotate "Embedding in a sync service" "On the phone" "EventEngine" "SyncService"
 check documentation/rotate/embeddinginasyncservice "Embedding in a sync service" "What to store, and when" "isWorthStoring(comparedTo:)"
 check documentation/rotate/onthephone "On the phone" "startMonitoringSignificantLocationChanges()" "registrationRadiusMeters(minimum:)"
-check documentation/fencemonitor/fencemonitor "One device’s geofence event engine"
+check documentation/eventengine/fencemonitor "One device’s geofence event engine"
 
 if ! "${chrome[@]}" --window-size=1280,900 --screenshot="$PWD/.build/reference-screenshot.png" \
   "$base/documentation/rotate" > /dev/null 2> "$work/chromium.log"; then
