@@ -5,10 +5,11 @@ import PackageDescription
 //   Geodesy
 //   CPrefetch                                          one C header: the cache prefetch Swift lacks
 //   SpatialIndex    -> Geodesy, CPrefetch              k-d tree, brute-force reference
-//   FencePlanner    -> SpatialIndex                    catalog, selection, diff, rotator
+//   PlatformFacts                                      region limits, crossing figures, location sources
+//   FencePlanner    -> SpatialIndex, PlatformFacts     catalog, selection, diff, rotator, presets
 //   FenceRules      -> Geodesy                         P(inside), hysteresis and dwell rules
 //   EventEngine     -> FencePlanner, FenceRules        the event engine (FenceMonitor): region events and fixes in, place events out
-//   PlatformEmulator -> FencePlanner                   iOS, Android and ideal region monitoring, sourced parameters
+//   PlatformEmulator -> PlatformFacts                  iOS, Android and ideal phones, sourced behavior
 //   WalkSimulator   -> PlatformEmulator, EventEngine   walks, oracles, platform replays, evaluation
 //   RotateJSON                                         the JSON reader and writer, the one decimal number reader, number text
 //   RotateFormats   -> FencePlanner, RotateJSON        CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
@@ -20,7 +21,7 @@ import PackageDescription
 //   rotate, RotateBenchmarks -> RotateCommands, BenchmarkKit
 // Products (umbrella modules that only re-export):
 //   RotateKit       the product: Geodesy … EventEngine, RotateFormats, SyncService, StateStore
-//   RotateEngine    on the phone: Geodesy, SpatialIndex, FencePlanner, FenceRules, EventEngine
+//   RotateEngine    on the phone: Geodesy, SpatialIndex, PlatformFacts, FencePlanner, FenceRules, EventEngine
 //   RotateLab       the lab: PlatformEmulator, WalkSimulator, BenchmarkKit
 let package = Package(
     name: "rotate",
@@ -38,11 +39,15 @@ let package = Package(
         .target(name: "Geodesy"),
         .target(name: "CPrefetch"),
         .target(name: "SpatialIndex", dependencies: ["Geodesy", "CPrefetch"]),
-        .target(name: "FencePlanner", dependencies: ["SpatialIndex", "Geodesy"]),
+        .target(name: "PlatformFacts"),
+        .target(name: "FencePlanner", dependencies: ["SpatialIndex", "PlatformFacts", "Geodesy"]),
         .target(name: "FenceRules", dependencies: ["Geodesy"]),
-        .target(name: "EventEngine", dependencies: ["FencePlanner", "FenceRules", "SpatialIndex", "Geodesy"]),
-        .target(name: "PlatformEmulator", dependencies: ["FencePlanner", "Geodesy"]),
-        .target(name: "WalkSimulator", dependencies: ["PlatformEmulator", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(name: "EventEngine", dependencies: ["FencePlanner", "PlatformFacts", "FenceRules", "SpatialIndex", "Geodesy"]),
+        .target(name: "PlatformEmulator", dependencies: ["PlatformFacts", "Geodesy"]),
+        .target(
+            name: "WalkSimulator",
+            dependencies: ["PlatformEmulator", "EventEngine", "FenceRules", "FencePlanner", "PlatformFacts", "SpatialIndex", "Geodesy"]
+        ),
         .target(name: "RotateJSON"),
         .target(name: "RotateFormats", dependencies: ["RotateJSON", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .target(name: "SyncService", dependencies: ["RotateJSON", "EventEngine", "FencePlanner", "SpatialIndex", "Geodesy"]),
@@ -51,10 +56,12 @@ let package = Package(
         .target(
             name: "RotateKit",
             dependencies: [
-                "StateStore", "SyncService", "RotateFormats", "RotateJSON", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+                "StateStore", "SyncService", "RotateFormats", "RotateJSON", "EventEngine", "FenceRules", "FencePlanner", "PlatformFacts",
+                "SpatialIndex", "Geodesy",
             ]
         ),
-        .target(name: "RotateEngine", dependencies: ["EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(
+            name: "RotateEngine", dependencies: ["EventEngine", "FenceRules", "FencePlanner", "PlatformFacts", "SpatialIndex", "Geodesy"]),
         .target(
             name: "BenchmarkKit",
             dependencies: [
@@ -65,8 +72,9 @@ let package = Package(
         .target(
             name: "RotateCommands",
             dependencies: [
-                "BenchmarkKit", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex",
-                "Geodesy",
+                "BenchmarkKit", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "PlatformEmulator", "EventEngine",
+                "FenceRules",
+                "FencePlanner", "PlatformFacts", "SpatialIndex", "Geodesy",
             ]
         ),
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
@@ -83,16 +91,23 @@ let package = Package(
         ),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy", "RotateTestSupport"]),
         .testTarget(name: "SpatialIndexTests", dependencies: ["SpatialIndex", "Geodesy", "RotateFormats", "RotateTestSupport"]),
-        .testTarget(name: "FencePlannerTests", dependencies: ["FencePlanner", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
+        .testTarget(
+            name: "FencePlannerTests", dependencies: ["FencePlanner", "PlatformFacts", "SpatialIndex", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "FenceRulesTests",
             dependencies: ["FenceRules", "Geodesy", "RotateTestSupport"],
             exclude: ["make_rice_reference.py"]
         ),
-        .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "FenceRules", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(
-            name: "PlatformEmulatorTests", dependencies: ["PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
-        .testTarget(name: "WalkSimulatorTests", dependencies: ["WalkSimulator", "PlatformEmulator", "FencePlanner", "Geodesy", "RotateTestSupport"]),
+            name: "EventEngineTests",
+            dependencies: ["EventEngine", "FenceRules", "FencePlanner", "PlatformFacts", "Geodesy", "RotateTestSupport"]),
+        .testTarget(
+            name: "PlatformEmulatorTests",
+            dependencies: ["PlatformEmulator", "PlatformFacts", "FencePlanner", "Geodesy", "RotateTestSupport"]),
+        .testTarget(
+            name: "WalkSimulatorTests",
+            dependencies: ["WalkSimulator", "PlatformEmulator", "PlatformFacts", "FencePlanner", "Geodesy", "RotateTestSupport"]
+        ),
         .testTarget(
             name: "RotateFormatsTests",
             dependencies: ["RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport"],
@@ -111,7 +126,10 @@ let package = Package(
         .testTarget(name: "BenchmarkKitTests", dependencies: ["BenchmarkKit", "RotateFormats"]),
         .testTarget(
             name: "RotateCommandsTests",
-            dependencies: ["RotateCommands", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "RotateTestSupport", "rotate"]
+            dependencies: [
+                "RotateCommands", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy",
+                "RotateTestSupport", "rotate",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

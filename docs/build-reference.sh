@@ -17,7 +17,7 @@
 #                                    .build/reference` and http://127.0.0.1:8000/documentation/rotate
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules="Geodesy SpatialIndex FencePlanner FenceRules EventEngine RotateJSON RotateFormats SyncService StateStore"
+modules="Geodesy SpatialIndex PlatformFacts FencePlanner FenceRules EventEngine RotateJSON RotateFormats SyncService StateStore"
 output=.build/reference
 graphs=.build/reference-symbol-graphs
 

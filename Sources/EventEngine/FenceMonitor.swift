@@ -1,6 +1,7 @@
 import FencePlanner
 import FenceRules
 import Geodesy
+import PlatformFacts
 import SpatialIndex
 
 /// One device's geofence event engine: platform region events and fixes in; place events

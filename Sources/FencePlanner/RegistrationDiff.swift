@@ -47,24 +47,27 @@ public struct RegistrationDiff: Hashable, Sendable, Codable {
             startRefresh = selection.refresh
             return
         }
-        let nextFences = selection.monitored.map(\.fence)
-        // A fence is kept when the other side holds an identical definition. Selections hold a few
-        // dozen fences: linear search is cheaper than hashing ids there; large ones use sets.
-        let inNext: (Fence) -> Bool, inPrevious: (Fence) -> Bool
-        if previous.count + nextFences.count <= 128 {
-            inNext = { nextFences.contains($0) }
-            inPrevious = { previous.contains($0) }
-        } else {
-            let previousSet = Set(previous), nextSet = Set(nextFences)
-            inNext = { nextSet.contains($0) }
-            inPrevious = { previousSet.contains($0) }
-        }
-        stop = previous.filter { !inNext($0) }
-        let started = selection.monitored.filter { !inPrevious($0.fence) }
-        start = started.map(\.fence)
-        insideAtStart = started.filter(\.containsFix).map(\.fence.id)
+        let changes = Self.changes(from: previous, to: selection.monitored.map(\.fence))
+        stop = changes.stop
+        start = changes.start.map { selection.monitored[$0].fence }
+        insideAtStart = changes.start.filter { selection.monitored[$0].containsFix }.map { selection.monitored[$0].fence.id }
         stopRefresh = previousRefresh?.id
         startRefresh = selection.refresh
+    }
+
+    /// The one registration diff every host applies, to place fences and refresh regions alike:
+    /// the regions of `previous` that `next` does not hold with an identical definition (to stop,
+    /// in `previous`'s order), and the indices in `next` of the regions `previous` does not hold
+    /// (to start, in `next`'s order). A region kept with the same definition is in neither.
+    ///
+    /// - Complexity: O(p × n) comparisons for p + n ≤ 128 regions (a few dozen: linear search
+    ///   is cheaper than hashing there), O(p + n) hashes beyond.
+    @inlinable package static func changes<Region: Hashable>(from previous: [Region], to next: [Region]) -> (stop: [Region], start: [Int]) {
+        if previous.count + next.count <= 128 {
+            return (previous.filter { !next.contains($0) }, next.indices.filter { !previous.contains(next[$0]) })
+        }
+        let previousSet = Set(previous), nextSet = Set(next)
+        return (previous.filter { !nextSet.contains($0) }, next.indices.filter { !previousSet.contains(next[$0]) })
     }
 
     /// The platform calls in a safe order: stop the old refresh region, stop places, start the

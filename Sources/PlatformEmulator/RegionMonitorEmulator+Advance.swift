@@ -1,5 +1,5 @@
-import FencePlanner
 import Geodesy
+import PlatformFacts
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +34,7 @@ extension RegionMonitorEmulator {
         moveClock(to: timeSeconds)
         let estimate = estimatedPosition(of: position, poleLongitudeRadians: poleLongitudeRadians, at: timeSeconds)
         self.estimate = estimate
-        let stay = monitoring.staySeconds
+        let stay = platform.crossings.staySeconds
 
         for index in regions.indices where regions[index].monitored {
             if regions[index].state == .unknown {
@@ -81,7 +81,7 @@ extension RegionMonitorEmulator {
     /// The true position moved by the OS's current error (a first-order Gauss–Markov process per
     /// axis, see `PlatformProfile.PositionNoise`), as a unit vector.
     mutating func estimatedPosition(of truth: UnitVector, poleLongitudeRadians: Double, at timeSeconds: Double) -> UnitVector {
-        let noise = monitoring.positionNoise
+        let noise = platform.crossings.positionNoise
         guard noise.sigmaMeters > 0 else { return truth }
         // Two independent standard normals from one Box–Muller draw.
         let radius = (-2 * log(1 - noiseRandom.nextUnit())).squareRoot()

@@ -1,5 +1,5 @@
-import FencePlanner
 import Geodesy
+import PlatformFacts
 
 #if canImport(Glibc)
 import Glibc
@@ -10,12 +10,12 @@ import Darwin
 extension RegionMonitorEmulator {
     /// Registers a circular region, as `startMonitoring(for:)` or `addGeofences` would.
     ///
-    /// A new identifier beyond `regionLimit` monitored regions follows `monitoring.overLimit`:
+    /// A new identifier beyond `regionLimit` monitored regions follows `platform.overLimit`:
     /// stored but not monitored (`.silentlyDropped`, iOS) or refused (`.rejected`, Android 1001).
-    /// An identifier already registered follows `monitoring.reusedIdentifier`: a fresh region, or
+    /// An identifier already registered follows `platform.reusedIdentifier`: a fresh region, or
     /// the old inside/outside state kept against the old circle until its next transition. A new
     /// region the OS's estimate is already inside (at or within the radius) follows
-    /// `monitoring.insideAtRegistration`; with no estimate yet that is settled at the first
+    /// `platform.insideAtRegistration`; with no estimate yet that is settled at the first
     /// `advance`. Events of a replaced region that were not yet delivered are dropped.
     ///
     /// - Parameters:
@@ -32,9 +32,9 @@ extension RegionMonitorEmulator {
         // cushions.
         var cushions = keyedRandom(
             id, center.latitude.bitPattern, center.longitude.bitPattern, radiusMeters.bitPattern)
-        let entryCushion = draw(monitoring.entryCushionMeters, using: &cushions)
-        let exitCushion = draw(monitoring.exitCushionMeters, using: &cushions)
-        let depth = min(entryCushion, monitoring.entryDepthFraction * radiusMeters)
+        let entryCushion = draw(platform.entryCushionMeters, using: &cushions)
+        let exitCushion = draw(platform.crossings.exitCushionMeters, using: &cushions)
+        let depth = min(entryCushion, platform.entryDepthFraction * radiusMeters)
         let geometry = (
             center: UnitVector(center), radiusChord2: Self.squaredChord(arcMeters: radiusMeters),
             entryChord2: Self.squaredChord(arcMeters: radiusMeters - depth),
@@ -42,7 +42,7 @@ extension RegionMonitorEmulator {
         )
 
         if let index = indexByID[id], regions[index].monitored {
-            switch monitoring.reusedIdentifier {
+            switch platform.reusedIdentifier {
             case .keepsState:
                 // The state machine stays on the old circle; the new one takes over after its next
                 // transition (a state still unknown has nothing to keep).
@@ -65,7 +65,7 @@ extension RegionMonitorEmulator {
 
         // A new identifier, or one stored without being monitored: it needs a free slot.
         let hasSlot = monitoredCount < regionLimit
-        if !hasSlot, case .error(let code) = monitoring.overLimit { return .rejected(errorCode: code) }
+        if !hasSlot, case .error(let code) = platform.overLimit { return .rejected(errorCode: code) }
         let region = newRegion(id: id, monitored: hasSlot, geometry: geometry)
         if let index = indexByID[id] {
             regions[index] = region
@@ -99,18 +99,18 @@ extension RegionMonitorEmulator {
         return true
     }
 
-    /// The device restarts: unless `monitoring.regionsSurviveReboot`, every region and every
+    /// The device restarts: unless `platform.regionsSurviveReboot`, every region and every
     /// undelivered event is gone and the app must register again.
     public mutating func reboot(at timeSeconds: Double) {
         moveClock(to: timeSeconds)
-        if !monitoring.regionsSurviveReboot { removeAll() }
+        if !platform.regionsSurviveReboot { removeAll() }
     }
 
-    /// The app is updated: unless `monitoring.regionsSurviveAppUpdate`, every region and every
+    /// The app is updated: unless `platform.regionsSurviveAppUpdate`, every region and every
     /// undelivered event is gone.
     public mutating func updateApp(at timeSeconds: Double) {
         moveClock(to: timeSeconds)
-        if !monitoring.regionsSurviveAppUpdate { removeAll() }
+        if !platform.regionsSurviveAppUpdate { removeAll() }
     }
 
     // MARK: - Internals
@@ -159,7 +159,7 @@ extension RegionMonitorEmulator {
         guard let estimate else { return }
         let inside = estimate.squaredChord(to: regions[index].center) <= regions[index].radiusChord2
         regions[index].state = inside ? .inside : .outside
-        guard inside, case .initialEnter(let dropProbability) = monitoring.insideAtRegistration else { return }
+        guard inside, case .initialEnter(let dropProbability) = platform.insideAtRegistration else { return }
         var random = keyedRandom(regions[index].id, 1, timeSeconds.bitPattern)
         let dropped = random.nextUnit() < dropProbability
         if !dropped { decide(.enter, regionID: regions[index].id, at: timeSeconds) }
@@ -168,7 +168,7 @@ extension RegionMonitorEmulator {
     /// Queues an event decided now, delivered after a drawn latency.
     mutating func decide(_ kind: RegionEvent.Kind, regionID: String, at timeSeconds: Double) {
         var random = keyedRandom(regionID, kind == .enter ? 2 : 3, timeSeconds.bitPattern)
-        let delivered = timeSeconds + monitoring.latency.quantile(random.nextUnit())
+        let delivered = timeSeconds + platform.crossings.latency.quantile(random.nextUnit())
         let item = _Pending(
             event: RegionEvent(kind: kind, regionID: regionID, decidedAtSeconds: timeSeconds, deliveredAtSeconds: delivered),
             sequence: sequence)

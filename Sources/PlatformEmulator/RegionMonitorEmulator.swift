@@ -1,24 +1,24 @@
-import FencePlanner
 import Geodesy
+import PlatformFacts
 
 /// A phone's region monitoring, emulated: the app registers and removes circular regions, the
 /// true device position is fed in time order, and the emulator returns the `enter` and `exit`
 /// events the app would receive, when it would receive them.
 ///
-/// One value type serves every model; the behavior comes from a
-/// `PlatformProfile.RegionMonitoring` (`PlatformProfile.iOS`, `.android`, or `.ideal(delaySeconds:)`)
-/// and the profile's region limit. The rules, applied at every `advance`:
+/// One value type serves every model; the behavior comes from an `EmulatedPlatform` (`.iOS`,
+/// `.android`, or `.ideal(delaySeconds:)`): its profile's crossing figures and region limit, and
+/// its registration behavior. The rules, applied at every `advance`:
 /// - The OS decides on its own estimate: the true position plus a slowly varying 2D Gaussian
-///   error (`positionNoise`).
+///   error (`crossings.positionNoise`).
 /// - Outside a region, an entry counts once the estimate is within `radius − depth`, with
 ///   `depth = min(entryCushion, entryDepthFraction × radius)`; inside, an exit counts once the
 ///   estimate is farther than `radius + exitCushion`. Each registration draws its two cushions
-///   from the profile's ranges.
-/// - The condition must hold at every position fed for `staySeconds`; a position that breaks it
-///   resets the count. The crossing is decided at the first position at least `staySeconds` after
-///   the first one that met it, and delivered a latency drawn from `latency` later.
+///   from the platform's ranges.
+/// - The condition must hold at every position fed for `crossings.staySeconds`; a position that
+///   breaks it resets the count. The crossing is decided at the first position at least the stay
+///   after the first one that met it, and delivered a latency drawn from `crossings.latency` later.
 /// - Registrations beyond the limit, registrations while inside, re-used identifiers, reboots and
-///   app updates follow the profile's `overLimit`, `insideAtRegistration`, `reusedIdentifier`,
+///   app updates follow the platform's `overLimit`, `insideAtRegistration`, `reusedIdentifier`,
 ///   `regionsSurviveReboot` and `regionsSurviveAppUpdate`.
 ///
 /// Randomness is seeded and keyed, so that two apps replayed on the same phone and path differ
@@ -34,9 +34,9 @@ import Geodesy
 ///   per call; it allocates nothing once the pending buffer and the caller's event buffer have
 ///   grown to their working size. `register` and `unregister` are O(1) amortized plus O(p).
 public struct RegionMonitorEmulator: Sendable {
-    /// The rules this emulator follows.
-    public let monitoring: PlatformProfile.RegionMonitoring
-    /// Regions monitored at once; registrations beyond follow `monitoring.overLimit`.
+    /// The phone this emulator plays.
+    public let platform: EmulatedPlatform
+    /// Regions monitored at once; registrations beyond follow `platform.overLimit`.
     public let regionLimit: Int
 
     /// The seed every keyed draw starts from.
@@ -59,23 +59,14 @@ public struct RegionMonitorEmulator: Sendable {
     var noiseStepSeconds = Double.nan
     var noiseKeep = 0.0
 
-    /// An emulator of `profile`'s region monitoring and region limit.
-    public init(profile: PlatformProfile, seed: UInt64) {
-        self.init(monitoring: profile.regionMonitoring, regionLimit: profile.regionLimit, seed: seed)
-    }
-
-    /// The idealized phone: no limit, every crossing delivered `delaySeconds` after the first
-    /// position past the boundary (`PlatformProfile.RegionMonitoring.ideal(delaySeconds:)`).
-    public init(idealDelaySeconds delaySeconds: Double, seed: UInt64) {
-        self.init(monitoring: .ideal(delaySeconds: delaySeconds), regionLimit: .max, seed: seed)
-    }
-
-    /// An emulator of any rules, for experiments with other parameters.
+    /// An emulator of `platform`, monitoring up to `regionLimit` regions at once (by default the
+    /// platform's own limit, `platform.profile.regionLimit`).
     ///
     /// - Precondition: `regionLimit >= 0`.
-    public init(monitoring: PlatformProfile.RegionMonitoring, regionLimit: Int, seed: UInt64) {
+    public init(platform: EmulatedPlatform, regionLimit: Int? = nil, seed: UInt64) {
+        let regionLimit = regionLimit ?? platform.profile.regionLimit
         precondition(regionLimit >= 0, "region limit must be >= 0")
-        self.monitoring = monitoring
+        self.platform = platform
         self.regionLimit = regionLimit
         self.seed = seed
         self.noiseRandom = SplitMix64(seed: seed ^ 0x6A09_E667_F3BC_C908)

@@ -1,6 +1,7 @@
 import BenchmarkKit
 import FencePlanner
 import Geodesy
+import PlatformFacts
 import RotateFormats
 
 /// `rotate presets`: what the platform presets mean for a walker and a driver in a dense city.

@@ -1,6 +1,8 @@
 import BenchmarkKit
 import FencePlanner
 import Geodesy
+import PlatformEmulator
+import PlatformFacts
 import RotateFormats
 import WalkSimulator
 
@@ -115,8 +117,8 @@ public enum SimulateCommand: Subcommand {
             var name: String
             var strategies: [StrategyKind]
             var rebootEverySeconds: Double?
-            /// On ios and android: the platform's region monitoring with the options' overrides.
-            var monitoring: PlatformProfile.RegionMonitoring?
+            /// On ios and android: the emulated phone with the options' overrides.
+            var emulated: EmulatedPlatform?
             /// On ios and android: the region limit rotate takes there (`--limit`, else the
             /// platform's).
             var regionLimit: Int?
@@ -187,9 +189,10 @@ public enum SimulateCommand: Subcommand {
         var platform = Options.Platform(
             name: name, strategies: strategies, rebootEverySeconds: try arguments.doubleIfGiven("--reboot-every", in: 60...10_000_000))
         if name != "ideal" {
-            let profile: PlatformProfile = name == "android" ? .android : .iOS
-            platform.monitoring = try monitoring(profile.regionMonitoring, arguments)
-            platform.regionLimit = arguments.isGiven("--limit") ? scenario.configuration.limit : profile.regionLimit
+            var emulated: EmulatedPlatform = name == "android" ? .android : .iOS
+            emulated.crossings = try crossings(emulated.crossings, arguments)
+            platform.emulated = emulated
+            platform.regionLimit = arguments.isGiven("--limit") ? scenario.configuration.limit : emulated.profile.regionLimit
         }
         return platform
     }
@@ -247,20 +250,13 @@ public enum SimulateCommand: Subcommand {
         guard let platform else { return nil }
         let scenario = simulation.scenario
         var configuration = simulation.configuration
-        var replay: PlatformReplay =
-            switch platform.name {
-            case "ideal": .ideal(delaySeconds: scenario.platformDelaySeconds, seed: scenario.seed)
-            case "android": PlatformReplay(profile: .android, seed: scenario.seed)
-            default: PlatformReplay(profile: .iOS, seed: scenario.seed)
-            }
+        var replay = PlatformReplay(platform: platform.emulated ?? .ideal(delaySeconds: scenario.platformDelaySeconds), seed: scenario.seed)
         if let seconds = platform.rebootEverySeconds { replay.rebootEverySeconds = seconds }
-        if let monitoring = platform.monitoring, let limit = platform.regionLimit {
-            replay.monitoring = monitoring
-            replay.profile.regionMonitoring = monitoring
+        if let emulated = platform.emulated, let limit = platform.regionLimit {
             configuration.limit = limit
             configuration.marginMeters =
                 scenario.marginOverrideMeters
-                ?? replay.profile.refreshExitMarginMeters(
+                ?? emulated.profile.refreshExitMarginMeters(
                     maxSpeedMetersPerSecond: fileWalk?.fastestSpeedMetersPerSecond ?? scenario.maxSpeedMetersPerSecond,
                     fixIntervalSeconds: scenario.fixes.maxGapSeconds) + scenario.fixes.noiseAllowanceMeters
         }
@@ -408,11 +404,11 @@ public enum SimulateCommand: Subcommand {
         if !failures.isEmpty { throw .failure(failures.joined(separator: "; ")) }
     }
 
-    /// `monitoring` with the uncertain parameters the options override.
-    static func monitoring(
-        _ monitoring: PlatformProfile.RegionMonitoring, _ arguments: Arguments
-    ) throws(CommandError) -> PlatformProfile.RegionMonitoring {
-        var monitoring = monitoring
+    /// `crossings` with the uncertain parameters the options override.
+    static func crossings(
+        _ crossings: PlatformProfile.Crossings, _ arguments: Arguments
+    ) throws(CommandError) -> PlatformProfile.Crossings {
+        var crossings = crossings
         if let text = arguments.string("--cushion") {
             let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { DecimalText.double(String($0)) }
             guard (1...2).contains(parts.count), let low = parts.first ?? nil, let high = parts.last ?? nil, low.isFinite, high.isFinite,
@@ -420,21 +416,21 @@ public enum SimulateCommand: Subcommand {
             else {
                 throw .usage("option '--cushion' needs meters or a range like 60-200 (0...10000), got '\(text)'")
             }
-            monitoring.exitCushionMeters = low...high
+            crossings.exitCushionMeters = low...high
         }
-        let latency = monitoring.latency
+        let latency = crossings.latency
         let median = try arguments.doubleIfGiven("--latency-median", in: 0...86_400) ?? latency.medianSeconds
         let p90 = try arguments.doubleIfGiven("--latency-p90", in: 0...86_400) ?? max(latency.p90Seconds, median)
         let maximum = try arguments.doubleIfGiven("--latency-max", in: 0...86_400) ?? max(latency.maximumSeconds, p90)
         guard median <= p90, p90 <= maximum else {
             throw .usage("latencies must be ordered: --latency-median \(median) <= --latency-p90 \(p90) <= --latency-max \(maximum)")
         }
-        monitoring.latency = PlatformProfile.LatencyDistribution(
+        crossings.latency = PlatformProfile.LatencyDistribution(
             minimumSeconds: min(latency.minimumSeconds, median), medianSeconds: median, p90Seconds: p90, maximumSeconds: maximum)
-        let sigma = try arguments.doubleIfGiven("--os-noise", in: 0...10_000) ?? monitoring.positionNoise.sigmaMeters
-        monitoring.positionNoise = PlatformProfile.PositionNoise(
-            sigmaMeters: sigma, correlationSeconds: monitoring.positionNoise.correlationSeconds)
-        return monitoring
+        let sigma = try arguments.doubleIfGiven("--os-noise", in: 0...10_000) ?? crossings.positionNoise.sigmaMeters
+        crossings.positionNoise = PlatformProfile.PositionNoise(
+            sigmaMeters: sigma, correlationSeconds: crossings.positionNoise.correlationSeconds)
+        return crossings
     }
 
     /// The platform replay's figures for one strategy under the documented JSON keys.

@@ -7,6 +7,7 @@
 @_exported import FencePlanner
 @_exported import FenceRules
 @_exported import Geodesy
+@_exported import PlatformFacts
 @_exported import RotateFormats
 @_exported import RotateJSON
 @_exported import SpatialIndex

@@ -3,4 +3,5 @@
 // walks, oracles, the reference designs and platform replays, and the benchmark scenarios.
 @_exported import BenchmarkKit
 @_exported import PlatformEmulator
+@_exported import PlatformFacts
 @_exported import WalkSimulator

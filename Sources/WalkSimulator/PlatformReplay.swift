@@ -1,6 +1,7 @@
 import FencePlanner
 import Geodesy
 import PlatformEmulator
+import PlatformFacts
 
 /// Replays a strategy over a walk through an emulated phone, and scores what the app received
 /// against the visits on the true path.
@@ -13,11 +14,13 @@ import PlatformEmulator
 /// strategy. Background fixes reach the strategy as it asks: every fix (continuous updates, the
 /// GNSS receiver on), or significant changes (iOS: a fix once the device is 500 m from the last
 /// one and 5 minutes have passed; Android: background updates every 15 to 30 minutes). Whatever
-/// the strategy returns is registered by difference: regions whose id or definition changed are
-/// removed and added, one call each.
+/// the strategy returns is registered by difference (`RegistrationDiff.changes`, the planner's own
+/// diff): regions whose definition changed are removed, then the new ones added (places first,
+/// then trigger regions), one call each.
 public struct PlatformReplay: Sendable {
-    public var profile: PlatformProfile
-    public var monitoring: PlatformProfile.RegionMonitoring
+    /// The phone the walks are replayed on: its facts (region limit, crossings, location sources)
+    /// and its emulated behavior.
+    public var platform: EmulatedPlatform
     public var seed: UInt64
     /// Place fences an app can monitor here (the region limit less the host's headroom and the
     /// trigger region): a visit entered unmonitored while the true position is inside no more
@@ -28,36 +31,19 @@ public struct PlatformReplay: Sendable {
     /// again (`MonitoringStrategy.platformReset(at:)`).
     public var rebootEverySeconds: Double?
 
-    /// A replay on `profile`'s phone, with its region monitoring replaced by `monitoring` when
-    /// given (another cushion, latency or noise; or `.ideal(delaySeconds:)`).
-    public init(profile: PlatformProfile, monitoring: PlatformProfile.RegionMonitoring? = nil, seed: UInt64) {
-        self.profile = profile
-        self.monitoring = monitoring ?? profile.regionMonitoring
+    /// A replay on `platform` (`.iOS`, `.android`, `.ideal(delaySeconds:)`, or one with other
+    /// cushions, latency or noise).
+    public init(platform: EmulatedPlatform, seed: UInt64) {
+        self.platform = platform
         self.seed = seed
-        placeSlots = max(0, profile.regionLimit - 3)
-    }
-
-    /// The ideal phone: no region limit, no cushion, no noise, a fixed delay, and the woken app's
-    /// fix at once (the planner's own simulation, `Simulation.run`, models the same phone).
-    public static func ideal(delaySeconds: Double, seed: UInt64) -> PlatformReplay {
-        var profile = PlatformProfile.iOS
-        profile.name = "ideal"
-        profile.regionLimit = .max
-        for i in profile.locationSources.indices where profile.locationSources[i].kind == .wakeFix {
-            profile.locationSources[i].timeToFixSeconds = 0...0
-        }
-        return PlatformReplay(profile: profile, monitoring: .ideal(delaySeconds: delaySeconds), seed: seed)
-    }
-
-    func source(_ kind: PlatformProfile.LocationSource.Kind) -> PlatformProfile.LocationSource? {
-        profile.locationSources.first { $0.kind == kind }
+        placeSlots = max(0, platform.profile.regionLimit - 3)
     }
 
     /// The visits on `walk`'s true path and those of the fences grown by the platform's largest
     /// cushion (the false-entry test), for `replay(_:walkIndex:strategy:catalog:visits:)`.
     /// `path` is the walk's converted path, made here when not given.
     public func visits(on walk: Walk, path: TruePath? = nil, catalog: PlaceCatalog) -> (true: [Visit], grown: [Visit]) {
-        let cushion = max(monitoring.entryCushionMeters.upperBound, monitoring.exitCushionMeters.upperBound)
+        let cushion = max(platform.entryCushionMeters.upperBound, platform.crossings.exitCushionMeters.upperBound)
         return VisitOracle.visits(on: walk, path: path ?? TruePath(walk), catalog: catalog, grownByMeters: cushion)
     }
 
@@ -69,217 +55,17 @@ public struct PlatformReplay: Sendable {
         visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil
     ) -> PlatformReplayReport {
         let path = given ?? TruePath(walk)
-        var report = PlatformReplayReport()
-        report.walks = 1
-        report.meters = lengthMeters ?? path.lengthMeters
-        if let first = walk.samples.first, let last = walk.samples.last { report.seconds = last.timeSeconds - first.timeSeconds }
-        var emulator = RegionMonitorEmulator(
-            monitoring: monitoring, regionLimit: strategy.ignoresRegionLimit ? .max : profile.regionLimit,
-            seed: seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
-        let wakeSeed = seed &+ 0xE703_7ED1_A0B4_28DB &* UInt64(walkIndex + 1)
-        let wakeFix = source(.wakeFix)?.timeToFixSeconds ?? 0...0
-        let significant = source(.significantChange) ?? source(.backgroundUpdates)
-
-        var registered: [String: (center: Coordinate, radiusMeters: Double)] = [:]
-        var triggers: [String] = []  // one or two: a linear search beats hashing
-        var entries: [ReceivedEntry] = []
-        var events: [RegionEvent] = []
-        var wake: (id: String, dueSeconds: Double, fixSeconds: Double)?
-        var lastBackground: (timeSeconds: Double, position: Coordinate)?
-        var begun = false
-        // When each place fence became monitored by the OS (registered and not silently dropped),
-        // and the intervals it was monitored, to tell visits entered while unmonitored.
-        var monitoredSince: [String: Double] = [:]
-        var monitoredIntervals: [String: [ClosedRange<Double>]] = [:]
-        // The intervals the strategy had declared saturation, [since, until).
-        var saturatedSince: Double?
-        var saturatedIntervals: [Range<Double>] = []
-
-        // What the strategy asks for, read after each call to it (it changes only then).
-        var asks = strategy.backgroundFixes
-        var declaresSaturation = strategy.declaresSaturation
-        var exact = strategy.guaranteeIsExact
-        let decidesPlaceEvents = strategy.decidesPlaceEvents
-
-        var wanted: [String: (center: Coordinate, radiusMeters: Double)] = [:]
-        var removals: [String] = []
-        // The places last applied, when every one of them is registered: a reselection that keeps
-        // them (a moving refresh circle) is then diffed by its triggers alone, with the same calls
-        // the full diff below would make.
-        var appliedPlaces: [Fence]?
-        var appliedTriggers: [RefreshRegion] = []
-        var lastRegions: MonitoredRegions?
-        var nextReboot = rebootEverySeconds.map { (walk.samples.first?.timeSeconds ?? 0) + $0 }
-
-        func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double) -> Bool {
-            report.registrationCalls += 1
-            if case .rejected = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time) {
-                report.rejectedRegistrations += 1
-                return false
-            }
-            registered[id] = (center, radiusMeters)
-            if emulator.isMonitored(id) { monitoredSince[id] = time }
-            return true
+        var host = ReplayHost(self, walk: walk, walkIndex: walkIndex, strategy: strategy)
+        defer { strategy = host.strategy }
+        host.report.meters = lengthMeters ?? path.lengthMeters
+        let samples = walk.samples
+        for (i, sample) in samples.enumerated() {
+            host.step(sample, vector: path.vectors[i], nextTime: i + 1 < samples.count ? samples[i + 1].timeSeconds : sample.timeSeconds)
         }
-
-        func unregister(_ id: String, at time: Double) {
-            _ = emulator.unregister(id: id, at: time)
-            registered[id] = nil
-            report.registrationCalls += 1
-            if let since = monitoredSince.removeValue(forKey: id) { monitoredIntervals[id, default: []].append(since...time) }
-        }
-
-        func apply(_ regions: MonitoredRegions?, at time: Double) {
-            asks = strategy.backgroundFixes
-            declaresSaturation = strategy.declaresSaturation
-            exact = strategy.guaranteeIsExact
-            guard let regions else { return }
-            lastRegions = regions
-            defer { appliedTriggers = regions.triggers }
-            if let places = appliedPlaces, Self.samePlaces(places, regions.places) {
-                let kept = { (old: RefreshRegion) in
-                    regions.triggers.contains { $0.id == old.id && $0.center == old.center && $0.radiusMeters == old.radiusMeters }
-                }
-                for old in appliedTriggers.filter({ !kept($0) }).sorted(by: { $0.id < $1.id }) where registered[old.id] != nil {
-                    unregister(old.id, at: time)
-                }
-                for trigger in regions.triggers where registered[trigger.id] == nil {
-                    _ = register(trigger.id, trigger.center, trigger.radiusMeters, at: time)
-                }
-                triggers = regions.triggers.map(\.id)
-                return
-            }
-            wanted.removeAll(keepingCapacity: true)
-            for fence in regions.places { wanted[fence.id] = (fence.center, fence.radiusMeters) }
-            for trigger in regions.triggers { wanted[trigger.id] = (trigger.center, trigger.radiusMeters) }
-            removals.removeAll(keepingCapacity: true)
-            for (id, old) in registered {
-                if let new = wanted[id], new.center == old.center, new.radiusMeters == old.radiusMeters { continue }
-                removals.append(id)
-            }
-            // In id order: the same calls whatever the dictionary's order.
-            for id in removals.sorted() { unregister(id, at: time) }
-            // Places first, then triggers, each in the strategy's order: the order a host calls in.
-            var allPlacesRegistered = true
-            for place in regions.places where registered[place.id] == nil {
-                if !register(place.id, place.center, place.radiusMeters, at: time) { allPlacesRegistered = false }
-            }
-            for trigger in regions.triggers where registered[trigger.id] == nil {
-                _ = register(trigger.id, trigger.center, trigger.radiusMeters, at: time)
-            }
-            appliedPlaces = allPlacesRegistered ? regions.places : nil
-            triggers = regions.triggers.map(\.id)
-        }
-
-        for (i, sample) in walk.samples.enumerated() {
-            let time = sample.timeSeconds
-            let nextTime = i + 1 < walk.samples.count ? walk.samples[i + 1].timeSeconds : time
-            if !begun, let fix = sample.fix {
-                begun = true
-                report.fixesRequested += 1
-                apply(strategy.begin(at: fix), at: time)
-                lastBackground = (time, fix.coordinate)
-            }
-            if begun, let reboot = nextReboot, time >= reboot {
-                nextReboot = reboot + (rebootEverySeconds ?? .infinity)
-                emulator.reboot(at: time)
-                if emulator.registeredIDs.isEmpty {
-                    // Every registration is gone: the host registers again from scratch.
-                    for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...time) }
-                    monitoredSince.removeAll()
-                    registered.removeAll()
-                    appliedPlaces = nil
-                    appliedTriggers = []
-                    let again = strategy.platformReset(at: time) ?? lastRegions
-                    apply(again, at: time)
-                }
-            }
-            events.removeAll(keepingCapacity: true)
-            emulator.advance(
-                to: path.vectors[i], poleLongitudeRadians: sample.truePosition.longitudeRadians, at: time, into: &events)
-            for event in events {
-                report.eventsDelivered += 1
-                if triggers.contains(event.regionID) {
-                    if event.kind == .exit, wake == nil {
-                        // Keyed by the delivery time: the same wakeup takes as long under any strategy.
-                        var random = SplitMix64(seed: wakeSeed ^ event.deliveredAtSeconds.bitPattern)
-                        _ = random.next()
-                        let fixSeconds = random.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
-                        wake = (event.regionID, event.deliveredAtSeconds + fixSeconds, fixSeconds)
-                    }
-                } else if decidesPlaceEvents {
-                    strategy.placeEvent(event.regionID, entered: event.kind == .enter, at: event.deliveredAtSeconds)
-                } else if event.kind == .enter {
-                    entries.append(ReceivedEntry(placeID: event.regionID, timeSeconds: event.deliveredAtSeconds))
-                }
-            }
-            if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
-                wake = nil
-                report.fixesRequested += 1
-                // The receiver runs until the fix comes, unless continuous updates keep it on anyway.
-                if asks != .continuous { report.gnssOnSeconds += due.fixSeconds }
-                apply(strategy.triggerExited(due.id, at: fix), at: time)
-            }
-            guard begun else { continue }
-            defer {
-                if !exact { report.notExactSeconds += nextTime - time }
-                if decidesPlaceEvents { entries += strategy.takeEntries() }
-                if declaresSaturation {
-                    if saturatedSince == nil { saturatedSince = time }
-                } else if let since = saturatedSince {
-                    saturatedIntervals.append(since..<time)
-                    saturatedSince = nil
-                }
-            }
-            switch asks {
-            case .none:
-                break
-            case .continuous:
-                report.gnssOnSeconds += nextTime - time
-                if let fix = sample.fix {
-                    report.backgroundFixes += 1
-                    apply(strategy.received(fix), at: time)
-                }
-            case .significantChange:
-                guard let fix = sample.fix, let significant, let last = lastBackground else { break }
-                let interval = significant.intervalSeconds?.lowerBound ?? 0
-                let displacement = significant.minimumDisplacementMeters ?? 0
-                if time - last.timeSeconds >= interval, fix.coordinate.distance(to: last.position) >= displacement {
-                    lastBackground = (time, fix.coordinate)
-                    report.backgroundFixes += 1
-                    apply(strategy.received(fix), at: time)
-                }
-            }
-        }
-        let end = walk.samples.last?.timeSeconds ?? 0
-        for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
-        if let since = saturatedSince { saturatedIntervals.append(since..<Double.infinity) }
+        host.finish(at: samples.last?.timeSeconds ?? 0)
         let (visits, nearVisits) = givenVisits ?? self.visits(on: walk, path: path, catalog: catalog)
-        report.score = VisitOracle.score(visits: visits, nearVisits: nearVisits, entries: entries)
-        for visit in visits where !(monitoredIntervals[visit.placeID] ?? []).contains(where: { $0.contains(visit.entrySeconds) }) {
-            report.visitsEnteredUnmonitored += 1
-            // Fences the true position is inside at this entry: the visits under way then.
-            let inside = visits.filter { $0.entrySeconds <= visit.entrySeconds && visit.entrySeconds <= $0.exitSeconds }.count
-            let saturated = saturatedIntervals.contains { $0.contains(visit.entrySeconds) }
-            if inside <= placeSlots, !saturated { report.avoidableVisitsEnteredUnmonitored += 1 }
-        }
-        return report
-    }
-}
-
-extension PlatformReplay {
-    /// Whether `new` holds the same fences as `old`, in any order (a reselection usually keeps
-    /// its places and reorders them by distance). Each fence of `new` is looked for by its
-    /// center's latitude (one comparison of two numbers per candidate), and compared in full only
-    /// there: no hashing.
-    static func samePlaces(_ old: [Fence], _ new: [Fence]) -> Bool {
-        guard old.count == new.count else { return false }
-        return old.withUnsafeBufferPointer { old in
-            new.allSatisfy { fence in
-                let latitude = fence.center.latitude
-                return old.contains { $0.center.latitude == latitude && $0 == fence }
-            }
-        }
+        host.score(visits: visits, nearVisits: nearVisits)
+        return host.report
     }
 }
 

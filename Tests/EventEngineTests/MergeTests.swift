@@ -1,6 +1,7 @@
 import EventEngine
 import FencePlanner
 import Geodesy
+import PlatformFacts
 import RotateTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import FencePlanner
 import Geodesy
+import PlatformFacts
 import Testing
 
 @Suite struct PlaceCatalogTests {

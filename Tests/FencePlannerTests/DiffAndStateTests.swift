@@ -40,6 +40,25 @@ import Testing
         #expect(diff.operations == [.stopRefresh("refresh-0"), .stop(a), .startRefresh(new), .start(b)])
         #expect(diff.insideAtStart == ["b"])
     }
+
+    /// The one diff every host applies, on both of its paths (linear search up to 128 regions,
+    /// hashing beyond), against a brute force over membership in each side.
+    @Test(arguments: [(6, 8), (40, 50), (70, 90), (300, 280)])
+    func changesEqualTheMembershipBruteForce(previousCount: Int, nextCount: Int) {
+        var random = SplitMix64(seed: TestSeed.value(salt: UInt64(previousCount)))
+        for _ in 0..<50 {
+            // Distinct values from a range about as wide as both sides: some kept, some not.
+            var pool = Array(0..<(previousCount + nextCount))
+            pool.shuffle(using: &random)
+            let previous = Array(pool.prefix(previousCount))
+            pool.shuffle(using: &random)
+            let next = Array(pool.prefix(nextCount))
+            let changes = RegistrationDiff.changes(from: previous, to: next)
+            let inNext = Set(next), inPrevious = Set(previous)
+            #expect(changes.stop == previous.filter { !inNext.contains($0) })
+            #expect(changes.start == next.indices.filter { !inPrevious.contains(next[$0]) })
+        }
+    }
 }
 
 @Suite struct RotatorStateTests {

@@ -1,6 +1,7 @@
 import FencePlanner
 import Geodesy
 import PlatformEmulator
+import PlatformFacts
 import RotateTestSupport
 import Testing
 
@@ -11,14 +12,15 @@ import Testing
 @Suite struct RefreshExitMarginTests {
     @Test(arguments: [("iOS", 1.8), ("iOS", 30.0), ("Android", 1.8), ("Android", 30.0)])
     func theMarginCoversNineInTenDepartures(platform: String, speed: Double) throws {
-        let profile: PlatformProfile = platform == "iOS" ? .iOS : .android
+        let emulated: EmulatedPlatform = platform == "iOS" ? .iOS : .android
+        let profile = emulated.profile
         let margin = profile.refreshExitMarginMeters(maxSpeedMetersPerSecond: speed, fixIntervalSeconds: 1)
         let wakeFixSeconds = profile.locationSources.first { $0.kind == .wakeFix }?.timeToFixSeconds?.upperBound ?? 0
         let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
         let radius = 300.0
         var overshoots: [Double] = []
         for seed in 0..<200 {
-            var phone = RegionMonitorEmulator(profile: profile, seed: UInt64(seed))
+            var phone = RegionMonitorEmulator(platform: emulated, seed: UInt64(seed))
             _ = phone.register(id: "refresh", center: center, radiusMeters: radius, at: 0)
             var events: [RegionEvent] = []
             var t = 0.0

@@ -1,6 +1,7 @@
 import FencePlanner
 import Geodesy
 import PlatformEmulator
+import PlatformFacts
 import RotateTestSupport
 import Testing
 
@@ -15,8 +16,8 @@ import Darwin
     /// initial entry, delivered `latency` after registration.
     func latencies(_ distribution: PlatformProfile.LatencyDistribution, n: Int, seed: UInt64) -> [Double] {
         var rules = exactRules(latency: distribution, insideAtRegistration: .initialEnter(dropProbability: 0))
-        rules.positionNoise = .none
-        var phone = RegionMonitorEmulator(monitoring: rules, regionLimit: .max, seed: seed)
+        rules.crossings.positionNoise = .none
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: .max, seed: seed)
         _ = phone.advance(to: center, at: 0)
         for i in 0..<n { phone.register(id: "f\(i)", center: center, radiusMeters: 100, at: 0) }
         let events = phone.advance(to: center, at: distribution.maximumSeconds + 1)
@@ -51,8 +52,8 @@ import Darwin
     }
 
     /// A noisy walk back and forth through three fences, on the full iOS preset.
-    func noisyWalk(seed: UInt64, rules: PlatformProfile.RegionMonitoring = PlatformProfile.iOS.regionMonitoring) -> [RegionEvent] {
-        var phone = RegionMonitorEmulator(monitoring: rules, regionLimit: 20, seed: seed)
+    func noisyWalk(seed: UInt64, rules: EmulatedPlatform = EmulatedPlatform.iOS) -> [RegionEvent] {
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: 20, seed: seed)
         var events: [RegionEvent] = []
         for (i, meters) in [0.0, 600, 1_200].enumerated() {
             phone.register(id: "f\(i)", center: east(meters), radiusMeters: 150, at: 0)
@@ -74,9 +75,9 @@ import Darwin
 
         // Without noise and with fixed cushions the decisions do not depend on the seed; the
         // latencies do.
-        var rules = PlatformProfile.iOS.regionMonitoring
-        rules.positionNoise = .none
-        rules.exitCushionMeters = 100...100
+        var rules = EmulatedPlatform.iOS
+        rules.crossings.positionNoise = .none
+        rules.crossings.exitCushionMeters = 100...100
         let a = noisyWalk(seed: seed, rules: rules)
         let b = noisyWalk(seed: seed &+ 1, rules: rules)
         #expect(a.count == b.count && !a.isEmpty)
@@ -90,9 +91,9 @@ import Darwin
     /// cushion, latency and noise sample after the first extra call.
     @Test func extraRegistrationsDoNotChangeTheEventsOfSharedFences() {
         let seed = TestSeed.value(salt: 37)
-        for rules in [PlatformProfile.iOS.regionMonitoring, PlatformProfile.android.regionMonitoring] {
-            var plain = RegionMonitorEmulator(monitoring: rules, regionLimit: 100, seed: seed)
-            var busy = RegionMonitorEmulator(monitoring: rules, regionLimit: 100, seed: seed)
+        for rules in [EmulatedPlatform.iOS, EmulatedPlatform.android] {
+            var plain = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: seed)
+            var busy = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: seed)
             var plainEvents: [RegionEvent] = []
             var busyEvents: [RegionEvent] = []
             for (i, meters) in [0.0, 600, 1_200].enumerated() {
@@ -181,7 +182,7 @@ import Darwin
 
             let rules = exactRules(
                 entryCushion: entryCushion...entryCushion, exitCushion: exitCushion...exitCushion, entryDepthFraction: fraction, stay: stay)
-            var phone = RegionMonitorEmulator(monitoring: rules, regionLimit: 20, seed: UInt64(trial))
+            var phone = RegionMonitorEmulator(platform: rules, regionLimit: 20, seed: UInt64(trial))
             phone.register(id: "f", center: fenceCenter, radiusMeters: radius, at: 0)
             var events: [RegionEvent] = []
             let seconds = Int(((along + startDistance) / speed).rounded(.up) + stay + 5)

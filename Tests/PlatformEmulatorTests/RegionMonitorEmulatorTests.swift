@@ -1,6 +1,7 @@
 import FencePlanner
 import Geodesy
 import PlatformEmulator
+import PlatformFacts
 import RotateTestSupport
 import Testing
 
@@ -9,21 +10,24 @@ import Testing
 func exactRules(
     entryCushion: ClosedRange<Double> = 0...0, exitCushion: ClosedRange<Double> = 0...0, entryDepthFraction: Double = 0.5,
     stay: Double = 0, latency: PlatformProfile.LatencyDistribution = .constant(0),
-    overLimit: PlatformProfile.OverLimit = .silentlyUnmonitored,
-    insideAtRegistration: PlatformProfile.InsideAtRegistration = .noEvent,
-    reusedIdentifier: PlatformProfile.ReusedIdentifier = .replaces, survivesReboot: Bool = true
-) -> PlatformProfile.RegionMonitoring {
-    PlatformProfile.RegionMonitoring(
-        entryCushionMeters: entryCushion, exitCushionMeters: exitCushion, entryDepthFraction: entryDepthFraction, staySeconds: stay,
-        latency: latency, positionNoise: .none, overLimit: overLimit, insideAtRegistration: insideAtRegistration,
-        reusedIdentifier: reusedIdentifier, regionsSurviveReboot: survivesReboot, regionsSurviveAppUpdate: survivesReboot)
+    overLimit: EmulatedPlatform.OverLimit = .silentlyUnmonitored,
+    insideAtRegistration: EmulatedPlatform.InsideAtRegistration = .noEvent,
+    reusedIdentifier: EmulatedPlatform.ReusedIdentifier = .replaces, survivesReboot: Bool = true
+) -> EmulatedPlatform {
+    EmulatedPlatform(
+        profile: PlatformProfile(
+            name: "exact", regionLimit: 20, recommendedMinRadiusMeters: 0, maxRegionRadiusMeters: 400_000,
+            crossings: PlatformProfile.Crossings(exitCushionMeters: exitCushion, staySeconds: stay, latency: latency, positionNoise: .none)),
+        entryCushionMeters: entryCushion, entryDepthFraction: entryDepthFraction, overLimit: overLimit,
+        insideAtRegistration: insideAtRegistration, reusedIdentifier: reusedIdentifier, regionsSurviveReboot: survivesReboot,
+        regionsSurviveAppUpdate: survivesReboot)
 }
 
 /// A platform preset with its position error and latency switched off, to test its discrete rules.
-func exactPreset(_ profile: PlatformProfile) -> PlatformProfile.RegionMonitoring {
-    var rules = profile.regionMonitoring
-    rules.positionNoise = .none
-    rules.latency = .constant(0)
+func exactPreset(_ platform: EmulatedPlatform) -> EmulatedPlatform {
+    var rules = platform
+    rules.crossings.positionNoise = .none
+    rules.crossings.latency = .constant(0)
     return rules
 }
 
@@ -36,7 +40,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
 
 @Suite struct RegionMonitorEmulatorTests {
     @Test func exitNeedsTheCushion() {
-        var phone = RegionMonitorEmulator(monitoring: exactRules(exitCushion: 50...50), regionLimit: 20, seed: 1)
+        var phone = RegionMonitorEmulator(platform: exactRules(exitCushion: 50...50), regionLimit: 20, seed: 1)
         _ = phone.advance(to: center, at: 0)
         #expect(phone.register(id: "f", center: center, radiusMeters: 100, at: 0) == .accepted)
         #expect(phone.advance(to: east(120), at: 1).isEmpty)
@@ -46,7 +50,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     @Test func entryNeedsTheCushion() {
-        var phone = RegionMonitorEmulator(monitoring: exactRules(entryCushion: 30...30), regionLimit: 20, seed: 1)
+        var phone = RegionMonitorEmulator(platform: exactRules(entryCushion: 30...30), regionLimit: 20, seed: 1)
         _ = phone.advance(to: east(300), at: 0)
         phone.register(id: "f", center: center, radiusMeters: 100, at: 0)
         #expect(phone.advance(to: east(90), at: 1).isEmpty, "inside the fence, not past the cushion")
@@ -56,7 +60,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
 
     @Test func entryDepthIsCappedForFencesSmallerThanTheCushion() {
         // Radius 40 m, cushion 30 m, fraction 0.5: the estimate must reach 20 m from the center.
-        var phone = RegionMonitorEmulator(monitoring: exactRules(entryCushion: 30...30, entryDepthFraction: 0.5), regionLimit: 20, seed: 1)
+        var phone = RegionMonitorEmulator(platform: exactRules(entryCushion: 30...30, entryDepthFraction: 0.5), regionLimit: 20, seed: 1)
         _ = phone.advance(to: east(300), at: 0)
         phone.register(id: "small", center: center, radiusMeters: 40, at: 0)
         #expect(phone.advance(to: east(21), at: 1).isEmpty)
@@ -64,7 +68,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     @Test func leavingBeforeTheStayEndsGivesNothing() {
-        var phone = RegionMonitorEmulator(monitoring: exactRules(exitCushion: 10...10, stay: 20), regionLimit: 20, seed: 1)
+        var phone = RegionMonitorEmulator(platform: exactRules(exitCushion: 10...10, stay: 20), regionLimit: 20, seed: 1)
         _ = phone.advance(to: center, at: 0)
         phone.register(id: "f", center: center, radiusMeters: 100, at: 0)
         var events: [RegionEvent] = []
@@ -78,7 +82,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     @Test func iOSSilentlyDropsRegistrationsBeyondTheLimit() {
-        var phone = RegionMonitorEmulator(monitoring: exactPreset(.iOS), regionLimit: PlatformProfile.iOS.regionLimit, seed: 1)
+        var phone = RegionMonitorEmulator(platform: exactPreset(.iOS), regionLimit: PlatformProfile.iOS.regionLimit, seed: 1)
         _ = phone.advance(to: east(-5_000), at: 0)
         for i in 0..<20 { #expect(phone.register(id: "f\(i)", center: east(Double(i) * 1_000), radiusMeters: 100, at: 0) == .accepted) }
         #expect(phone.register(id: "f20", center: east(20_000), radiusMeters: 100, at: 0) == .silentlyDropped)
@@ -91,7 +95,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     @Test func androidRefusesRegistrationsBeyondTheLimitWith1001() {
-        var phone = RegionMonitorEmulator(profile: .android, seed: 1)
+        var phone = RegionMonitorEmulator(platform: .android, seed: 1)
         for i in 0..<100 { #expect(phone.register(id: "f\(i)", center: east(Double(i) * 1_000), radiusMeters: 100, at: 0) == .accepted) }
         #expect(phone.register(id: "f100", center: east(100_000), radiusMeters: 100, at: 0) == .rejected(errorCode: 1001))
         #expect(phone.registeredIDs.count == 100)
@@ -102,7 +106,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     @Test func iOSRegistrationWhileInsideGivesNoEntryButLaterAnExit() {
-        var phone = RegionMonitorEmulator(monitoring: exactPreset(.iOS), regionLimit: 20, seed: 1)
+        var phone = RegionMonitorEmulator(platform: exactPreset(.iOS), regionLimit: 20, seed: 1)
         _ = phone.advance(to: center, at: 0)
         phone.register(id: "f", center: center, radiusMeters: 100, at: 0)
         var events: [RegionEvent] = []
@@ -116,7 +120,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     func androidRegistrationWhileInsideReportsTheInitialEntryUnlessDropped(dropProbability: Double, expectEntry: Bool) {
         var rules = exactPreset(.android)
         rules.insideAtRegistration = .initialEnter(dropProbability: dropProbability)
-        var phone = RegionMonitorEmulator(monitoring: rules, regionLimit: 100, seed: 1)
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 1)
         _ = phone.advance(to: center, at: 0)
         phone.register(id: "f", center: center, radiusMeters: 100, at: 0)
         let events = phone.advance(to: center, at: 1)
@@ -129,7 +133,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     @Test func androidInitialEntryIsDroppedAtTheConfiguredRate() {
         var rules = exactPreset(.android)
         rules.insideAtRegistration = .initialEnter(dropProbability: 0.5)
-        var phone = RegionMonitorEmulator(monitoring: rules, regionLimit: .max, seed: TestSeed.value(salt: 11))
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: .max, seed: TestSeed.value(salt: 11))
         _ = phone.advance(to: center, at: 0)
         let n = 4_000
         for i in 0..<n { phone.register(id: "f\(i)", center: center, radiusMeters: 100, at: 0) }
@@ -139,8 +143,8 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     /// A refresh region re-added under the same id at the device's new position, after its exit.
-    func reusedRefreshRegion(_ rules: PlatformProfile.RegionMonitoring, removeFirst: Bool = false) -> [RegionEvent] {
-        var phone = RegionMonitorEmulator(monitoring: rules, regionLimit: 100, seed: 1)
+    func reusedRefreshRegion(_ rules: EmulatedPlatform, removeFirst: Bool = false) -> [RegionEvent] {
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 1)
         var events: [RegionEvent] = []
         phone.advance(to: center, at: 0, into: &events)
         phone.register(id: "refresh", center: center, radiusMeters: 200, at: 0)
@@ -171,7 +175,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     @Test func androidKeptStateRecoversAfterReenteringTheOldCircle() {
         var rules = exactPreset(.android)
         rules.insideAtRegistration = .initialEnter(dropProbability: 0)
-        var phone = RegionMonitorEmulator(monitoring: rules, regionLimit: 100, seed: 1)
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 1)
         var events: [RegionEvent] = []
         phone.advance(to: center, at: 0, into: &events)
         phone.register(id: "r", center: center, radiusMeters: 200, at: 0)
@@ -187,7 +191,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
 
     @Test func androidRebootAndAppUpdateRemoveEveryGeofence() {
         for restart in ["reboot", "update"] {
-            var phone = RegionMonitorEmulator(monitoring: exactPreset(.android), regionLimit: 100, seed: 1)
+            var phone = RegionMonitorEmulator(platform: exactPreset(.android), regionLimit: 100, seed: 1)
             _ = phone.advance(to: east(1_000), at: 0)
             phone.register(id: "f", center: center, radiusMeters: 100, at: 0)
             if restart == "reboot" { phone.reboot(at: 1) } else { phone.updateApp(at: 1) }
@@ -196,7 +200,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
             #expect(phone.register(id: "f", center: center, radiusMeters: 100, at: 3) == .accepted)
         }
         // The ideal phone keeps its regions.
-        var ideal = RegionMonitorEmulator(idealDelaySeconds: 0, seed: 1)
+        var ideal = RegionMonitorEmulator(platform: .ideal(delaySeconds: 0), seed: 1)
         _ = ideal.advance(to: east(1_000), at: 0)
         ideal.register(id: "f", center: center, radiusMeters: 100, at: 0)
         ideal.reboot(at: 1)
@@ -204,7 +208,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     @Test func idealPhoneDeliversAFixedDelayAfterTheFirstPositionPastTheBoundary() {
-        var phone = RegionMonitorEmulator(idealDelaySeconds: 127, seed: 1)
+        var phone = RegionMonitorEmulator(platform: .ideal(delaySeconds: 127), seed: 1)
         var events: [RegionEvent] = []
         phone.advance(to: east(500), at: 0, into: &events)
         phone.register(id: "f", center: center, radiusMeters: 100, at: 0)
@@ -219,7 +223,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     }
 
     @Test func unregisteredRegionsDeliverNothingMore() {
-        var phone = RegionMonitorEmulator(idealDelaySeconds: 60, seed: 1)
+        var phone = RegionMonitorEmulator(platform: .ideal(delaySeconds: 60), seed: 1)
         _ = phone.advance(to: east(500), at: 0)
         phone.register(id: "f", center: center, radiusMeters: 100, at: 0)
         _ = phone.advance(to: center, at: 1)

@@ -2,6 +2,7 @@ import EventEngine
 import FencePlanner
 import Geodesy
 import PlatformEmulator
+import PlatformFacts
 import Testing
 import WalkSimulator
 
@@ -27,12 +28,12 @@ import WalkSimulator
             let simulation = try Self.simulation(set: set, kind: kind)
             let replay: PlatformReplay =
                 switch platform {
-                case "ideal": .ideal(delaySeconds: 20, seed: 3)
-                case "iOS": PlatformReplay(profile: .iOS, seed: 3)
-                default: PlatformReplay(profile: .android, seed: 3)
+                case "ideal": PlatformReplay(platform: .ideal(delaySeconds: 20), seed: 3)
+                case "iOS": PlatformReplay(platform: .iOS, seed: 3)
+                default: PlatformReplay(platform: .android, seed: 3)
                 }
             var configuration = simulation.configuration
-            configuration.limit = min(replay.profile.regionLimit, 100)
+            configuration.limit = min(replay.platform.profile.regionLimit, 100)
             for index in 0..<simulation.scenario.walks {
                 var strategy = try RotateStrategy(catalog: simulation.catalog, configuration: configuration)
                 let report = replay.replay(simulation.walk(index), walkIndex: index, strategy: &strategy, catalog: simulation.catalog)
@@ -57,7 +58,7 @@ import WalkSimulator
     /// platform's own entries alone (the engine with in-app decisions switched off).
     @Test func inAppDecisionsDetectVisitsThePlatformMisses() throws {
         let simulation = try Self.simulation(set: .clustered, kind: .walk, walks: 4)
-        let replay = PlatformReplay(profile: .iOS, seed: 5)
+        let replay = PlatformReplay(platform: .iOS, seed: 5)
         var configuration = simulation.configuration
         configuration.marginMeters = PlatformProfile.iOS.refreshExitMarginMeters(maxSpeedMetersPerSecond: 1.8, fixIntervalSeconds: 1)
         var off = FenceMonitor.Settings()
@@ -81,7 +82,7 @@ import WalkSimulator
     @Test(arguments: [WalkKind.walk, .drive])
     func gnssIsOnWhereTheGuaranteeIsNotExact(kind: WalkKind) throws {
         let simulation = try Self.simulation(set: .clustered, kind: kind, walks: 4)
-        let replay = PlatformReplay(profile: .iOS, seed: 7)
+        let replay = PlatformReplay(platform: .iOS, seed: 7)
         var configuration = simulation.configuration
         configuration.marginMeters = PlatformProfile.iOS.refreshExitMarginMeters(
             maxSpeedMetersPerSecond: kind == .drive ? 30 : 1.8, fixIntervalSeconds: 1)
@@ -100,7 +101,7 @@ import WalkSimulator
     /// as without reboots, within 5 %.
     @Test func rebootsLoseNoVisit() throws {
         let simulation = try Self.simulation(set: .clustered, kind: .walk, walks: 4)
-        var plain = PlatformReplay(profile: .android, seed: 9)
+        var plain = PlatformReplay(platform: .android, seed: 9)
         var rebooting = plain
         rebooting.rebootEverySeconds = 600
         plain.rebootEverySeconds = nil

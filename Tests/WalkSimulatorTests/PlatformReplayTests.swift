@@ -1,6 +1,7 @@
 import FencePlanner
 import Geodesy
 import PlatformEmulator
+import PlatformFacts
 import RotateTestSupport
 import Testing
 import WalkSimulator
@@ -93,7 +94,7 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
     /// is detected, none falsely, within a couple of fix intervals.
     @Test func onTheIdealPhoneRotateDetectsEveryVisit() throws {
         let simulation = try Self.simulation()
-        let replay = PlatformReplay.ideal(delaySeconds: 0, seed: 1)
+        let replay = PlatformReplay(platform: .ideal(delaySeconds: 0), seed: 1)
         var total = PlatformReplayReport()
         for index in 0..<simulation.scenario.walks {
             var strategy = try RotateStrategy(catalog: simulation.catalog, configuration: simulation.configuration)
@@ -122,7 +123,7 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
         ]
         let walk = WalkGenerator.along(
             waypoints, speedMetersPerSecond: 1.4, fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 5), kind: .walk, using: &rng)
-        let replay = PlatformReplay.ideal(delaySeconds: 0, seed: 1)
+        let replay = PlatformReplay(platform: .ideal(delaySeconds: 0), seed: 1)
         var nothing = FixedStrategy(places: [])
         let none = replay.replay(walk, strategy: &nothing, catalog: catalog)
         var everything = FixedStrategy(places: catalog.places.map(\.fence))
@@ -135,7 +136,7 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
         #expect(all.visitsEnteredUnmonitored == 0)
         // Past iOS's 20 regions the rest are silently not monitored: their visits count as
         // entered unmonitored, and none of them is detected.
-        let iOS = PlatformReplay(profile: .iOS, seed: 1).replay(walk, strategy: &everything, catalog: catalog)
+        let iOS = PlatformReplay(platform: .iOS, seed: 1).replay(walk, strategy: &everything, catalog: catalog)
         let dropped = Set(catalog.places.map(\.id).dropFirst(20))
         let visitsOfDropped = VisitOracle.visits(on: walk, catalog: catalog).filter { dropped.contains($0.placeID) }.count
         #expect(visitsOfDropped > 0)
@@ -156,8 +157,8 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
         scenario.lengthMeters = kind == .walk ? 6_000...8_000 : 20_000...25_000
         scenario.seed = 11
         let simulation = try Simulation(scenario)
-        for profile in [PlatformProfile.iOS, .android] {
-            let replay = PlatformReplay(profile: profile, seed: 3)
+        for platform in [EmulatedPlatform.iOS, .android] {
+            let replay = PlatformReplay(platform: platform, seed: 3)
             var bound = PlatformReplayReport()
             var whole = PlatformReplayReport()
             for index in 0..<scenario.walks {
@@ -169,7 +170,7 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
             }
             #expect(whole.score.visits > 20)
             #expect(whole.eventsDelivered > 0)
-            #expect(bound.score == whole.score, "\(profile.name) \(kind)")
+            #expect(bound.score == whole.score, "\(platform.profile.name) \(kind)")
             #expect(bound.eventsDelivered == whole.eventsDelivered)
             #expect(bound.visitsEnteredUnmonitored == whole.visitsEnteredUnmonitored)
             #expect(bound.registrationCalls <= whole.registrationCalls)
@@ -184,9 +185,9 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
         let simulation = try Self.simulation(walks: 3, set: .clustered)
         let replay: PlatformReplay =
             switch platform {
-            case "ideal": .ideal(delaySeconds: 20, seed: 5)
-            case "iOS": PlatformReplay(profile: .iOS, seed: 5)
-            default: PlatformReplay(profile: .android, seed: 5)
+            case "ideal": PlatformReplay(platform: .ideal(delaySeconds: 20), seed: 5)
+            case "iOS": PlatformReplay(platform: .iOS, seed: 5)
+            default: PlatformReplay(platform: .android, seed: 5)
             }
         for index in 0..<simulation.scenario.walks {
             var strategy = RecordingStrategy(
@@ -220,7 +221,7 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
         var scenarioWalk = simulation.walk(0)
         scenarioWalk.samples = Array(scenarioWalk.samples.prefix(4_000))
         var strategy = RecordingStrategy(inner: FixedStrategy(places: [], backgroundFixes: .significantChange))
-        let report = PlatformReplay(profile: .iOS, seed: 2).replay(scenarioWalk, strategy: &strategy, catalog: simulation.catalog)
+        let report = PlatformReplay(platform: .iOS, seed: 2).replay(scenarioWalk, strategy: &strategy, catalog: simulation.catalog)
         let times = strategy.receivedFixTimes
         #expect(times.count == report.backgroundFixes)
         #expect(times.count >= 2)
@@ -248,8 +249,8 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
                 Walk.Sample(timeSeconds: Double($0), truePosition: center, fix: Fix(center, timestampSeconds: Double($0)))
             }, kind: .walk)
         var strategy = FixedStrategy(places: catalog.places.map(\.fence))
-        #expect(PlatformReplay(profile: .android, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 1)
-        #expect(PlatformReplay(profile: .iOS, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 0)
+        #expect(PlatformReplay(platform: .android, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 1)
+        #expect(PlatformReplay(platform: .iOS, seed: 1).replay(walk, strategy: &strategy, catalog: catalog).rejectedRegistrations == 0)
     }
 
     /// When the refresh exit comes later than the margin allows (here every iOS delivery takes
@@ -259,10 +260,10 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
     /// visits are entered while their fence is unmonitored than with the refresh exit alone.
     @Test func significantChangesCoverARefreshExitThatComesLate() throws {
         let simulation = try Self.simulation(walks: 6)
-        var monitoring = PlatformProfile.iOS.regionMonitoring
-        monitoring.latency = PlatformProfile.LatencyDistribution(
+        var monitoring = EmulatedPlatform.iOS
+        monitoring.crossings.latency = PlatformProfile.LatencyDistribution(
             minimumSeconds: 900, medianSeconds: 900, p90Seconds: 900, maximumSeconds: 900)
-        let replay = PlatformReplay(profile: .iOS, monitoring: monitoring, seed: 4)
+        let replay = PlatformReplay(platform: monitoring, seed: 4)
         var configuration = simulation.configuration
         configuration.marginMeters = PlatformProfile.iOS.refreshExitMarginMeters(maxSpeedMetersPerSecond: 1.8, fixIntervalSeconds: 1)
         var withBackstop = PlatformReplayReport()

@@ -1,0 +1,224 @@
+import FencePlanner
+import Geodesy
+import PlatformEmulator
+import PlatformFacts
+
+/// The app's host during one platform replay: it feeds the emulated phone, wakes the strategy
+/// when the phone or a background fix says so, registers what the strategy returns by difference,
+/// and keeps the counts of `PlatformReplayReport` and what the score needs (when each place was
+/// monitored, when the strategy declared saturation).
+struct ReplayHost<Strategy: MonitoringStrategy> {
+    var strategy: Strategy
+    var report = PlatformReplayReport()
+    var emulator: RegionMonitorEmulator
+    let placeSlots: Int
+    let wakeSeed: UInt64
+    let wakeFix: ClosedRange<Double>
+    let significant: PlatformProfile.LocationSource?
+    let rebootEverySeconds: Double?
+    var nextReboot: Double?
+
+    /// What is registered and accepted, in registration order: the diff's previous side.
+    var registeredPlaces: [Fence] = []
+    var registeredTriggers: [RefreshRegion] = []
+    /// The strategy's last regions, registered again after a reset when it names none.
+    var lastRegions: MonitoredRegions?
+    var entries: [ReceivedEntry] = []
+    var events: [RegionEvent] = []
+    var wake: (id: String, dueSeconds: Double, fixSeconds: Double)?
+    var lastBackground: (timeSeconds: Double, position: Coordinate)?
+    var begun = false
+    /// When each place fence became monitored by the OS (registered and not silently dropped),
+    /// and the intervals it was monitored, to tell visits entered while unmonitored.
+    var monitoredSince: [String: Double] = [:]
+    var monitoredIntervals: [String: [ClosedRange<Double>]] = [:]
+    /// The intervals the strategy had declared saturation, [since, until).
+    var saturatedSince: Double?
+    var saturatedIntervals: [Range<Double>] = []
+
+    /// What the strategy asks for, read after each call to it (it changes only then).
+    var asks: BackgroundFixes
+    var declaresSaturation: Bool
+    var exact: Bool
+    let decidesPlaceEvents: Bool
+
+    init(_ replay: PlatformReplay, walk: Walk, walkIndex: Int, strategy: Strategy) {
+        self.strategy = strategy
+        report.walks = 1
+        if let first = walk.samples.first, let last = walk.samples.last { report.seconds = last.timeSeconds - first.timeSeconds }
+        let platform = replay.platform
+        emulator = RegionMonitorEmulator(
+            platform: platform, regionLimit: strategy.ignoresRegionLimit ? .max : platform.profile.regionLimit,
+            seed: replay.seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
+        placeSlots = replay.placeSlots
+        wakeSeed = replay.seed &+ 0xE703_7ED1_A0B4_28DB &* UInt64(walkIndex + 1)
+        let sources = platform.profile.locationSources
+        wakeFix = sources.first { $0.kind == .wakeFix }?.timeToFixSeconds ?? 0...0
+        significant = sources.first { $0.kind == .significantChange } ?? sources.first { $0.kind == .backgroundUpdates }
+        rebootEverySeconds = replay.rebootEverySeconds
+        nextReboot = replay.rebootEverySeconds.map { (walk.samples.first?.timeSeconds ?? 0) + $0 }
+        asks = strategy.backgroundFixes
+        declaresSaturation = strategy.declaresSaturation
+        exact = strategy.guaranteeIsExact
+        decidesPlaceEvents = strategy.decidesPlaceEvents
+    }
+
+    /// One sample of the walk: the first fix begins the strategy, a due reboot resets the phone,
+    /// the phone advances to the true position, its events are delivered, a due wake hands the
+    /// strategy its fix, and the background fixes the strategy asks for reach it.
+    mutating func step(_ sample: Walk.Sample, vector: UnitVector, nextTime: Double) {
+        let time = sample.timeSeconds
+        if !begun, let fix = sample.fix {
+            begun = true
+            report.fixesRequested += 1
+            apply(strategy.begin(at: fix), at: time)
+            lastBackground = (time, fix.coordinate)
+        }
+        if begun, let reboot = nextReboot, time >= reboot {
+            nextReboot = reboot + (rebootEverySeconds ?? .infinity)
+            self.reboot(at: time)
+        }
+        events.removeAll(keepingCapacity: true)
+        emulator.advance(to: vector, poleLongitudeRadians: sample.truePosition.longitudeRadians, at: time, into: &events)
+        deliverEvents()
+        if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
+            wake = nil
+            report.fixesRequested += 1
+            // The receiver runs until the fix comes, unless continuous updates keep it on anyway.
+            if asks != .continuous { report.gnssOnSeconds += due.fixSeconds }
+            apply(strategy.triggerExited(due.id, at: fix), at: time)
+        }
+        guard begun else { return }
+        backgroundFix(sample, nextTime: nextTime)
+        if !exact { report.notExactSeconds += nextTime - time }
+        if decidesPlaceEvents { entries += strategy.takeEntries() }
+        if declaresSaturation {
+            if saturatedSince == nil { saturatedSince = time }
+        } else if let since = saturatedSince {
+            saturatedIntervals.append(since..<time)
+            saturatedSince = nil
+        }
+    }
+
+    /// The phone restarts; when every registration is gone, the host registers again from scratch.
+    mutating func reboot(at time: Double) {
+        emulator.reboot(at: time)
+        guard emulator.registeredIDs.isEmpty else { return }
+        for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...time) }
+        monitoredSince.removeAll()
+        registeredPlaces.removeAll()
+        registeredTriggers.removeAll()
+        apply(strategy.platformReset(at: time) ?? lastRegions, at: time)
+    }
+
+    /// The events the phone delivered: a trigger's exit schedules the woken app's fix, a place
+    /// event goes to a strategy that decides its own, or an entry is received.
+    mutating func deliverEvents() {
+        for event in events {
+            report.eventsDelivered += 1
+            if registeredTriggers.contains(where: { $0.id == event.regionID }) {
+                if event.kind == .exit, wake == nil {
+                    // Keyed by the delivery time: the same wakeup takes as long under any strategy.
+                    var random = SplitMix64(seed: wakeSeed ^ event.deliveredAtSeconds.bitPattern)
+                    _ = random.next()
+                    let fixSeconds = random.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
+                    wake = (event.regionID, event.deliveredAtSeconds + fixSeconds, fixSeconds)
+                }
+            } else if decidesPlaceEvents {
+                strategy.placeEvent(event.regionID, entered: event.kind == .enter, at: event.deliveredAtSeconds)
+            } else if event.kind == .enter {
+                entries.append(ReceivedEntry(placeID: event.regionID, timeSeconds: event.deliveredAtSeconds))
+            }
+        }
+    }
+
+    /// The background fix the strategy asks for at this sample, if any.
+    mutating func backgroundFix(_ sample: Walk.Sample, nextTime: Double) {
+        let time = sample.timeSeconds
+        switch asks {
+        case .none:
+            break
+        case .continuous:
+            report.gnssOnSeconds += nextTime - time
+            if let fix = sample.fix {
+                report.backgroundFixes += 1
+                apply(strategy.received(fix), at: time)
+            }
+        case .significantChange:
+            guard let fix = sample.fix, let significant, let last = lastBackground else { break }
+            let interval = significant.intervalSeconds?.lowerBound ?? 0
+            let displacement = significant.minimumDisplacementMeters ?? 0
+            if time - last.timeSeconds >= interval, fix.coordinate.distance(to: last.position) >= displacement {
+                lastBackground = (time, fix.coordinate)
+                report.backgroundFixes += 1
+                apply(strategy.received(fix), at: time)
+            }
+        }
+    }
+
+    /// Registers `regions` by difference from what is registered (`RegistrationDiff.changes`):
+    /// removals first, then places, then triggers, each in the strategy's order. A region the
+    /// platform refused is not registered, and is tried again at the next call.
+    mutating func apply(_ regions: MonitoredRegions?, at time: Double) {
+        asks = strategy.backgroundFixes
+        declaresSaturation = strategy.declaresSaturation
+        exact = strategy.guaranteeIsExact
+        guard let regions else { return }
+        lastRegions = regions
+        let triggers = RegistrationDiff.changes(from: registeredTriggers, to: regions.triggers)
+        let places = RegistrationDiff.changes(from: registeredPlaces, to: regions.places)
+        for trigger in triggers.stop { unregister(trigger.id, at: time) }
+        for fence in places.stop { unregister(fence.id, at: time) }
+        if !triggers.stop.isEmpty { registeredTriggers.removeAll { triggers.stop.contains($0) } }
+        if !places.stop.isEmpty { registeredPlaces.removeAll { places.stop.contains($0) } }
+        // Places first, then triggers: the order a host calls in.
+        for index in places.start {
+            let fence = regions.places[index]
+            if register(fence.id, fence.center, fence.radiusMeters, at: time) {
+                registeredPlaces.append(fence)
+                if emulator.isMonitored(fence.id) { monitoredSince[fence.id] = time }
+            }
+        }
+        for index in triggers.start {
+            let trigger = regions.triggers[index]
+            if register(trigger.id, trigger.center, trigger.radiusMeters, at: time) { registeredTriggers.append(trigger) }
+        }
+    }
+
+    mutating func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double) -> Bool {
+        report.registrationCalls += 1
+        if case .rejected = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time) {
+            report.rejectedRegistrations += 1
+            return false
+        }
+        return true
+    }
+
+    mutating func unregister(_ id: String, at time: Double) {
+        _ = emulator.unregister(id: id, at: time)
+        report.registrationCalls += 1
+        if let since = monitoredSince.removeValue(forKey: id) { monitoredIntervals[id, default: []].append(since...time) }
+    }
+
+    /// Closes the intervals still open at the walk's end.
+    mutating func finish(at end: Double) {
+        for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
+        monitoredSince.removeAll()
+        if let since = saturatedSince { saturatedIntervals.append(since..<Double.infinity) }
+        saturatedSince = nil
+    }
+
+    /// Scores the entries received against the true visits, and counts the visits entered while
+    /// their fence was not monitored (avoidable when the true entry point was inside no more
+    /// fences than `placeSlots` and the strategy had not declared saturation).
+    mutating func score(visits: [Visit], nearVisits: [Visit]) {
+        report.score = VisitOracle.score(visits: visits, nearVisits: nearVisits, entries: entries)
+        for visit in visits where !(monitoredIntervals[visit.placeID] ?? []).contains(where: { $0.contains(visit.entrySeconds) }) {
+            report.visitsEnteredUnmonitored += 1
+            // Fences the true position is inside at this entry: the visits under way then.
+            let inside = visits.filter { $0.entrySeconds <= visit.entrySeconds && visit.entrySeconds <= $0.exitSeconds }.count
+            let saturated = saturatedIntervals.contains { $0.contains(visit.entrySeconds) }
+            if inside <= placeSlots, !saturated { report.avoidableVisitsEnteredUnmonitored += 1 }
+        }
+    }
+}
