@@ -65,14 +65,16 @@ let package = Package(
         .target(
             name: "BenchmarkKit",
             dependencies: [
-                "SyncService", "RotateFormats", "WalkSimulator", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex", "Geodesy",
+                "SyncService", "RotateFormats", "RotateJSON", "WalkSimulator", "EventEngine", "FenceRules", "FencePlanner", "SpatialIndex",
+                "Geodesy",
             ]
         ),
         .target(name: "RotateLab", dependencies: ["BenchmarkKit", "PlatformEmulator", "WalkSimulator"]),
         .target(
             name: "RotateCommands",
             dependencies: [
-                "BenchmarkKit", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "PlatformEmulator", "EventEngine",
+                "BenchmarkKit", "StateStore", "SyncService", "RotateFormats", "RotateJSON", "WalkSimulator", "PlatformEmulator",
+                "EventEngine",
                 "FenceRules",
                 "FencePlanner", "PlatformFacts", "SpatialIndex", "Geodesy",
             ]
@@ -80,7 +82,7 @@ let package = Package(
         .executableTarget(name: "rotate", dependencies: ["RotateCommands"]),
         .executableTarget(
             name: "RotateBenchmarks",
-            dependencies: ["BenchmarkKit", "RotateFormats", "SpatialIndex", "Geodesy"],
+            dependencies: ["BenchmarkKit", "RotateFormats", "RotateJSON", "SpatialIndex", "Geodesy"],
             path: "Benchmarks/RotateBenchmarks",
             exclude: ["README.md"]
         ),

@@ -10,6 +10,7 @@ import SpatialIndex
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import RotateJSON
 #endif
 
 struct Entry {

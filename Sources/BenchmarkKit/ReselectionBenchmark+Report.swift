@@ -1,4 +1,5 @@
 import RotateFormats
+import RotateJSON
 import SpatialIndex
 
 extension ReselectionBenchmark.Report {

@@ -201,7 +201,7 @@ public struct PackedMonitorState: Hashable, Sendable {
 
     /// Takes every field of `state` but its registrations, which must be the packed ones (the
     /// input changed only the rest: no rotator to pack again).
-    public mutating func replaceOthers(with state: MonitorState) {
+    package mutating func replaceOthers(with state: MonitorState) {
         others = state
         others.rotator = RotatorState()
     }

@@ -7,9 +7,9 @@ import Darwin
 /// Seeded generators of coordinates for tests, benchmarks and simulations.
 ///
 /// All of them draw only from the `SplitMix64` passed in, so the same seed gives the same points.
-public enum SyntheticCoordinates {
+package enum SyntheticCoordinates {
     /// A point uniformly distributed over the whole sphere (uniform z and longitude).
-    public static func uniformOnSphere(using rng: inout SplitMix64) -> Coordinate {
+    package static func uniformOnSphere(using rng: inout SplitMix64) -> Coordinate {
         let z = rng.nextDouble(in: -1..<1)
         let lon = rng.nextDouble(in: -Double.pi..<Double.pi)
         let horizontal = max(0, 1 - z * z).squareRoot()
@@ -17,7 +17,7 @@ public enum SyntheticCoordinates {
     }
 
     /// A point uniformly distributed (by area) in the spherical cap of `radiusMeters` around `center`.
-    public static func uniformInCap(
+    package static func uniformInCap(
         around center: Coordinate, radiusMeters: Double, using rng: inout SplitMix64
     ) -> Coordinate {
         let maxAngle = min(Double.pi, radiusMeters / Earth.meanRadiusMeters)
@@ -29,7 +29,7 @@ public enum SyntheticCoordinates {
     }
 
     /// A point offset from `center` by a 2D Gaussian of `sigmaMeters` per axis.
-    public static func gaussian(
+    package static func gaussian(
         around center: Coordinate, sigmaMeters: Double, using rng: inout SplitMix64
     ) -> Coordinate {
         // The offset length of a 2D Gaussian is Rayleigh distributed, its direction uniform.
@@ -43,7 +43,7 @@ public enum SyntheticCoordinates {
     /// the plane tangent at `center` (east/north offsets) and mapped back along the great circle
     /// of that bearing and length (azimuthal equidistant), so it works at the poles too (there
     /// the square's axes follow the stored longitude's meridian).
-    public static func uniformInSquare(
+    package static func uniformInSquare(
         around center: Coordinate, sideMeters: Double, using rng: inout SplitMix64
     ) -> Coordinate {
         let east = rng.nextDouble(in: -0.5..<0.5) * sideMeters
@@ -55,7 +55,7 @@ public enum SyntheticCoordinates {
     /// `count` points in `clusters` towns: town centers uniform on the sphere, town sizes skewed
     /// (a town's weight is `1 / rank`, like city populations), points Gaussian around their town
     /// with a per-axis sigma of half `clusterRadiusMeters`.
-    public static func clustered(
+    package static func clustered(
         count: Int, clusters: Int = 200, clusterRadiusMeters: Double = 20_000, using rng: inout SplitMix64
     ) -> [Coordinate] {
         precondition(count >= 0 && clusters >= 1, "count must be >= 0 and clusters >= 1")

@@ -1,4 +1,5 @@
 import RotateFormats
+import RotateJSON
 
 /// A parsed command line: option values by name, and the flags present.
 ///

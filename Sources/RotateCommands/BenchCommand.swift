@@ -1,6 +1,7 @@
 import BenchmarkKit
 import Geodesy
 import RotateFormats
+import RotateJSON
 import SpatialIndex
 
 /// `rotate bench`: reselection-style query throughput of the k-d tree against brute force.

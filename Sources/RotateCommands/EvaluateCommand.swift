@@ -1,6 +1,7 @@
 import FenceRules
 import Geodesy
 import RotateFormats
+import RotateJSON
 import WalkSimulator
 
 /// `rotate evaluate`: fence decision rules over noisy walks past one fence.

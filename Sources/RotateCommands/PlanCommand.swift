@@ -2,6 +2,7 @@ import EventEngine
 import FencePlanner
 import Geodesy
 import RotateFormats
+import RotateJSON
 import WalkSimulator
 
 /// `rotate plan`: replay a walk through a FenceRotator, check it with the missed-fence oracle and

@@ -3,6 +3,7 @@ import FencePlanner
 import Geodesy
 import PlatformFacts
 import RotateFormats
+import RotateJSON
 
 /// `rotate presets`: what the platform presets mean for a walker and a driver in a dense city.
 public enum PresetsCommand: Subcommand {

@@ -1,5 +1,6 @@
 import FenceRules
 import RotateFormats
+import RotateJSON
 
 /// `rotate probability`: P(inside) for one fix.
 public enum ProbabilityCommand: Subcommand {

@@ -6,6 +6,7 @@ import RotateFormats
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import RotateJSON
 #endif
 
 /// `rotate select`: one selection at a position, or one per row of a positions CSV.

@@ -4,6 +4,7 @@ import Geodesy
 import PlatformEmulator
 import PlatformFacts
 import RotateFormats
+import RotateJSON
 import WalkSimulator
 
 /// `rotate simulate`: replay many seeded walks through the planner and the missed-fence oracle.

@@ -47,7 +47,9 @@ public enum ValidateCommand: Subcommand {
             "rows           \(loaded.result.rowsRead) read, \(places.count) accepted, \(loaded.result.rejected.count) rejected",
         ]
         let lats = places.map(\.coordinate.latitude), lons = places.map(\.coordinate.longitude)
-        lines.append("extent         lat \(lats.min()!) ... \(lats.max()!), lon \(lons.min()!) ... \(lons.max()!)")
+        if let south = lats.min(), let north = lats.max(), let west = lons.min(), let east = lons.max() {
+            lines.append("extent         lat \(south) ... \(north), lon \(west) ... \(east)")
+        }
         let radii = places.map(\.radiusMeters).sorted()
         func quantile(_ q: Double) -> Double { radii[min(radii.count - 1, Int(q * Double(radii.count - 1)))] }
         lines.append(

@@ -6,7 +6,7 @@ import Darwin
 
 /// Unbuffered writes to the process's standard streams (1 = stdout, 2 = stderr), shared by
 /// `rotate` and `RotateBenchmarks` (C's `stderr` global is not concurrency-safe in Swift 6).
-public enum StandardStreams {
+package enum StandardStreams {
     private static func systemWrite(_ descriptor: Int32, _ pointer: UnsafePointer<UInt8>, _ count: Int) -> Int {
         #if canImport(Glibc)
         return Glibc.write(descriptor, pointer, count)
@@ -16,7 +16,7 @@ public enum StandardStreams {
     }
 
     /// Writes every byte of `text` to a file descriptor (retrying short writes and EINTR).
-    public static func write(_ text: String, to descriptor: Int32) {
+    package static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }

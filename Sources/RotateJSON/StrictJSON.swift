@@ -37,11 +37,11 @@ package indirect enum JSONValue: Equatable {
             out += "]"
         case .object(let fields):
             out += "{"
-            for (i, key) in fields.keys.sorted().enumerated() {
+            for (i, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out += "," }
-                out += JSONObject.quoted(key)
+                out += JSONObject.quoted(field.key)
                 out += ":"
-                fields[key]!.write(to: &out)
+                field.value.write(to: &out)
             }
             out += "}"
         }

@@ -5,11 +5,11 @@ import Geodesy
 /// It ranks with the same `RankingKey` expressions as the tree, so on the same input both must
 /// return identical results (same indices, same order, same distances). Tests compare against it,
 /// and `rotate bench` times it as the baseline ("compute all distances, sort").
-public struct BruteForceIndex: Sendable {
+package struct BruteForceIndex: Sendable {
     /// The places' unit vectors, in input order (a result's `index` is a position here).
-    public let vectors: [UnitVector]
+    package let vectors: [UnitVector]
     /// One fence radius in meters per place, in input order; all 0 when none were given.
-    public let radiiMeters: [Double]
+    package let radiiMeters: [Double]
 
     /// Builds the reference over coordinates, with an optional fence radius in meters per place.
     ///
@@ -17,7 +17,7 @@ public struct BruteForceIndex: Sendable {
     ///   - coordinates: the places' centers; a result's `index` is the position in this array.
     ///   - radiiMeters: one radius per place, or nil for all zero; a count other than
     ///     `coordinates.count` is a programming error and traps.
-    public init(coordinates: [Coordinate], radiiMeters: [Double]? = nil) {
+    package init(coordinates: [Coordinate], radiiMeters: [Double]? = nil) {
         self.init(vectors: coordinates.map(UnitVector.init), radiiMeters: radiiMeters)
     }
 
@@ -25,21 +25,21 @@ public struct BruteForceIndex: Sendable {
     ///
     /// Nothing is precomputed: every query scans all places. A radius count other than
     /// `vectors.count` is a programming error and traps.
-    public init(vectors: [UnitVector], radiiMeters: [Double]? = nil) {
+    package init(vectors: [UnitVector], radiiMeters: [Double]? = nil) {
         precondition(radiiMeters == nil || radiiMeters?.count == vectors.count, "one radius per place")
         self.vectors = vectors
         self.radiiMeters = radiiMeters ?? Array(repeating: 0, count: vectors.count)
     }
 
     /// Number of places.
-    public var count: Int { vectors.count }
+    package var count: Int { vectors.count }
 
     /// The `k` nearest places by center or by fence edge, sorted, ties as `RankingKey` says.
     ///
     /// Computes every place's key, then keeps the best `k` in a sorted array (a candidate enters
     /// when it precedes the current k-th). Only the final `k` are converted to `Neighbor`.
     /// - Complexity: O(n · k) worst case, O(n) typical.
-    public func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
+    package func nearest(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
         precondition(k >= 0, "k must be >= 0")
         guard k > 0 else { return [] }
         var best: [Keyed] = []
@@ -60,7 +60,7 @@ public struct BruteForceIndex: Sendable {
     /// the first `k`. Same answer as `nearest`; this is the design rotate replaces, and the
     /// baseline `rotate bench` times.
     /// - Complexity: O(n log n) per query.
-    public func nearestSortingAll(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
+    package func nearestSortingAll(_ k: Int, to query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
         precondition(k >= 0, "k must be >= 0")
         return vectors.indices.map { keyed($0, query, target) }
             .sorted { $0.precedes($1) }
@@ -70,7 +70,7 @@ public struct BruteForceIndex: Sendable {
 
     /// Every place within `meters` by center or by fence edge, sorted as `nearest` sorts.
     /// - Complexity: O(n + m log m) for m results.
-    public func within(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
+    package func within(_ meters: Double, of query: UnitVector, measuredTo target: DistanceTarget = .center) -> [Neighbor] {
         vectors.indices.map { keyed($0, query, target) }
             .filter { $0.neighbor.distanceMeters <= meters }
             .sorted { $0.precedes($1) }

@@ -92,9 +92,10 @@ public struct SidecarState: Codable, Equatable, Sendable {
         guard fd >= 0 else { throw StateFileError(path: temporary, reason: "cannot be created: \(String(cString: strerror(errno)))") }
         var failure: String?
         data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let written = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = posixWrite(fd, base + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = String(cString: strerror(errno))
