@@ -2,18 +2,21 @@ import FencePlanner
 import Geodesy
 import SpatialIndex
 
-/// Replays a rotator over a walk and checks the true path against every fence.
+/// Replays a rotator over a walk on the ideal phone and checks the true path against every fence.
 ///
-/// The host model: the app sees each delivered fix. While the selection is `exact` it relies on
-/// the platform's refresh-region monitoring, which reports an exit observed at a fix
-/// `platformDelaySeconds` late (the app then reselects at the first fix at or after that time,
-/// whatever that fix shows). While `degraded` or `saturated` the app watches location updates
-/// itself and reselects at the fix that leaves the fallback distance, without platform delay.
+/// The host is the platform replay's (`PlatformReplay`) on `EmulatedPlatform.ideal(delaySeconds:)`:
+/// no region limit, no cushion, no position error; the refresh region's exit is decided at the
+/// first sample whose true position is outside it and delivered `platformDelaySeconds` later,
+/// and the woken app's fix (the first fix at or after the delivery) reselects. While the
+/// selection is `exact` the app asks for no fixes; while `degraded` or `saturated` it hands every
+/// fix to the rotator, which reselects when the fix leaves the fallback distance
+/// (`PlannerStrategy`). Every reselection is recorded with its sample.
 ///
 /// The check: the true path, densified between consecutive samples by great-circle interpolation
-/// at most 1 m apart, is tested against every fence of the catalog (through the index). A *miss*
-/// is a moment when the true position is inside (or on) the fence of a place that is not
-/// monitored then; consecutive missed samples of one place are one miss event.
+/// at most 1 m apart, is tested against every fence of the catalog (through the index), with the
+/// places monitored from the latest reselection at or before the segment's first sample. A
+/// *miss* is a moment when the true position is inside (or on) the fence of a place that is not
+/// monitored then; consecutive missed points of one place are one miss event.
 public enum MissedFenceOracle {
     /// Longest distance between two checked points of the true path, meters.
     public static let checkSpacingMeters = 1.0
@@ -24,46 +27,41 @@ public enum MissedFenceOracle {
         _ walk: Walk, rotator: inout Rotator, catalog: PlaceCatalog, placeSlots: Int, platformDelaySeconds: Double = 0,
         recordUpdates: Bool = false
     ) -> OracleReport {
+        var planner = PlannerStrategy(rotator: rotator)
+        let phone = PlatformReplay(platform: .ideal(delaySeconds: platformDelaySeconds), seed: 0)
+        _ = phone.run(walk, strategy: &planner, path: TruePath(walk))
+        rotator = planner.rotator
+        var report = check(walk, updates: planner.updates, catalog: catalog, placeSlots: placeSlots)
+        if !recordUpdates { report.updates = [] }
+        return report
+    }
+
+    /// Checks `walk`'s true path against the places `updates` monitored, sample by sample.
+    static func check(_ walk: Walk, updates: [RecordedUpdate], catalog: PlaceCatalog, placeSlots: Int) -> OracleReport {
         var report = OracleReport()
         report.walks = 1
         report.meters = walk.lengthMeters
         report.fixes = walk.deliveredFixes
+        report.updates = updates
         var monitored: Set<String> = []
         var guarantee: Guarantee?
-        var pendingAt: Double?
         var buffer = NeighborBuffer()
         var openEvents: [String: Int] = [:]  // place id -> last checked-point number where it was missed
         var checkedPoint = 0
-
-        var sampleIndex = 0
-        func apply(_ update: RotationUpdate?) {
-            guard let update else { return }
-            if recordUpdates { report.updates.append(RecordedUpdate(sampleIndex: sampleIndex, update: update)) }
-            report.reselections += 1
-            report.starts += update.diff.start.count
-            report.stops += update.diff.stop.count
-            monitored = Set(update.selection.monitored.map(\.fence.id))
-            guarantee = update.selection.guarantee
-            report.maxSlotsUsed = max(report.maxSlotsUsed, monitored.count + (update.selection.refresh == nil ? 0 : 1))
-        }
+        var next = updates.startIndex
 
         for (i, sample) in walk.samples.enumerated() {
-            sampleIndex = i
-            if let fix = sample.fix {
-                if let due = pendingAt {
-                    if sample.timeSeconds >= due {
-                        pendingAt = nil
-                        apply(rotator.reselect(at: fix))
-                    }
-                } else if !rotator.hasSelection {
-                    apply(rotator.update(with: fix))
-                } else if guarantee == .exact, platformDelaySeconds > 0, let refresh = rotator.currentRefresh,
-                    !refresh.contains(fix.coordinate)
-                {
-                    pendingAt = sample.timeSeconds + platformDelaySeconds
-                } else {
-                    apply(rotator.update(with: fix))
-                }
+            while next < updates.endIndex, updates[next].sampleIndex == i {
+                let update = updates[next].update
+                next += 1
+                report.reselections += 1
+                report.starts += update.diff.start.count
+                report.stops += update.diff.stop.count
+                monitored = Set(update.selection.monitored.map(\.fence.id))
+                guarantee = update.selection.guarantee
+                report.maxSlotsUsed = max(report.maxSlotsUsed, monitored.count + (update.selection.refresh == nil ? 0 : 1))
+            }
+            if sample.fix != nil {
                 switch guarantee {
                 case .degraded: report.degradedFixes += 1
                 case .saturated: report.saturatedFixes += 1

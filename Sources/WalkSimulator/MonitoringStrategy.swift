@@ -67,6 +67,9 @@ public protocol MonitoringStrategy {
     /// Whether the replay lets the strategy register beyond the platform's region limit: true
     /// only for the platform's bound (`EveryPlaceStrategy`), which no phone can run.
     var ignoresRegionLimit: Bool { get }
+    /// The replay is about to handle the walk's sample `index` (0-based): every call until the
+    /// next one belongs to that sample.
+    mutating func willHandleSample(_ index: Int)
 }
 
 extension MonitoringStrategy {
@@ -77,4 +80,5 @@ extension MonitoringStrategy {
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
     public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }
+    public mutating func willHandleSample(_ index: Int) {}
 }

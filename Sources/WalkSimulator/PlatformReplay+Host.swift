@@ -66,8 +66,9 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// One sample of the walk: the first fix begins the strategy, a due reboot resets the phone,
     /// the phone advances to the true position, its events are delivered, a due wake hands the
     /// strategy its fix, and the background fixes the strategy asks for reach it.
-    mutating func step(_ sample: Walk.Sample, vector: UnitVector, nextTime: Double) {
+    mutating func step(_ index: Int, _ sample: Walk.Sample, vector: UnitVector, nextTime: Double) {
         let time = sample.timeSeconds
+        strategy.willHandleSample(index)
         if !begun, let fix = sample.fix {
             begun = true
             report.fixesRequested += 1
@@ -121,7 +122,10 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
                     // Keyed by the delivery time: the same wakeup takes as long under any strategy.
                     var random = SplitMix64(seed: wakeSeed ^ event.deliveredAtSeconds.bitPattern)
                     _ = random.next()
-                    let fixSeconds = random.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
+                    // A fixed time (the ideal phone's 0) is that time: the fix comes at the delivery.
+                    let fixSeconds =
+                        wakeFix.lowerBound == wakeFix.upperBound
+                        ? wakeFix.lowerBound : random.nextDouble(in: wakeFix.lowerBound..<wakeFix.upperBound + 1e-9)
                     wake = (event.regionID, event.deliveredAtSeconds + fixSeconds, fixSeconds)
                 }
             } else if decidesPlaceEvents {

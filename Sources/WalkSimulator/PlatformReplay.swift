@@ -55,17 +55,26 @@ public struct PlatformReplay: Sendable {
         visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil
     ) -> PlatformReplayReport {
         let path = given ?? TruePath(walk)
-        var host = ReplayHost(self, walk: walk, walkIndex: walkIndex, strategy: strategy)
-        defer { strategy = host.strategy }
+        var host = run(walk, walkIndex: walkIndex, strategy: &strategy, path: path)
         host.report.meters = lengthMeters ?? path.lengthMeters
-        let samples = walk.samples
-        for (i, sample) in samples.enumerated() {
-            host.step(sample, vector: path.vectors[i], nextTime: i + 1 < samples.count ? samples[i + 1].timeSeconds : sample.timeSeconds)
-        }
-        host.finish(at: samples.last?.timeSeconds ?? 0)
         let (visits, nearVisits) = givenVisits ?? self.visits(on: walk, path: path, catalog: catalog)
         host.score(visits: visits, nearVisits: nearVisits)
         return host.report
+    }
+
+    /// Runs `strategy` over `walk` on this phone and returns the host, unscored: what it counted
+    /// and when each place was monitored (the missed-fence oracle scores the planner from it).
+    func run<Strategy: MonitoringStrategy>(
+        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, path: TruePath
+    ) -> ReplayHost<Strategy> {
+        var host = ReplayHost(self, walk: walk, walkIndex: walkIndex, strategy: strategy)
+        defer { strategy = host.strategy }
+        let samples = walk.samples
+        for (i, sample) in samples.enumerated() {
+            host.step(i, sample, vector: path.vectors[i], nextTime: i + 1 < samples.count ? samples[i + 1].timeSeconds : sample.timeSeconds)
+        }
+        host.finish(at: samples.last?.timeSeconds ?? 0)
+        return host
     }
 }
 
