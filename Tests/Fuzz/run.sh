@@ -19,7 +19,7 @@ flags=(-sanitize=fuzzer,address -parse-as-library -Onone -g -I "$out" -I Sources
 
 # In dependency order; once a module is rebuilt, every module after it is rebuilt too.
 rebuild=0
-for module in Geodesy SpatialIndex FencePlanner FenceRules EventEngine RotateJSON RotateFormats SyncService; do
+for module in Geodesy SpatialIndex PlatformFacts FencePlanner FenceRules EventEngine RotateJSON RotateFormats SyncService; do
   if [ "$rebuild" = 1 ] || [ ! -f "$out/lib$module.a" ] || [ -n "$(find Sources/$module -newer "$out/lib$module.a" -name '*.swift')" ]; then
     rebuild=1
     echo "== compiling $module" >&2
@@ -27,7 +27,7 @@ for module in Geodesy SpatialIndex FencePlanner FenceRules EventEngine RotateJSO
       -emit-library -static -o "$out/lib$module.a" Sources/$module/*.swift
   fi
 done
-libs=(-lSyncService -lRotateFormats -lRotateJSON -lEventEngine -lFenceRules -lFencePlanner -lSpatialIndex -lGeodesy)
+libs=(-lSyncService -lRotateFormats -lRotateJSON -lEventEngine -lFenceRules -lFencePlanner -lPlatformFacts -lSpatialIndex -lGeodesy)
 
 for target in $targets; do
   define=$(echo "FUZZ_$target" | tr 'a-z-' 'A-Z_')
