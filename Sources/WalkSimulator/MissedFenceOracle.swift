@@ -12,8 +12,8 @@ import SpatialIndex
 /// fix to the rotator, which reselects when the fix leaves the fallback distance
 /// (`PlannerStrategy`). Every reselection is recorded with its sample.
 ///
-/// The check: the true path, densified between consecutive samples by great-circle interpolation
-/// at most 1 m apart, is tested against every fence of the catalog (through the index), with the
+/// The check: the true path, densified between consecutive samples along the great circle at most
+/// 1 m apart (`DensifiedPath`, as the visit oracle walks it), is tested against every fence of the catalog (through the index), with the
 /// places monitored from the latest reselection at or before the segment's first sample. A
 /// *miss* is a moment when the true position is inside (or on) the fence of a place that is not
 /// monitored then; consecutive missed points of one place are one miss event.
@@ -29,15 +29,18 @@ public enum MissedFenceOracle {
     ) -> OracleReport {
         var planner = PlannerStrategy(rotator: rotator)
         let phone = PlatformReplay(platform: .ideal(delaySeconds: platformDelaySeconds), seed: 0)
-        _ = phone.run(walk, strategy: &planner, path: TruePath(walk))
+        let path = TruePath(walk)
+        _ = phone.run(walk, strategy: &planner, path: path)
         rotator = planner.rotator
-        var report = check(walk, updates: planner.updates, catalog: catalog, placeSlots: placeSlots)
+        let densified = DensifiedPath(walk, path: path, spacingMeters: checkSpacingMeters)
+        var report = check(walk, path: densified, updates: planner.updates, catalog: catalog, placeSlots: placeSlots)
         if !recordUpdates { report.updates = [] }
         return report
     }
 
     /// Checks `walk`'s true path against the places `updates` monitored, sample by sample.
-    static func check(_ walk: Walk, updates: [RecordedUpdate], catalog: PlaceCatalog, placeSlots: Int) -> OracleReport {
+    static func check(_ walk: Walk, path: DensifiedPath, updates: [RecordedUpdate], catalog: PlaceCatalog, placeSlots: Int) -> OracleReport
+    {
         var report = OracleReport()
         report.walks = 1
         report.meters = walk.lengthMeters
@@ -69,26 +72,28 @@ public enum MissedFenceOracle {
                 }
             }
 
-            // Check the true path from this sample up to (not including) the next one.
-            let from = sample.truePosition
-            let to = i + 1 < walk.samples.count ? walk.samples[i + 1].truePosition : from
-            let length = from.distance(to: to)
-            let midpoint = from.interpolated(to: to, fraction: 0.5)
-            // Any fence containing a point of the segment has its edge within half the length
-            // of the midpoint (plus a millimeter for rounding).
-            catalog.index.within(length / 2 + 0.001, of: UnitVector(midpoint), measuredTo: .edge, into: &buffer)
-            let candidates = buffer.neighbors.map { catalog.places[$0.index] }
-            let steps = i + 1 < walk.samples.count ? max(1, Int((length / checkSpacingMeters).rounded(.up))) : 1
-            for s in 0..<steps {
-                let point = s == 0 ? from : from.interpolated(to: to, fraction: Double(s) / Double(steps))
+            // Check the true path from this sample up to (not including) the next one. Any fence
+            // containing a point of the step has its edge within half the step's length of the
+            // step's midpoint (plus a millimeter for rounding).
+            let length = i + 1 < walk.samples.count ? path.path.stepMeters[i] : 0
+            let a = path.path.vectors[i]
+            let b = length == 0 ? a : path.path.vectors[i + 1]
+            let midpoint = UnitVector(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z).normalized
+            catalog.index.within(length / 2 + 0.001, of: midpoint, measuredTo: .edge, into: &buffer)
+            let candidates = buffer.neighbors.map {
+                (index: $0.index, chord2: GreatCircle.squaredChord(arcMeters: catalog.places[$0.index].radiusMeters))
+            }
+            path.forEachPoint(ofStep: i) { point, _ in
                 checkedPoint += 1
-                let containing = candidates.filter { point.distance(to: $0.coordinate) <= $0.radiusMeters }
-                for place in containing where !monitored.contains(place.id) {
-                    defer { openEvents[place.id] = checkedPoint }
-                    if openEvents[place.id] == checkedPoint - 1 { continue }
+                let containing = candidates.filter { point.squaredChord(to: catalog.vectors[$0.index]) <= $0.chord2 }
+                for candidate in containing {
+                    let id = catalog.places[candidate.index].id
+                    guard !monitored.contains(id) else { continue }
+                    defer { openEvents[id] = checkedPoint }
+                    if openEvents[id] == checkedPoint - 1 { continue }
                     report.misses.append(
                         MissEvent(
-                            placeID: place.id, timeSeconds: sample.timeSeconds, position: point, fencesContaining: containing.count,
+                            placeID: id, timeSeconds: sample.timeSeconds, position: Coordinate(point), fencesContaining: containing.count,
                             withinSlots: containing.count <= placeSlots, guarantee: guarantee))
                 }
             }

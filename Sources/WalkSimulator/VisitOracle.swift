@@ -33,9 +33,8 @@ public struct ReceivedEntry: Hashable, Sendable {
 
 /// The visits on a walk's true path, and how many of them the entries an app received detect.
 ///
-/// The true path is densified as `MissedFenceOracle` does it (points at most
-/// `MissedFenceOracle.checkSpacingMeters` apart along each step, times interpolated linearly
-/// between samples) and
+/// The true path is densified as `MissedFenceOracle` densifies it (`DensifiedPath`: points at
+/// most `MissedFenceOracle.checkSpacingMeters` apart along the great circle between samples) and
 /// every checked point is tested against every fence near it (through the index). A visit runs
 /// from the first checked point inside a fence to the last one before the path leaves it; a
 /// re-entry within `mergeGapSeconds` of the last exit continues the same visit.
@@ -81,8 +80,8 @@ public enum VisitOracle {
         let stretchMeters = 50.0
         var stretchStart = -1
         var stretchEnd = -1
-        for (i, sample) in samples.enumerated() {
-            let next = i + 1 < samples.count ? samples[i + 1] : sample
+        let densified = DensifiedPath(walk, path: path, spacingMeters: MissedFenceOracle.checkSpacingMeters)
+        for i in samples.indices {
             if i >= stretchEnd {
                 stretchStart = i
                 var covered = 0.0
@@ -110,21 +109,7 @@ public enum VisitOracle {
                     if let known = slots[index] { candidates.append((index, known.slot, known.exact, known.grown)) }
                 }
             }
-            let length = i + 1 < samples.count ? path.stepMeters[i] : 0
-            let steps = i + 1 < samples.count ? max(1, Int((length / MissedFenceOracle.checkSpacingMeters).rounded(.up))) : 1
-            // Points between the two samples by normalized linear interpolation of their unit
-            // vectors: within 0.2 mm of the great circle for steps up to 100 m (the error grows
-            // as the square of the step), without trigonometry per point.
-            let a = path.vectors[i]
-            let b = i + 1 < samples.count ? path.vectors[i + 1] : a
-            for s in 0..<steps {
-                let fraction = Double(s) / Double(steps)
-                let vector =
-                    s == 0
-                    ? a
-                    : UnitVector(x: a.x + (b.x - a.x) * fraction, y: a.y + (b.y - a.y) * fraction, z: a.z + (b.z - a.z) * fraction)
-                        .normalized
-                let time = sample.timeSeconds + (next.timeSeconds - sample.timeSeconds) * fraction
+            densified.forEachPoint(ofStep: i) { vector, time in
                 checkedPoint += 1
                 for candidate in candidates {
                     let chord2 = vector.squaredChord(to: catalog.vectors[candidate.index])
