@@ -18,6 +18,12 @@ extension RegionMonitorEmulator {
     /// `platform.insideAtRegistration`; with no estimate yet that is settled at the first
     /// `advance`. Events of a replaced region that were not yet delivered are dropped.
     ///
+    /// With `reportsInitialExit`, the app asks for the region's state at registration (iOS
+    /// `requestState(for:)` answered by `locationManager(_:didDetermineState:for:)`, Android's
+    /// `INITIAL_TRIGGER_EXIT`): a new region the estimate is outside of reports an exit, with the
+    /// platform's latency. Apps ask it of the regions whose exit wakes them (a refresh region
+    /// registered from a fix far off the device may not contain it).
+    ///
     /// - Parameters:
     ///   - id: the region's identifier.
     ///   - center: the region's center.
@@ -25,7 +31,9 @@ extension RegionMonitorEmulator {
     ///   - timeSeconds: not earlier than any previous call.
     /// - Complexity: O(1) amortized, plus O(p) for p undelivered events when a region is replaced.
     @discardableResult
-    public mutating func register(id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double) -> RegistrationResult {
+    public mutating func register(
+        id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double, reportsInitialExit: Bool = false
+    ) -> RegistrationResult {
         precondition(radiusMeters >= 0 && radiusMeters.isFinite, "radius must be finite, >= 0")
         moveClock(to: timeSeconds)
         // Keyed by the definition: the same region registered again, by any app, gets the same
@@ -58,6 +66,7 @@ extension RegionMonitorEmulator {
             case .replaces:
                 dropPending(for: id)
                 regions[index] = newRegion(id: id, monitored: true, geometry: geometry)
+                regions[index].reportsInitialExit = reportsInitialExit
                 settleInitialState(at: index, timeSeconds: timeSeconds)
                 return .accepted
             }
@@ -66,7 +75,8 @@ extension RegionMonitorEmulator {
         // A new identifier, or one stored without being monitored: it needs a free slot.
         let hasSlot = monitoredCount < regionLimit
         if !hasSlot, case .error(let code) = platform.overLimit { return .rejected(errorCode: code) }
-        let region = newRegion(id: id, monitored: hasSlot, geometry: geometry)
+        var region = newRegion(id: id, monitored: hasSlot, geometry: geometry)
+        region.reportsInitialExit = reportsInitialExit
         if let index = indexByID[id] {
             regions[index] = region
         } else {
@@ -154,11 +164,13 @@ extension RegionMonitorEmulator {
     }
 
     /// The state of a new region from the current estimate (at or within the plain radius is
-    /// inside), with the platform's initial entry if any. Without an estimate it stays unknown.
+    /// inside), with the platform's initial entry if any, or the exit the app asked for when
+    /// outside. Without an estimate it stays unknown.
     mutating func settleInitialState(at index: Int, timeSeconds: Double) {
         guard let estimate else { return }
         let inside = estimate.squaredChord(to: regions[index].center) <= regions[index].radiusChord2
         regions[index].state = inside ? .inside : .outside
+        if !inside, regions[index].reportsInitialExit { decide(.exit, regionID: regions[index].id, at: timeSeconds) }
         guard inside, case .initialEnter(let dropProbability) = platform.insideAtRegistration else { return }
         var random = keyedRandom(regions[index].id, 1, timeSeconds.bitPattern)
         let dropped = random.nextUnit() < dropProbability

@@ -113,6 +113,9 @@ struct _Region: Sendable {
     /// Time of the first position in the current run that meets the crossing condition; NaN when
     /// none.
     var candidateSinceSeconds: Double
+    /// Whether the app asked for the state at registration: an exit is reported when the estimate
+    /// is outside then.
+    var reportsInitialExit = false
 }
 
 /// An event awaiting delivery. Hands off.

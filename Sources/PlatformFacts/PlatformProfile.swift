@@ -15,13 +15,16 @@ public struct PlatformProfile: Hashable, Sendable {
     /// The location services an app can ask for in the background, with rate, accuracy and GNSS
     /// use (data only; see `LocationSource`).
     public var locationSources: [LocationSource]
+    /// What location costs the battery (data only; see `Energy`).
+    public var energy: Energy
 
     /// Describes a platform; nothing is validated here. By default crossings are reported at once
-    /// (`Crossings.immediate(delaySeconds: 0)`) and no location source is listed.
+    /// (`Crossings.immediate(delaySeconds: 0)`), no location source is listed and energy is an
+    /// iPhone's (`Energy.iOS`).
     public init(
         name: String, regionLimit: Int, recommendedMinRadiusMeters: Double, maxRegionRadiusMeters: Double,
         crossings: Crossings = .immediate(delaySeconds: 0),
-        locationSources: [LocationSource] = []
+        locationSources: [LocationSource] = [], energy: Energy = .iOS
     ) {
         self.name = name
         self.regionLimit = regionLimit
@@ -29,6 +32,7 @@ public struct PlatformProfile: Hashable, Sendable {
         self.maxRegionRadiusMeters = maxRegionRadiusMeters
         self.crossings = crossings
         self.locationSources = locationSources
+        self.energy = energy
     }
 
     /// iOS Core Location region monitoring (`CLMonitor`, `CLCircularRegion`).
@@ -42,7 +46,8 @@ public struct PlatformProfile: Hashable, Sendable {
     /// - 100 m minimum: small circles are monitored poorly (the guide mentions radii "between 1 and
     ///   400 meters" working better on newer hardware); 400 km is the usual
     ///   `maximumRegionMonitoringDistance`.
-    /// - Crossings and location sources: `Crossings.iOS`, `LocationSource.iOS`.
+    /// - Crossings, location sources and energy: `Crossings.iOS`, `LocationSource.iOS`,
+    ///   `Energy.iOS`.
     public static let iOS = PlatformProfile(
         name: "iOS", regionLimit: 20, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
         crossings: .iOS, locationSources: LocationSource.iOS)
@@ -55,10 +60,11 @@ public struct PlatformProfile: Hashable, Sendable {
     ///   usually within two minutes, 2–3 minutes under background limits, up to about 6 minutes).
     /// - 100 m minimum: the page recommends "a minimum radius of 100 meters" (Wi-Fi accuracy,
     ///   power); there is no documented maximum, 400 km is used.
-    /// - Crossings and location sources: `Crossings.android`, `LocationSource.android`.
+    /// - Crossings, location sources and energy: `Crossings.android`, `LocationSource.android`,
+    ///   `Energy.android`.
     public static let android = PlatformProfile(
         name: "Android", regionLimit: 100, recommendedMinRadiusMeters: 100, maxRegionRadiusMeters: 400_000,
-        crossings: .android, locationSources: LocationSource.android)
+        crossings: .android, locationSources: LocationSource.android, energy: .android)
 
     /// Which delivery latency a preset assumes: the 90th percentile of the platform's latency
     /// distribution (9 in 10 events arrive sooner), or its longest.

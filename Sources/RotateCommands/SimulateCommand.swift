@@ -43,6 +43,7 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--interval", value: "S", help: "Seconds between fixes.", default: "1"),
         OptionSpec("--noise", value: "M", help: "GPS noise per axis, meters (also the reported accuracy).", default: "5"),
         OptionSpec("--dropout", value: "P", help: "Probability a fix is dropped (at most 3 in a row).", default: "0"),
+        OptionSpec("--indoor-share", value: "P", help: "With --kind errands: share of stops spent indoors (Wi-Fi fixes).", default: "0.8"),
         OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
         OptionSpec(
             "--limit", value: "N",
@@ -174,6 +175,7 @@ public enum SimulateCommand: Subcommand {
             noiseSigmaMeters: try arguments.double("--noise", in: 0...1_000),
             dropoutProbability: try arguments.double("--dropout", in: 0...0.9))
         scenario.speedMetersPerSecond = try arguments.doubleIfGiven("--speed", in: 0.01...1_000)
+        scenario.errands.indoorShare = try arguments.double("--indoor-share", in: 0...1)
         scenario.platformDelaySeconds = try arguments.double("--delay", in: 0...86_400)
         scenario.configuration.limit = try arguments.int("--limit", in: 1...10_000)
         scenario.configuration.headroom = try arguments.int("--headroom", in: 0...10_000)
@@ -458,7 +460,27 @@ public enum SimulateCommand: Subcommand {
         object.add("registration_calls_per_km", visits.registrationCallsPerKilometer, decimals: 3)
         object.add("rejected_registrations", visits.rejectedRegistrations)
         object.add("gnss_on_fraction", visits.gnssOnFraction, decimals: 5)
+        object.add("energy_mwh_per_hour", visits.energyMilliwattHoursPerHour, decimals: 1)
+        object.add("battery_share_per_hour", visits.batterySharePerHour, decimals: 5)
         if strategy == .rotate { object.add("platform_margin_m", margin) }
+        addStopFigures(visits.stops, countKey: missesKeyPrefix.isEmpty ? "stops" : "stops_2min", to: &object)
+    }
+
+    /// The stop oracle's figures (`StopOracle`); `countKey` names the count of stops of at least
+    /// 2 minutes (`stops`, or `stops_2min` where `stops` is the planner's).
+    static func addStopFigures(_ score: StopScore, countKey: String, to object: inout JSONObject) {
+        object.add(countKey, score.stops)
+        object.add("stops_5min", score.longStops)
+        object.add("stop_recall_2min", score.recall2, decimals: 5)
+        object.add("stop_recall_5min", score.recall5, decimals: 5)
+        object.add("stop_candidate_recall_5min", score.candidateRecall5, decimals: 5)
+        object.add("misattributed_visits", score.misattributedVisits)
+        object.add("false_visits", score.falseVisits)
+        object.add("duplicate_visits", score.duplicateVisits)
+        object.add("pass_bys", score.passBys)
+        object.add("false_visits_per_100_pass_bys", score.falseVisitsPer100PassBys, decimals: 2)
+        object.add("visit_latency_median_s", score.latencySeconds(quantile: 0.5), decimals: 1)
+        object.add("visit_latency_p90_s", score.latencySeconds(quantile: 0.9), decimals: 1)
     }
 
     /// The platform replay's figures for one strategy, as lines.
@@ -480,8 +502,19 @@ public enum SimulateCommand: Subcommand {
                 + "\(TextFormat.fixed(visits.registrationCallsPerKilometer, decimals: 2)) registration calls per km"
                 + (visits.rejectedRegistrations > 0 ? " (\(visits.rejectedRegistrations) refused)" : "")
                 + ", GNSS on \(percent(visits.gnssOnFraction)) of the time"
+                + ", \(TextFormat.fixed(visits.energyMilliwattHoursPerHour, decimals: 0)) mWh per hour (\(TextFormat.fixed(100 * visits.batterySharePerHour, decimals: 2)) % of the battery)"
                 + (strategy == .rotate ? " (not exact \(percent(visits.notExactFraction)))" : "")
                 + (strategy == .everyPlace ? " (the bound: registers past the limit and follows the device with fixes)" : ""))
+        let stops = visits.stops
+        guard stops.stops > 0 || stops.passBys > 0 else { return }
+        func share(_ value: Double?) -> String { value.map(percent) ?? "-" }
+        console.out(
+            "  stops: \(share(stops.recall2)) of \(TextFormat.grouped(stops.stops)) stops >= 2 min detected, "
+                + "\(share(stops.recall5)) of \(TextFormat.grouped(stops.longStops)) >= 5 min; "
+                + "\(TextFormat.grouped(stops.misattributedVisits)) misattributed, \(TextFormat.grouped(stops.falseVisits)) false visits "
+                + "in \(TextFormat.grouped(stops.passBys)) pass-bys, \(TextFormat.grouped(stops.duplicateVisits)) duplicates; "
+                + "visit latency median \(seconds(stops.latencySeconds(quantile: 0.5))), p90 \(seconds(stops.latencySeconds(quantile: 0.9)))"
+        )
     }
 
     /// "12" or "5-50" (km) as a range in meters.

@@ -17,6 +17,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     let significant: PlatformProfile.LocationSource?
     let rebootEverySeconds: Double?
     var nextReboot: Double?
+    let energy: PlatformProfile.Energy
 
     /// What is registered and accepted, in registration order: the diff's previous side.
     var registeredPlaces: [Fence] = []
@@ -55,6 +56,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         let sources = platform.profile.locationSources
         wakeFix = sources.first { $0.kind == .wakeFix }?.timeToFixSeconds ?? 0...0
         significant = sources.first { $0.kind == .significantChange } ?? sources.first { $0.kind == .backgroundUpdates }
+        energy = platform.profile.energy
         rebootEverySeconds = replay.rebootEverySeconds
         nextReboot = replay.rebootEverySeconds.map { (walk.samples.first?.timeSeconds ?? 0) + $0 }
         asks = strategy.backgroundFixes
@@ -155,6 +157,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             if time - last.timeSeconds >= interval, fix.coordinate.distance(to: last.position) >= displacement {
                 lastBackground = (time, fix.coordinate)
                 report.backgroundFixes += 1
+                report.networkFixes += 1
                 apply(strategy.received(fix), at: time)
             }
         }
@@ -185,13 +188,18 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         }
         for index in triggers.start {
             let trigger = regions.triggers[index]
-            if register(trigger.id, trigger.center, trigger.radiusMeters, at: time) { registeredTriggers.append(trigger) }
+            if register(trigger.id, trigger.center, trigger.radiusMeters, at: time, reportsInitialExit: true) {
+                registeredTriggers.append(trigger)
+            }
         }
     }
 
-    mutating func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double) -> Bool {
+    mutating func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double, reportsInitialExit: Bool = false)
+        -> Bool
+    {
         report.registrationCalls += 1
-        if case .rejected = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time) {
+        let result = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time, reportsInitialExit: reportsInitialExit)
+        if case .rejected = result {
             report.rejectedRegistrations += 1
             return false
         }
@@ -204,8 +212,14 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         if let since = monitoredSince.removeValue(forKey: id) { monitoredIntervals[id, default: []].append(since...time) }
     }
 
-    /// Closes the intervals still open at the walk's end.
+    /// Closes the intervals still open at the walk's end, and prices what was counted.
     mutating func finish(at end: Double) {
+        // Region events wake the app; continuous fixes reach an app kept awake with the receiver
+        // (priced in its power), network fixes wake it each.
+        report.energyJoules = energy.energyJoules(
+            gnssOnSeconds: report.gnssOnSeconds, wakeups: report.eventsDelivered, networkFixes: report.networkFixes,
+            serverRequests: report.serverRequests, seconds: report.seconds)
+        report.batteryMilliwattHours = energy.batteryMilliwattHours
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
         monitoredSince.removeAll()
         if let since = saturatedSince { saturatedIntervals.append(since..<Double.infinity) }

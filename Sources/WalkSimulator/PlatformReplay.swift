@@ -50,15 +50,23 @@ public struct PlatformReplay: Sendable {
     /// Replays `strategy` over `walk` (the `walkIndex`-th of a run: it seeds the emulator);
     /// `path` is the walk's converted path, `visits` its visits (`visits(on:path:catalog:)`) and
     /// `lengthMeters` its length, each computed when not given.
+    ///
+    /// With `stops` (a trip's true stops, generated or labelled) the received entries are also
+    /// scored as visits against them and `decoys` by the stop oracle (`PlatformReplayReport.stops`).
     public func replay<Strategy: MonitoringStrategy>(
         _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog, path given: TruePath? = nil,
-        visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil
+        visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil, stops: [TrueStop]? = nil,
+        decoys: [DecoyStop] = []
     ) -> PlatformReplayReport {
         let path = given ?? TruePath(walk)
         var host = run(walk, walkIndex: walkIndex, strategy: &strategy, path: path)
         host.report.meters = lengthMeters ?? path.lengthMeters
         let (visits, nearVisits) = givenVisits ?? self.visits(on: walk, path: path, catalog: catalog)
         host.score(visits: visits, nearVisits: nearVisits)
+        if let stops {
+            host.report.stops = StopOracle.score(
+                stops: stops, decoys: decoys, passages: visits, visits: host.entries.map(ReportedVisit.init))
+        }
         return host.report
     }
 
@@ -105,6 +113,17 @@ public struct PlatformReplayReport: Hashable, Sendable {
     /// (visits under way at that moment, merged re-entries included), entered while the strategy
     /// had not declared saturation: the planner's own test of an avoidable miss, per visit.
     public var avoidableVisitsEnteredUnmonitored = 0
+    /// The stop oracle's score of the entries received, on trips with stops.
+    public var stops = StopScore()
+    /// Background fixes that were network (Wi-Fi or cell) positions: significant changes and
+    /// Android's background updates.
+    public var networkFixes = 0
+    /// Requests the app sent to a server (designs that send each update).
+    public var serverRequests = 0
+    /// The energy of what was counted, J (`PlatformProfile.Energy`), and the battery it is a
+    /// share of, mWh.
+    public var energyJoules = 0.0
+    public var batteryMilliwattHours = 0.0
 
     public init() {}
 
@@ -114,6 +133,10 @@ public struct PlatformReplayReport: Hashable, Sendable {
     public var registrationCallsPerKilometer: Double { meters > 0 ? Double(registrationCalls) / kilometers : 0 }
     /// Share of the walks' time with the GNSS receiver on.
     public var gnssOnFraction: Double { seconds > 0 ? min(1, gnssOnSeconds / seconds) : 0 }
+    /// Energy per hour of trip, mWh (`energyJoules` over the trips' time).
+    public var energyMilliwattHoursPerHour: Double { seconds > 0 ? energyJoules / 3.6 / (seconds / 3_600) : 0 }
+    /// Share of the battery an hour of trip takes.
+    public var batterySharePerHour: Double { batteryMilliwattHours > 0 ? energyMilliwattHoursPerHour / batteryMilliwattHours : 0 }
     /// Share of the walks' time the guarantee was not exact.
     public var notExactFraction: Double { seconds > 0 ? min(1, notExactSeconds / seconds) : 0 }
 
@@ -131,5 +154,10 @@ public struct PlatformReplayReport: Hashable, Sendable {
         fixesRequested += other.fixesRequested
         visitsEnteredUnmonitored += other.visitsEnteredUnmonitored
         avoidableVisitsEnteredUnmonitored += other.avoidableVisitsEnteredUnmonitored
+        stops.merge(other.stops)
+        networkFixes += other.networkFixes
+        serverRequests += other.serverRequests
+        energyJoules += other.energyJoules
+        batteryMilliwattHours = max(batteryMilliwattHours, other.batteryMilliwattHours)
     }
 }

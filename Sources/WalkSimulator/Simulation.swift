@@ -27,6 +27,8 @@ public struct Simulation: Sendable {
         public var configuration = RotationConfiguration()
         public var marginOverrideMeters: Double?
         public var seed: UInt64 = 1
+        /// How errand trips move and stop (`walkKind == .errands`).
+        public var errands = ErrandModel()
 
         public init() {}
 
@@ -37,12 +39,18 @@ public struct Simulation: Sendable {
         /// The fastest speed walks of this scenario reach.
         public var maxSpeedMetersPerSecond: Double {
             if let speedMetersPerSecond { return speedMetersPerSecond }
+            if walkKind == .errands { return errands.maxSpeedMetersPerSecond }
             return walkKind == nil || walkKind == .drive ? Self.drivingSpeeds.upperBound : Self.walkingSpeeds.upperBound
         }
 
-        /// The margin used: the override, or speed × (longest fix gap + delay) + noise allowance.
+        /// The margin used: the override, or speed × (longest fix gap + delay) + noise allowance
+        /// (on errand trips with stops indoors, that of the Wi-Fi fixes there).
         public var marginMeters: Double {
-            marginOverrideMeters
+            var fixes = self.fixes
+            if walkKind == .errands, errands.indoorShare > 0 {
+                fixes.noiseSigmaMeters = max(fixes.noiseSigmaMeters, errands.indoorNoise.sigmaMeters)
+            }
+            return marginOverrideMeters
                 ?? fixes.requiredMarginMeters(
                     maxSpeedMetersPerSecond: maxSpeedMetersPerSecond,
                     delaySeconds: platformDelaySeconds)
@@ -79,8 +87,10 @@ public struct Simulation: Sendable {
         self.configuration = try configuration.validated()
     }
 
-    /// The `index`-th walk of the scenario (seeded by the scenario seed and the index).
+    /// The `index`-th walk of the scenario (seeded by the scenario seed and the index): an errand
+    /// trip's walk for `.errands`.
     public func walk(_ index: Int) -> Walk {
+        if scenario.walkKind == .errands { return trip(index).walk }
         var rng = SplitMix64(seed: scenario.seed &+ 0x9E37_79B9 &* UInt64(index + 1))
         let kind: WalkKind = scenario.walkKind ?? (rng.nextUnit() < 0.5 ? .walk : .drive)
         let speeds = kind == .drive ? Scenario.drivingSpeeds : Scenario.walkingSpeeds
@@ -92,6 +102,13 @@ public struct Simulation: Sendable {
             kind, lengthMeters: length, places: catalog.places,
             center: scenario.effectiveCenter, using: &rng)
         return WalkGenerator.along(waypoints, speedMetersPerSecond: speed, fixes: scenario.fixes, kind: kind, using: &rng)
+    }
+
+    /// The `index`-th errand trip of the scenario (`ErrandGenerator`, seeded by the scenario seed
+    /// and the index), whatever the scenario's walk kind.
+    public func trip(_ index: Int) -> Trip {
+        var rng = SplitMix64(seed: scenario.seed &+ 0x9E37_79B9 &* UInt64(index + 1))
+        return ErrandGenerator.trip(catalog: catalog, model: scenario.errands, fixes: scenario.fixes, using: &rng)
     }
 
     /// Replays one given walk (a recorded track) with the scenario's configuration and delay.
@@ -130,13 +147,18 @@ public struct Simulation: Sendable {
         var total = OracleReport()
         var totals = (platform?.strategies ?? []).map { (strategy: $0, report: PlatformReplayReport()) }
         for index in 0..<scenario.walks {
-            let path = walk(index)
+            let trip = scenario.walkKind == .errands ? self.trip(index) : nil
+            let path = trip?.walk ?? walk(index)
             var rotator = try FenceRotator(catalog: catalog, configuration: configuration)
             let oracle = MissedFenceOracle.replay(
                 path, rotator: &rotator, catalog: catalog, placeSlots: configuration.placeSlots,
                 platformDelaySeconds: scenario.platformDelaySeconds)
             total.merge(oracle)
-            if let platform { try replay(path, walkIndex: index, lengthMeters: oracle.meters, on: platform, into: &totals) }
+            if let platform {
+                try replay(
+                    path, walkIndex: index, lengthMeters: oracle.meters, stops: trip?.stops, decoys: trip?.decoys ?? [], on: platform,
+                    into: &totals)
+            }
             progress(index + 1, scenario.walks)
         }
         return (total, totals)
@@ -145,8 +167,8 @@ public struct Simulation: Sendable {
     /// One walk through `platform`'s phone for each strategy, added to `totals`; the walk's
     /// converted path, visits and length are computed once for all.
     func replay(
-        _ path: Walk, walkIndex: Int, lengthMeters: Double? = nil, on platform: PlatformRun,
-        into totals: inout [(strategy: StrategyKind, report: PlatformReplayReport)]
+        _ path: Walk, walkIndex: Int, lengthMeters: Double? = nil, stops: [TrueStop]? = nil, decoys: [DecoyStop] = [],
+        on platform: PlatformRun, into totals: inout [(strategy: StrategyKind, report: PlatformReplayReport)]
     ) throws {
         let truePath = TruePath(path)
         let visits = platform.replay.visits(on: path, path: truePath, catalog: catalog)
@@ -156,23 +178,31 @@ public struct Simulation: Sendable {
             totals[s].report.merge(
                 platform.replay.replay(
                     path, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, path: truePath, visits: visits,
-                    lengthMeters: meters))
+                    lengthMeters: meters, stops: stops, decoys: decoys))
         }
     }
 
     /// Replays each of `strategies` over every walk (or over `walk` alone) through an emulated
     /// phone, scoring the entries each app receives against the visits on the true path; rotate
     /// uses `configuration`, the reference designs its region limit. Each walk, and its visits,
-    /// is made once for all strategies. Reports in `strategies` order.
+    /// is made once for all strategies. Reports in `strategies` order. Errand trips, and a given
+    /// walk with its labelled `stops`, are scored by the stop oracle too.
     public func runOnPlatform(
         _ replay: PlatformReplay, configuration: RotationConfiguration, strategies: [StrategyKind] = [.rotate], walk given: Walk? = nil,
-        progress: (Int, Int) -> Void = { _, _ in }
+        stops givenStops: [TrueStop]? = nil, progress: (Int, Int) -> Void = { _, _ in }
     ) throws -> [(strategy: StrategyKind, report: PlatformReplayReport)] {
         let platform = PlatformRun(replay: replay, configuration: configuration, strategies: strategies)
         var totals = strategies.map { (strategy: $0, report: PlatformReplayReport()) }
         let count = given == nil ? scenario.walks : 1
         for index in 0..<count {
-            try self.replay(given ?? walk(index), walkIndex: index, on: platform, into: &totals)
+            if let given {
+                try self.replay(given, walkIndex: index, stops: givenStops, on: platform, into: &totals)
+            } else if scenario.walkKind == .errands {
+                let trip = self.trip(index)
+                try self.replay(trip.walk, walkIndex: index, stops: trip.stops, decoys: trip.decoys, on: platform, into: &totals)
+            } else {
+                try self.replay(walk(index), walkIndex: index, on: platform, into: &totals)
+            }
             progress(index + 1, count)
         }
         return totals

@@ -81,6 +81,9 @@ public enum WalkKind: String, Hashable, Sendable, CaseIterable, Codable {
     case dateLine = "dateline"
     /// Over the north pole.
     case pole
+    /// Errands: home to 1–4 places of the catalog and back, on foot or by car, with stops
+    /// (`ErrandGenerator`).
+    case errands
 }
 
 /// How the phone reports positions along a path.

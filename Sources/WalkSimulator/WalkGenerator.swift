@@ -68,7 +68,8 @@ public enum WalkGenerator {
         case .straight:
             let start = randomPlace()
             return [start, start.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: lengthMeters)]
-        case .walk, .drive, .dateLine:
+        case .walk, .drive, .dateLine, .errands:
+            // Errand trips come from `ErrandGenerator`; asked for waypoints, they are a walk's.
             // dateLine alternates between places east and west of the ±180° meridian (its place
             // set straddles it), so every leg crosses it.
             let west = places.filter { $0.coordinate.longitude > 0 }.map(\.coordinate)

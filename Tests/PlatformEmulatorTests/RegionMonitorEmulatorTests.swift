@@ -116,6 +116,22 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
         #expect(events.map(\.kind) == [.exit])
     }
 
+    /// An app that asks for the state at registration hears an exit from a region registered
+    /// while outside it (and nothing from one registered inside); an app that does not hears
+    /// nothing until the device enters and leaves. Settled at the first position when there is
+    /// no estimate yet.
+    @Test(arguments: [EmulatedPlatform.iOS, .android, .ideal(delaySeconds: 0)])
+    func askingTheStateAtRegistrationReportsAnExitWhenOutside(platform: EmulatedPlatform) {
+        var phone = RegionMonitorEmulator(platform: exactPreset(platform), regionLimit: 100, seed: 1)
+        phone.register(id: "early", center: east(5_000), radiusMeters: 100, at: 0, reportsInitialExit: true)
+        #expect(phone.advance(to: center, at: 0).map { "\($0.kind) \($0.regionID)" } == ["exit early"])
+        phone.register(id: "asked", center: east(1_000), radiusMeters: 100, at: 1, reportsInitialExit: true)
+        phone.register(id: "silent", center: east(2_000), radiusMeters: 100, at: 1)
+        phone.register(id: "inside", center: center, radiusMeters: 100, at: 1, reportsInitialExit: true)
+        let events = phone.advance(to: center, at: 2)
+        #expect(events.filter { $0.kind == .exit }.map(\.regionID) == ["asked"])
+    }
+
     @Test(arguments: [(0.0, true), (1.0, false)])
     func androidRegistrationWhileInsideReportsTheInitialEntryUnlessDropped(dropProbability: Double, expectEntry: Bool) {
         var rules = exactPreset(.android)

@@ -1,0 +1,177 @@
+/// A visit an app reported: the place it names, the candidates it weighed (the named place
+/// first), and when it was reported, seconds on the walk's clock. A design that names one place
+/// has that place as its only candidate; until apps report visits, each entry counts as one.
+public struct ReportedVisit: Hashable, Sendable {
+    public var placeID: String
+    public var candidates: [String]
+    public var timeSeconds: Double
+
+    public init(placeID: String, candidates: [String]? = nil, timeSeconds: Double) {
+        self.placeID = placeID
+        self.candidates = candidates ?? [placeID]
+        self.timeSeconds = timeSeconds
+    }
+
+    /// An entry the app received, as a visit naming that one place.
+    public init(_ entry: ReceivedEntry) {
+        self.init(placeID: entry.placeID, timeSeconds: entry.timeSeconds)
+    }
+}
+
+/// What users buy, scored: the stops on a trip (at least `minimumStopSeconds` at a place), which
+/// of them the visits an app reported detect, at the right place, and the visits that are wrong.
+///
+/// - A stop is **detected** by the first visit naming its place reported between
+///   `earlyToleranceSeconds` before its arrival and `lateToleranceSeconds` after its departure
+///   (each visit detects at most one stop, the earliest stop first); its latency is that visit's
+///   time less the arrival. It is a **candidate** detection when a visit in that window has the
+///   place among its candidates.
+/// - A visit that detects nothing is **misattributed** when it comes during a stop (between its
+///   arrival and departure) and names another place; a **duplicate** when it names the place of
+///   a stop whose window holds it; otherwise **false** (a pass-by, a stop shorter than
+///   `minimumStopSeconds`, a bus stop or a red light near a fence, the shop next door).
+/// - **Pass-bys** are the occasions for a false visit: passages through a fence (the true
+///   path's visits, `VisitOracle`) that overlap no stop at that place, and the decoy stops.
+public enum StopOracle {
+    /// A stop shorter than this is not a stop a user would call a visit, seconds.
+    public static let minimumStopSeconds = 120.0
+    /// The long stops, reported apart (`StopScore.recall5`), seconds.
+    public static let longStopSeconds = 300.0
+    /// A visit this long before the arrival still detects the stop, seconds.
+    public static let earlyToleranceSeconds = 30.0
+    /// A visit this long after the departure still detects the stop, seconds.
+    public static let lateToleranceSeconds = 120.0
+
+    /// Scores `visits` against the trip's `stops` (any length; the short ones are not counted),
+    /// `decoys` and `passages` (the true path's visits to every fence).
+    public static func score(stops: [TrueStop], decoys: [DecoyStop], passages: [Visit], visits: [ReportedVisit]) -> StopScore {
+        var score = StopScore()
+        let counted = stops.filter { $0.dwellSeconds >= minimumStopSeconds }.sorted { $0.arrivalSeconds < $1.arrivalSeconds }
+        let reported = visits.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }.map(
+            \.element)
+        var used = [Bool](repeating: false, count: reported.count)
+        for stop in counted {
+            let window = (stop.arrivalSeconds - earlyToleranceSeconds)...(stop.departureSeconds + lateToleranceSeconds)
+            let long = stop.dwellSeconds >= longStopSeconds
+            let match = reported.indices.first {
+                !used[$0] && reported[$0].placeID == stop.placeID && window.contains(reported[$0].timeSeconds)
+            }
+            if let match { used[match] = true }
+            let candidate = reported.contains { window.contains($0.timeSeconds) && $0.candidates.contains(stop.placeID) }
+            score.add(
+                kind: stop.kind, long: long, detected: match != nil, candidate: candidate,
+                latencySeconds: match.map { reported[$0].timeSeconds - stop.arrivalSeconds })
+        }
+        for (i, visit) in reported.enumerated() where !used[i] {
+            let time = visit.timeSeconds
+            if counted.contains(where: { $0.placeID != visit.placeID && ($0.arrivalSeconds...$0.departureSeconds).contains(time) }) {
+                score.misattributedVisits += 1
+            } else if counted.contains(where: {
+                $0.placeID == visit.placeID
+                    && (($0.arrivalSeconds - earlyToleranceSeconds)...($0.departureSeconds + lateToleranceSeconds)).contains(time)
+            }) {
+                score.duplicateVisits += 1
+            } else {
+                score.falseVisits += 1
+            }
+        }
+        score.passBys =
+            decoys.count
+            + passages.filter { passage in
+                !counted.contains {
+                    $0.placeID == passage.placeID && $0.arrivalSeconds <= passage.exitSeconds && passage.entrySeconds <= $0.departureSeconds
+                }
+            }.count
+        return score
+    }
+}
+
+/// The stop oracle's counts over one or more trips.
+public struct StopScore: Hashable, Sendable {
+    /// Stops of at least `StopOracle.minimumStopSeconds`, and those detected.
+    public var stops = 0
+    public var detected = 0
+    /// Stops of at least `StopOracle.longStopSeconds`, those detected, and those with the place
+    /// among a visit's candidates.
+    public var longStops = 0
+    public var longDetected = 0
+    public var longCandidateDetected = 0
+    public var misattributedVisits = 0
+    public var duplicateVisits = 0
+    public var falseVisits = 0
+    public var passBys = 0
+    /// Each detected stop's latency (visit time less arrival), seconds.
+    public var latenciesSeconds: [Double] = []
+    /// Stops, long stops and their detections by kind of place (generated trips).
+    public var byKind: [StopKind: KindCounts] = [:]
+
+    /// One kind's counts.
+    public struct KindCounts: Hashable, Sendable {
+        public var stops = 0
+        public var detected = 0
+        public var longStops = 0
+        public var longDetected = 0
+
+        public init() {}
+
+        public mutating func merge(_ other: KindCounts) {
+            stops += other.stops
+            detected += other.detected
+            longStops += other.longStops
+            longDetected += other.longDetected
+        }
+    }
+
+    public init() {}
+
+    mutating func add(kind: StopKind?, long: Bool, detected found: Bool, candidate: Bool, latencySeconds: Double?) {
+        stops += 1
+        if found { detected += 1 }
+        if long {
+            longStops += 1
+            if found { longDetected += 1 }
+            if candidate || found { longCandidateDetected += 1 }
+        }
+        if let latencySeconds { latenciesSeconds.append(latencySeconds) }
+        guard let kind else { return }
+        var counts = byKind[kind] ?? KindCounts()
+        counts.stops += 1
+        if found { counts.detected += 1 }
+        if long {
+            counts.longStops += 1
+            if found { counts.longDetected += 1 }
+        }
+        byKind[kind] = counts
+    }
+
+    /// Share of the stops detected at the right place; nil without stops.
+    public var recall2: Double? { stops > 0 ? Double(detected) / Double(stops) : nil }
+    /// Share of the long stops detected at the right place; nil without long stops.
+    public var recall5: Double? { longStops > 0 ? Double(longDetected) / Double(longStops) : nil }
+    /// Share of the long stops whose place was among a visit's candidates; nil without long stops.
+    public var candidateRecall5: Double? { longStops > 0 ? Double(longCandidateDetected) / Double(longStops) : nil }
+    /// False visits per 100 pass-bys; nil without pass-bys.
+    public var falseVisitsPer100PassBys: Double? { passBys > 0 ? 100 * Double(falseVisits) / Double(passBys) : nil }
+
+    /// The `q` quantile of the detected stops' latencies (nearest rank), seconds; nil when none
+    /// was detected.
+    public func latencySeconds(quantile q: Double) -> Double? {
+        guard !latenciesSeconds.isEmpty else { return nil }
+        let sorted = latenciesSeconds.sorted()
+        return sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))]
+    }
+
+    public mutating func merge(_ other: StopScore) {
+        stops += other.stops
+        detected += other.detected
+        longStops += other.longStops
+        longDetected += other.longDetected
+        longCandidateDetected += other.longCandidateDetected
+        misattributedVisits += other.misattributedVisits
+        duplicateVisits += other.duplicateVisits
+        falseVisits += other.falseVisits
+        passBys += other.passBys
+        latenciesSeconds += other.latenciesSeconds
+        for (kind, counts) in other.byKind { byKind[kind, default: KindCounts()].merge(counts) }
+    }
+}

@@ -1,0 +1,127 @@
+import Geodesy
+import Testing
+
+@testable import WalkSimulator
+
+@Suite struct StopOracleTests {
+    static func stop(_ id: String, _ arrival: Double, _ departure: Double, _ kind: StopKind? = nil) -> TrueStop {
+        TrueStop(placeID: id, kind: kind, arrivalSeconds: arrival, departureSeconds: departure)
+    }
+
+    static func visit(_ id: String, _ time: Double, candidates: [String]? = nil) -> ReportedVisit {
+        ReportedVisit(placeID: id, candidates: candidates, timeSeconds: time)
+    }
+
+    /// The detection window runs from 30 s before the arrival to 120 s after the departure, both
+    /// ends included: a visit just inside detects, one just outside is a false visit.
+    @Test func theWindowRunsFrom30SecondsBeforeTo2MinutesAfter() {
+        let stops = [Self.stop("a", 1_000, 1_400)]
+        for (time, detected) in [(969.9, false), (970.0, true), (1_200.0, true), (1_520.0, true), (1_520.1, false)] {
+            let score = StopOracle.score(stops: stops, decoys: [], passages: [], visits: [Self.visit("a", time)])
+            #expect(score.detected == (detected ? 1 : 0), "visit at \(time)")
+            #expect(score.falseVisits == (detected ? 0 : 1), "visit at \(time)")
+            #expect(score.latenciesSeconds == (detected ? [time - 1_000] : []))
+        }
+    }
+
+    /// Stops shorter than 2 minutes are not counted (a visit there is false), stops of 2 to 5
+    /// minutes count at 2 minutes only, longer ones at both; the recalls say so.
+    @Test func stopsAreCountedByLength() {
+        let stops = [Self.stop("short", 0, 119), Self.stop("mid", 500, 700), Self.stop("long", 1_000, 1_300)]
+        let visits = [Self.visit("short", 10), Self.visit("mid", 510)]
+        let score = StopOracle.score(stops: stops, decoys: [], passages: [], visits: visits)
+        #expect(score.stops == 2)
+        #expect(score.longStops == 1)
+        #expect(score.detected == 1)
+        #expect(score.longDetected == 0)
+        #expect(score.falseVisits == 1)
+        #expect(score.recall2 == 0.5)
+        #expect(score.recall5 == 0)
+        #expect(StopOracle.score(stops: [], decoys: [], passages: [], visits: []).recall2 == nil)
+    }
+
+    /// During a stop, a visit naming another place is misattributed; a second visit to the
+    /// stop's place is a duplicate; a visit naming another place first with the right one among
+    /// its candidates counts for the candidate recall only.
+    @Test func wrongPlacesAndRepeatsAreToldApart() {
+        let stops = [Self.stop("a", 0, 600, .coffee), Self.stop("b", 1_000, 1_600, .grocery)]
+        let visits = [
+            Self.visit("a", 5), Self.visit("a", 300), Self.visit("x", 200),
+            Self.visit("c", 1_100, candidates: ["c", "b"]),
+        ]
+        let score = StopOracle.score(stops: stops, decoys: [], passages: [], visits: visits)
+        #expect(score.detected == 1)
+        #expect(score.longCandidateDetected == 2)
+        #expect(score.candidateRecall5 == 1)
+        #expect(score.recall5 == 0.5)
+        #expect(score.duplicateVisits == 1)
+        #expect(score.misattributedVisits == 2)
+        #expect(score.falseVisits == 0)
+        #expect(score.byKind[.coffee]?.longDetected == 1)
+        #expect(score.byKind[.grocery]?.longDetected == 0)
+    }
+
+    /// Each visit detects one stop: two stops at one place, one visit between them, detect one.
+    @Test func aVisitDetectsOneStop() {
+        let stops = [Self.stop("a", 0, 200), Self.stop("a", 250, 500)]
+        let one = StopOracle.score(stops: stops, decoys: [], passages: [], visits: [Self.visit("a", 240)])
+        #expect(one.detected == 1)
+        let two = StopOracle.score(stops: stops, decoys: [], passages: [], visits: [Self.visit("a", 240), Self.visit("a", 260)])
+        #expect(two.detected == 2)
+    }
+
+    /// Pass-bys: passages through a fence that overlap no stop at that place, plus the decoys.
+    @Test func passBysArePassagesAwayFromStopsAndDecoys() throws {
+        let stops = [Self.stop("a", 100, 400)]
+        let passages = [
+            Visit(placeID: "a", entrySeconds: 90, exitSeconds: 410),  // the stop itself
+            Visit(placeID: "a", entrySeconds: 900, exitSeconds: 920),  // later, walking past
+            Visit(placeID: "b", entrySeconds: 150, exitSeconds: 200),  // another fence during the stop
+        ]
+        let decoy = DecoyStop(
+            kind: .busStop, nearPlaceID: "c", coordinate: try Coordinate(latitude: 1, longitude: 1), arrivalSeconds: 1_000,
+            departureSeconds: 1_300)
+        let score = StopOracle.score(stops: stops, decoys: [decoy], passages: passages, visits: [])
+        #expect(score.passBys == 3)
+        #expect(score.falseVisitsPer100PassBys == 0)
+    }
+
+    /// Against a brute force over random stops and visits: each stop's detection by the earliest
+    /// free visit for its place in its window (stops in arrival order), and every visit left in
+    /// exactly one of misattributed, duplicate or false.
+    @Test func randomCasesMatchABruteForce() {
+        var rng = SplitMix64(seed: 21)
+        for _ in 0..<300 {
+            var stops: [TrueStop] = []
+            var t = 0.0
+            for _ in 0..<rng.nextInt(below: 5) {
+                t += rng.nextDouble(in: 0..<600)
+                let dwell = rng.nextDouble(in: 30..<900)
+                stops.append(Self.stop("p\(rng.nextInt(below: 3))", t, t + dwell))
+                t += dwell
+            }
+            let visits = (0..<rng.nextInt(below: 8)).map { _ in Self.visit("p\(rng.nextInt(below: 4))", rng.nextDouble(in: 0..<(t + 300))) }
+            let score = StopOracle.score(stops: stops, decoys: [], passages: [], visits: visits)
+            // Brute force.
+            let counted = stops.filter { $0.dwellSeconds >= 120 }
+            var free = visits.sorted { $0.timeSeconds < $1.timeSeconds }
+            var detected = 0
+            for stop in counted {
+                if let i = free.firstIndex(where: {
+                    $0.placeID == stop.placeID && $0.timeSeconds >= stop.arrivalSeconds - 30
+                        && $0.timeSeconds <= stop.departureSeconds + 120
+                }) {
+                    detected += 1
+                    free.remove(at: i)
+                }
+            }
+            #expect(score.detected == detected)
+            #expect(score.stops == counted.count)
+            #expect(score.misattributedVisits + score.duplicateVisits + score.falseVisits == free.count)
+            let misattributed = free.filter { v in
+                counted.contains { $0.placeID != v.placeID && $0.arrivalSeconds <= v.timeSeconds && v.timeSeconds <= $0.departureSeconds }
+            }
+            #expect(score.misattributedVisits == misattributed.count)
+        }
+    }
+}
