@@ -65,24 +65,27 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         decidesPlaceEvents = strategy.decidesPlaceEvents
     }
 
-    /// One sample of the walk: the first fix begins the strategy, a due reboot resets the phone,
-    /// the phone advances to the true position, its events are delivered, a due wake hands the
+    /// One sample of the walk: a due reboot resets the phone, the phone advances to the true
+    /// position, the first fix begins the strategy, the phone's events are delivered, a due wake hands the
     /// strategy its fix, and the background fixes the strategy asks for reach it.
     mutating func step(_ index: Int, _ sample: Walk.Sample, vector: UnitVector, nextTime: Double) {
         let time = sample.timeSeconds
         strategy.willHandleSample(index)
-        if !begun, let fix = sample.fix {
-            begun = true
-            report.fixesRequested += 1
-            apply(strategy.begin(at: fix), at: time)
-            lastBackground = (time, fix.coordinate)
-        }
+        // The phone knows where it is before the app first registers: a region registered then
+        // has its state at once (a trigger asked for its state and outside reports its exit at
+        // a later position, never to the fix it was planned from).
         if begun, let reboot = nextReboot, time >= reboot {
             nextReboot = reboot + (rebootEverySeconds ?? .infinity)
             self.reboot(at: time)
         }
         events.removeAll(keepingCapacity: true)
         emulator.advance(to: vector, poleLongitudeRadians: sample.truePosition.longitudeRadians, at: time, into: &events)
+        if !begun, let fix = sample.fix {
+            begun = true
+            report.fixesRequested += 1
+            apply(strategy.begin(at: fix), at: time)
+            lastBackground = (time, fix.coordinate)
+        }
         deliverEvents()
         if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
             wake = nil
