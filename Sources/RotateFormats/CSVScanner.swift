@@ -109,81 +109,100 @@ struct CSVScanner {
         while i < count {
             let byte = input[i]
             if atStart {
-                // Skip a UTF-8 BOM (EF BB BF) at the very beginning.
-                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
                 i += 1
-                if byte == bom[bomMatched] {
-                    bomMatched += 1
-                    if bomMatched == 3 { atStart = false }
-                    continue
-                }
-                atStart = false
-                if bomMatched > 0 {
-                    // Not a BOM after all: replay the bytes taken.
-                    let taken = Array(bom.prefix(bomMatched))
-                    bomMatched = 0
-                    for b in taken { try consume(b, emit: emit) }
-                }
-                try consume(byte, emit: emit)
+                try startInput(byte, emit: emit)
                 continue
             }
             // Fast path: a run of ordinary bytes inside a field is copied at once (the per-byte
             // state machine only sees separators, quotes and line ends).
             if !pendingCR && (state == .fieldStart || state == .unquoted || state == .quoted) && Self.isOrdinary(byte) {
-                var j = i + 1
-                var high = byte >= 0x80
-                // Eight bytes at a time while none of them ends the run (see `specials`).
-                // SAFETY: every load reads `input[j..<j + 8]` with `j + 8 <= count`.
-                let base = UnsafeRawPointer(input.baseAddress!)
-                while j + 8 <= count {
-                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-                    let found = Self.specials(word)
-                    if found != 0 {
-                        // Bytes before the first special one: the lowest flagged byte is exact.
-                        let before = found.trailingZeroBitCount >> 3
-                        let kept = before == 0 ? 0 : word & (UInt64.max >> (64 - 8 * before))
-                        if kept & 0x8080_8080_8080_8080 != 0 { high = true }
-                        j += before
-                        break
-                    }
-                    if word & 0x8080_8080_8080_8080 != 0 { high = true }
-                    j += 8
-                }
-                while j < count {
-                    let b = input[j]
-                    if !Self.isOrdinary(b) { break }
-                    if b >= 0x80 { high = true }
-                    j += 1
-                }
-                // Whether the run starts the field with a byte above a space: then, if a comma ends
-                // the field right after the run and the run's last byte is above a space too, the
-                // field needs no trimming.
-                let cleanStart = state == .fieldStart && byte > 0x20
-                if state == .fieldStart { state = .unquoted }
-                recordHasContent = true
-                if high { nonASCII = true }
-                countBytes(j - i)
-                if !overLimit { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<j])) }
-                i = j
-                // The usual end of an unquoted field, a comma, handled here (what `consume`
-                // would do) rather than through the general state machine.
-                if state == .unquoted && i < count && input[i] == 0x2C {
-                    countBytes(1)
-                    if overLimit {
-                        // Nothing of the record is kept.
-                    } else if cleanStart && input[i - 1] > 0x20 {
-                        ends.append(bytes.count)
-                    } else {
-                        endUnquotedField()
-                    }
-                    state = .fieldStart
-                    i += 1
-                }
+                i = copyRun(input, from: i)
                 continue
             }
             try consume(byte, emit: emit)
             i += 1
         }
+    }
+
+    /// Takes one of the input's first bytes: skips a UTF-8 BOM (EF BB BF) at the very
+    /// beginning, matched a byte at a time across chunks; at the first byte that does not match,
+    /// replays the bytes taken and consumes it, and the input has started.
+    @inline(never) private mutating func startInput(_ byte: UInt8, emit: (Record) throws -> Void) rethrows {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        if byte == bom[bomMatched] {
+            bomMatched += 1
+            if bomMatched == 3 { atStart = false }
+            return
+        }
+        atStart = false
+        if bomMatched > 0 {
+            // Not a BOM after all: replay the bytes taken.
+            let taken = Array(bom.prefix(bomMatched))
+            bomMatched = 0
+            for b in taken { try consume(b, emit: emit) }
+        }
+        try consume(byte, emit: emit)
+    }
+
+    /// Appends the run of ordinary bytes that starts at `start` to the field in progress (a field
+    /// it starts becomes unquoted) and, when a comma right after it ends an unquoted field, ends
+    /// the field there; returns the offset in `input` where scanning resumes.
+    @inline(__always) private mutating func copyRun(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let (end, high) = Self.ordinaryRun(in: input, from: start)
+        // Whether the run starts the field with a byte above a space: then, if a comma ends
+        // the field right after the run and the run's last byte is above a space too, the
+        // field needs no trimming.
+        let cleanStart = state == .fieldStart && input[start] > 0x20
+        if state == .fieldStart { state = .unquoted }
+        recordHasContent = true
+        if high { nonASCII = true }
+        countBytes(end - start)
+        if !overLimit { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<end])) }
+        // The usual end of an unquoted field, a comma, handled here (what `consume`
+        // would do) rather than through the general state machine.
+        guard state == .unquoted && end < input.count && input[end] == 0x2C else { return end }
+        countBytes(1)
+        if overLimit {
+            // Nothing of the record is kept.
+        } else if cleanStart && input[end - 1] > 0x20 {
+            ends.append(bytes.count)
+        } else {
+            endUnquotedField()
+        }
+        state = .fieldStart
+        return end + 1
+    }
+
+    /// The end of the run of ordinary bytes (see `isOrdinary`) that starts at `start` with an
+    /// ordinary byte, and whether any of its bytes is 0x80 or above.
+    @inline(__always) private static func ordinaryRun(in input: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, high: Bool) {
+        let count = input.count
+        var j = start + 1
+        var high = input[start] >= 0x80
+        // Eight bytes at a time while none of them ends the run (see `specials`).
+        // SAFETY: every load reads `input[j..<j + 8]` with `j + 8 <= count`.
+        let base = UnsafeRawPointer(input.baseAddress!)
+        while j + 8 <= count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            let found = Self.specials(word)
+            if found != 0 {
+                // Bytes before the first special one: the lowest flagged byte is exact.
+                let before = found.trailingZeroBitCount >> 3
+                let kept = before == 0 ? 0 : word & (UInt64.max >> (64 - 8 * before))
+                if kept & 0x8080_8080_8080_8080 != 0 { high = true }
+                j += before
+                break
+            }
+            if word & 0x8080_8080_8080_8080 != 0 { high = true }
+            j += 8
+        }
+        while j < count {
+            let b = input[j]
+            if !Self.isOrdinary(b) { break }
+            if b >= 0x80 { high = true }
+            j += 1
+        }
+        return (j, high)
     }
 
     /// Not a comma, quote, CR or LF.

@@ -21,8 +21,22 @@ extension KDTree {
             seen[Int(index)] = true
         }
         precondition(leafBlocks.count == 4 * count, "a radius and three coordinates per point")
-        // The structure first: every used lane (node, lane, points) and the leaves in order.
-        var lanes: [(node: Int, lane: Int, points: Range<Int>)] = []
+        // The structure first, then every point as its leaf stores it, then the boxes around them.
+        let (lanes, leaves) = checkStructure()
+        let (vectors, radiiMeters) = checkLeaves(leaves)
+        checkBoxes(lanes, vectors: vectors, radiiMeters: radiiMeters)
+        #endif
+    }
+
+    #if DEBUG
+    /// A used lane of a node: the node's index, the lane and the points of its child.
+    private typealias Lane = (node: Int, lane: Int, points: Range<Int>)
+
+    /// Walks the nodes from the root, checking each node's lanes (two to four used, first, and
+    /// the unused ones with empty boxes), that every node is reached once and the height; returns
+    /// every used lane and the leaves in order.
+    private func checkStructure() -> (lanes: [Lane], leaves: [Range<Int>]) {
+        var lanes: [Lane] = []
         var leaves: [Range<Int>] = []
         var reached = Array(repeating: false, count: nodes.count)
         var levels = 0
@@ -61,7 +75,13 @@ extension KDTree {
         }
         precondition(reached.allSatisfy { $0 }, "unreachable nodes")
         precondition(levels == height, "height \(height) but \(levels) levels")
-        // Leaves tile the points in order; read every point from its leaf's block.
+        return (lanes, leaves)
+    }
+
+    /// Checks that `leaves` tile the points in order, each at most `leafSize` long and sorted by
+    /// radius, and the uniform radius; returns every point's unit vector and radius as read from
+    /// its leaf's block.
+    private func checkLeaves(_ leaves: [Range<Int>]) -> (vectors: [UnitVector], radiiMeters: [Double]) {
         var vectors = [UnitVector](repeating: UnitVector(x: 1, y: 0, z: 0), count: count)
         var radiiMeters = [Double](repeating: 0, count: count)
         var nextLeafStart = 0
@@ -83,6 +103,11 @@ extension KDTree {
         } else {
             precondition(Set(radiiMeters).count > 1, "one radius for all but no uniform radius")
         }
+        return (vectors, radiiMeters)
+    }
+
+    /// Checks that every point of each lane lies inside the lane's box and under its radius bound.
+    private func checkBoxes(_ lanes: [Lane], vectors: [UnitVector], radiiMeters: [Double]) {
         for (index, lane, points) in lanes {
             let node = nodes[index]
             for i in points {
@@ -93,6 +118,6 @@ extension KDTree {
                 precondition(radiiMeters[i] <= Double(node.maxRadius[lane]), "radius above node \(index) lane \(lane)'s bound")
             }
         }
-        #endif
     }
+    #endif
 }

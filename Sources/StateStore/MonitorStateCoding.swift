@@ -113,89 +113,13 @@ public enum MonitorStateCoding {
     public static func decode(
         _ stored: UnsafeRawBufferPointer, in catalog: PlaceCatalog, device: String = ""
     ) throws(StateCodingError) -> MonitorState {
-        guard let codec = stored.first else { throw StateCodingError("truncated state (0 bytes)") }
-        var bytes = stored
-        switch codec {
-        case 1: break  // written before the checksum
-        case 2:
-            guard stored.count >= 5 else { throw StateCodingError("truncated state (\(stored.count) bytes)") }
-            bytes = UnsafeRawBufferPointer(rebasing: stored[0..<(stored.count - 4)])
-            var check: UInt32 = 0
-            withUnsafeMutableBytes(of: &check) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: stored[(stored.count - 4)...])) }
-            guard UInt32(littleEndian: check) == CRC32C.checksum(bytes, seed: CRC32C.checksum(of: device)) else {
-                throw StateCodingError("checksum mismatch: the stored state is damaged")
-            }
-        default:
-            throw StateCodingError("unknown state codec version \(codec) (this build reads 1 and \(version))")
-        }
-        var reader = ByteReader(bytes: bytes)
+        var reader = ByteReader(bytes: try checkedFields(of: stored, device: device))
         _ = try reader.byte()
         var state = MonitorState()
-        var rotator = RotatorState()
-        let monitoredCount = try reader.count()
-        rotator.monitored.reserveCapacity(monitoredCount)
-        for _ in 0..<monitoredCount {
-            let whole = try reader.flag()
-            let id = try reader.string()
-            guard whole else {
-                guard let position = catalog.position(of: id) else {
-                    throw StateCodingError("monitored place '\(id)' is not in the catalog")
-                }
-                rotator.monitored.append(catalog.fences[position])
-                continue
-            }
-            let center = try reader.coordinate()
-            let radius = try reader.double()
-            let transitions = try transitions(try reader.byte())
-            guard !id.isEmpty, radius.isFinite, radius > 0 else { throw StateCodingError("a fence needs an id and a finite radius > 0") }
-            rotator.monitored.append(Fence(id: id, center: center, radiusMeters: radius, transitions: transitions))
-        }
-        if try reader.flag() {
-            let id = try reader.string()
-            let center = try reader.coordinate()
-            let radius = try reader.double()
-            guard !id.isEmpty, radius.isFinite, radius >= 0 else {
-                throw StateCodingError("a refresh region needs an id and a finite radius >= 0")
-            }
-            rotator.refresh = RefreshRegion(id: id, center: center, radiusMeters: radius)
-        }
-        switch try reader.byte() {
-        case 0: rotator.guarantee = nil
-        case 1: rotator.guarantee = .exact
-        case 2:
-            let fallback = try reader.double()
-            guard fallback.isFinite, fallback >= 0 else { throw StateCodingError("fallback distance must be finite and >= 0") }
-            rotator.guarantee = .degraded(fallbackDistanceMeters: fallback)
-        case 3:
-            let overlapping = try reader.integer()
-            guard overlapping >= 0 else { throw StateCodingError("negative overlapping count") }
-            rotator.guarantee = .saturated(overlapping: overlapping)
-        case let tag: throw StateCodingError("unknown guarantee tag \(tag)")
-        }
-        rotator.reselections = try reader.integer()
-        rotator.catalogVersion = try reader.optionalInteger()
-        guard rotator.reselections >= 0, rotator.reselections < Int.max else { throw StateCodingError("reselection count out of range") }
-        guard rotator.reselections > 0 || (rotator.monitored.isEmpty && rotator.refresh == nil) else {
-            throw StateCodingError("registrations without a selection")
-        }
-        guard Set(rotator.monitored.map(\.id)).count == rotator.monitored.count else { throw StateCodingError("duplicate monitored ids") }
-        state.rotator = rotator
+        state.rotator = try readRotator(&reader, in: catalog)
         let trackCount = try reader.count()
         for _ in 0..<trackCount {
-            var track = PlaceTrack(id: try reader.string(), center: try reader.coordinate(), radiusMeters: try reader.double())
-            let flags = try reader.byte()
-            track.inside = flags & 1 != 0
-            track.dwellReported = flags & 2 != 0
-            track.enteredSeconds = try reader.optionalDouble()
-            track.streak = try reader.integer()
-            track.streakMeters = try reader.double()
-            track.lastProbability = try reader.optionalDouble()
-            track.lastProbabilitySeconds = try reader.optionalDouble()
-            guard !track.id.isEmpty, track.radiusMeters.isFinite, track.radiusMeters > 0, track.streak >= 0, track.streakMeters.isFinite,
-                track.streakMeters >= 0
-            else { throw StateCodingError("a track needs an id, a radius > 0 and a non-negative streak") }
-            guard track.inside == (track.enteredSeconds != nil) else { throw StateCodingError("a track's entry time exactly while inside") }
-            state.tracks.append(track)
+            state.tracks.append(try readTrack(&reader))
         }
         guard Set(state.tracks.map(\.id)).count == state.tracks.count else { throw StateCodingError("duplicate track ids") }
         if try reader.flag() { state.lastTrustedFix = try reader.coordinate() }
@@ -208,6 +132,112 @@ public enum MonitorStateCoding {
         state.resetPending = flags & 4 != 0
         guard reader.isAtEnd else { throw StateCodingError("\(reader.remaining) bytes after the state") }
         return state
+    }
+
+    /// The stored form without its checksum (version byte first), once the checksum matches
+    /// `device`'s; a version 1 form, which has none, as it is.
+    private static func checkedFields(
+        of stored: UnsafeRawBufferPointer, device: String
+    ) throws(StateCodingError) -> UnsafeRawBufferPointer {
+        guard let codec = stored.first else { throw StateCodingError("truncated state (0 bytes)") }
+        switch codec {
+        case 1:
+            return stored  // written before the checksum
+        case 2:
+            guard stored.count >= 5 else { throw StateCodingError("truncated state (\(stored.count) bytes)") }
+            let fields = UnsafeRawBufferPointer(rebasing: stored[0..<(stored.count - 4)])
+            var check: UInt32 = 0
+            withUnsafeMutableBytes(of: &check) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: stored[(stored.count - 4)...])) }
+            guard UInt32(littleEndian: check) == CRC32C.checksum(fields, seed: CRC32C.checksum(of: device)) else {
+                throw StateCodingError("checksum mismatch: the stored state is damaged")
+            }
+            return fields
+        default:
+            throw StateCodingError("unknown state codec version \(codec) (this build reads 1 and \(version))")
+        }
+    }
+
+    /// The rotator's state: monitored places, refresh region, guarantee and counters, checked
+    /// (unique ids, no registrations before the first selection).
+    private static func readRotator(_ reader: inout ByteReader, in catalog: PlaceCatalog) throws(StateCodingError) -> RotatorState {
+        var rotator = RotatorState()
+        let monitoredCount = try reader.count()
+        rotator.monitored.reserveCapacity(monitoredCount)
+        for _ in 0..<monitoredCount {
+            rotator.monitored.append(try readMonitoredFence(&reader, in: catalog))
+        }
+        if try reader.flag() {
+            let id = try reader.string()
+            let center = try reader.coordinate()
+            let radius = try reader.double()
+            guard !id.isEmpty, radius.isFinite, radius >= 0 else {
+                throw StateCodingError("a refresh region needs an id and a finite radius >= 0")
+            }
+            rotator.refresh = RefreshRegion(id: id, center: center, radiusMeters: radius)
+        }
+        rotator.guarantee = try readGuarantee(&reader)
+        rotator.reselections = try reader.integer()
+        rotator.catalogVersion = try reader.optionalInteger()
+        guard rotator.reselections >= 0, rotator.reselections < Int.max else { throw StateCodingError("reselection count out of range") }
+        guard rotator.reselections > 0 || (rotator.monitored.isEmpty && rotator.refresh == nil) else {
+            throw StateCodingError("registrations without a selection")
+        }
+        guard Set(rotator.monitored.map(\.id)).count == rotator.monitored.count else { throw StateCodingError("duplicate monitored ids") }
+        return rotator
+    }
+
+    /// One monitored place: an id-only one with the catalog's definition, a whole one as written.
+    private static func readMonitoredFence(_ reader: inout ByteReader, in catalog: PlaceCatalog) throws(StateCodingError) -> Fence {
+        let whole = try reader.flag()
+        let id = try reader.string()
+        guard whole else {
+            guard let position = catalog.position(of: id) else {
+                throw StateCodingError("monitored place '\(id)' is not in the catalog")
+            }
+            return catalog.fences[position]
+        }
+        let center = try reader.coordinate()
+        let radius = try reader.double()
+        let transitions = try transitions(try reader.byte())
+        guard !id.isEmpty, radius.isFinite, radius > 0 else { throw StateCodingError("a fence needs an id and a finite radius > 0") }
+        return Fence(id: id, center: center, radiusMeters: radius, transitions: transitions)
+    }
+
+    /// The selection's guarantee: a tag (0 none, 1 exact, 2 degraded, 3 saturated), then the
+    /// degraded fallback distance or the saturated overlap count.
+    private static func readGuarantee(_ reader: inout ByteReader) throws(StateCodingError) -> Guarantee? {
+        switch try reader.byte() {
+        case 0: return nil
+        case 1: return .exact
+        case 2:
+            let fallback = try reader.double()
+            guard fallback.isFinite, fallback >= 0 else { throw StateCodingError("fallback distance must be finite and >= 0") }
+            return .degraded(fallbackDistanceMeters: fallback)
+        case 3:
+            let overlapping = try reader.integer()
+            guard overlapping >= 0 else { throw StateCodingError("negative overlapping count") }
+            return .saturated(overlapping: overlapping)
+        case let tag: throw StateCodingError("unknown guarantee tag \(tag)")
+        }
+    }
+
+    /// One place track, checked (an id, a radius > 0, a non-negative streak, an entry time
+    /// exactly while inside).
+    private static func readTrack(_ reader: inout ByteReader) throws(StateCodingError) -> PlaceTrack {
+        var track = PlaceTrack(id: try reader.string(), center: try reader.coordinate(), radiusMeters: try reader.double())
+        let flags = try reader.byte()
+        track.inside = flags & 1 != 0
+        track.dwellReported = flags & 2 != 0
+        track.enteredSeconds = try reader.optionalDouble()
+        track.streak = try reader.integer()
+        track.streakMeters = try reader.double()
+        track.lastProbability = try reader.optionalDouble()
+        track.lastProbabilitySeconds = try reader.optionalDouble()
+        guard !track.id.isEmpty, track.radiusMeters.isFinite, track.radiusMeters > 0, track.streak >= 0, track.streakMeters.isFinite,
+            track.streakMeters >= 0
+        else { throw StateCodingError("a track needs an id, a radius > 0 and a non-negative streak") }
+        guard track.inside == (track.enteredSeconds != nil) else { throw StateCodingError("a track's entry time exactly while inside") }
+        return track
     }
 
     private static func transitionsCode(_ transitions: Transitions) -> UInt8 {
