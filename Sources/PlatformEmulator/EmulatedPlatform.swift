@@ -29,6 +29,8 @@ public struct EmulatedPlatform: Hashable, Sendable {
     public var regionsSurviveReboot: Bool
     /// Whether registered regions are still monitored after the app is updated.
     public var regionsSurviveAppUpdate: Bool
+    /// The motion-activity classifier an app can listen to.
+    public var motionActivity: MotionActivity
 
     /// Describes an emulated phone.
     ///
@@ -36,7 +38,7 @@ public struct EmulatedPlatform: Hashable, Sendable {
     public init(
         profile: PlatformProfile, entryCushionMeters: ClosedRange<Double>, entryDepthFraction: Double, overLimit: OverLimit,
         insideAtRegistration: InsideAtRegistration, reusedIdentifier: ReusedIdentifier, regionsSurviveReboot: Bool,
-        regionsSurviveAppUpdate: Bool
+        regionsSurviveAppUpdate: Bool, motionActivity: MotionActivity = .iOS
     ) {
         precondition(entryCushionMeters.lowerBound >= 0 && entryCushionMeters.upperBound.isFinite, "entry cushion must be finite, >= 0")
         precondition((0...1).contains(entryDepthFraction), "entry depth fraction must be in 0...1")
@@ -48,6 +50,7 @@ public struct EmulatedPlatform: Hashable, Sendable {
         self.reusedIdentifier = reusedIdentifier
         self.regionsSurviveReboot = regionsSurviveReboot
         self.regionsSurviveAppUpdate = regionsSurviveAppUpdate
+        self.motionActivity = motionActivity
     }
 
     /// The crossing figures of `profile`, read and written in place.
@@ -72,7 +75,7 @@ public struct EmulatedPlatform: Hashable, Sendable {
         return EmulatedPlatform(
             profile: profile, entryCushionMeters: 0...0, entryDepthFraction: 1, overLimit: .silentlyUnmonitored,
             insideAtRegistration: .initialEnter(dropProbability: 0), reusedIdentifier: .replaces, regionsSurviveReboot: true,
-            regionsSurviveAppUpdate: true)
+            regionsSurviveAppUpdate: true, motionActivity: .ideal)
     }
 
     /// iOS (`PlatformProfile.iOS`), and:
@@ -123,7 +126,7 @@ public struct EmulatedPlatform: Hashable, Sendable {
     public static let android = EmulatedPlatform(
         profile: .android, entryCushionMeters: 21...32, entryDepthFraction: 0.5, overLimit: .error(code: 1001),
         insideAtRegistration: .initialEnter(dropProbability: 0.5), reusedIdentifier: .keepsState, regionsSurviveReboot: false,
-        regionsSurviveAppUpdate: false)
+        regionsSurviveAppUpdate: false, motionActivity: .android)
 
     /// What a registration beyond the region limit does.
     public enum OverLimit: Hashable, Sendable {

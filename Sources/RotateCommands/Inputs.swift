@@ -1,5 +1,6 @@
 import FencePlanner
 import RotateFormats
+import WalkSimulator
 
 #if canImport(Glibc)
 import Glibc
@@ -110,6 +111,31 @@ enum Inputs {
         for row in walk.rejected { console.err("\(path):\(row.line): \(row.reason)") }
         console.err("\(path): \(walk.rowsRead) points read, \(walk.fixes.count) accepted, \(walk.rejected.count) rejected")
         return walk
+    }
+
+    /// The labelled stops of a recorded walk, each at a place of `catalog`: every rejected row
+    /// (unreadable, or naming no place of the catalog) reported with its line, then the counts.
+    static func stops(_ path: String, catalog: PlaceCatalog, strict: Bool, console: Console) throws(CommandError) -> [TrueStop] {
+        let file: StopLabelsCSV.File
+        do {
+            file = try StopLabelsCSV.read(path: path, strict: strict)
+        } catch {
+            throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
+        }
+        let known = Set(catalog.places.map(\.id))
+        var rejected = file.rejected.map { (line: $0.line, reason: $0.reason) }
+        var stops: [TrueStop] = []
+        for label in file.stops {
+            guard known.contains(label.placeID) else {
+                if strict { throw .failure("\(path):\(label.line): no place '\(label.placeID)' in the places") }
+                rejected.append((label.line, "no place '\(label.placeID)' in the places"))
+                continue
+            }
+            stops.append(TrueStop(placeID: label.placeID, arrivalSeconds: label.arrivalSeconds, departureSeconds: label.departureSeconds))
+        }
+        for row in rejected.sorted(by: { $0.line < $1.line }) { console.err("\(path):\(row.line): \(row.reason)") }
+        console.err("\(path): \(file.stops.count + file.rejected.count) stops read, \(stops.count) accepted, \(rejected.count) rejected")
+        return stops
     }
 
     /// Planner options shared by `plan`, `select` and `serve`.

@@ -24,6 +24,9 @@ public enum BackgroundFixes: String, Hashable, Sendable, CaseIterable {
     /// Significant-change updates (iOS: about every 500 m, no more often than every 5 minutes),
     /// or Android's background updates (a few an hour).
     case significantChange
+    /// A network-accuracy fix (Wi-Fi, about 100 m) every `MonitoringStrategy.periodicFixSeconds`,
+    /// each waking the app: an SDK's timer in the background (Radar's tracking presets).
+    case periodic
 }
 
 /// A way of choosing what a phone monitors, replayed through a platform emulator and the visit
@@ -70,6 +73,17 @@ public protocol MonitoringStrategy {
     /// The replay is about to handle the walk's sample `index` (0-based): every call until the
     /// next one belongs to that sample.
     mutating func willHandleSample(_ index: Int)
+    /// Seconds between fixes when `backgroundFixes` is `.periodic`.
+    var periodicFixSeconds: Double { get }
+    /// Whether the app sends every fix it handles to a server (each a request, priced by the
+    /// energy model), as SDKs that decide events on their server do.
+    var sendsUpdatesToServer: Bool { get }
+    /// Whether the app listens to the phone's motion-activity classifier (`MotionActivity`).
+    var usesMotionActivity: Bool { get }
+    /// The classifier says the device became still (`moving` false) or moved on; `fix` is the
+    /// sample's fix when there is one. Heard by a running app, or by any app where the platform's
+    /// transitions wake it.
+    mutating func motionChanged(moving: Bool, at timeSeconds: Double, fix: Fix?) -> MonitoredRegions?
 }
 
 extension MonitoringStrategy {
@@ -81,4 +95,8 @@ extension MonitoringStrategy {
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
     public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }
     public mutating func willHandleSample(_ index: Int) {}
+    public var periodicFixSeconds: Double { 0 }
+    public var sendsUpdatesToServer: Bool { false }
+    public var usesMotionActivity: Bool { false }
+    public mutating func motionChanged(moving: Bool, at timeSeconds: Double, fix: Fix?) -> MonitoredRegions? { nil }
 }

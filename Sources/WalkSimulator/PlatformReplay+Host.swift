@@ -18,6 +18,9 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     let rebootEverySeconds: Double?
     var nextReboot: Double?
     let energy: PlatformProfile.Energy
+    /// The motion classifier, for a strategy that listens to it.
+    var motion: MotionActivityClassifier?
+    var lastPeriodic: Double?
 
     /// What is registered and accepted, in registration order: the diff's previous side.
     var registeredPlaces: [Fence] = []
@@ -57,6 +60,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         wakeFix = sources.first { $0.kind == .wakeFix }?.timeToFixSeconds ?? 0...0
         significant = sources.first { $0.kind == .significantChange } ?? sources.first { $0.kind == .backgroundUpdates }
         energy = platform.profile.energy
+        motion = strategy.usesMotionActivity ? MotionActivityClassifier(platform.motionActivity) : nil
         rebootEverySeconds = replay.rebootEverySeconds
         nextReboot = replay.rebootEverySeconds.map { (walk.samples.first?.timeSeconds ?? 0) + $0 }
         asks = strategy.backgroundFixes
@@ -85,6 +89,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             report.fixesRequested += 1
             apply(strategy.begin(at: fix), at: time)
             lastBackground = (time, fix.coordinate)
+            lastPeriodic = time
         }
         deliverEvents()
         if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
@@ -92,9 +97,11 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             report.fixesRequested += 1
             // The receiver runs until the fix comes, unless continuous updates keep it on anyway.
             if asks != .continuous { report.gnssOnSeconds += due.fixSeconds }
+            if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
             apply(strategy.triggerExited(due.id, at: fix), at: time)
         }
         guard begun else { return }
+        motionActivity(sample, vector: vector)
         backgroundFix(sample, nextTime: nextTime)
         if !exact { report.notExactSeconds += nextTime - time }
         if decidesPlaceEvents { entries += strategy.takeEntries() }
@@ -141,6 +148,19 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         }
     }
 
+    /// A change the motion classifier reports now reaches the strategy when the app runs (it
+    /// asks for continuous fixes) or the platform's transitions wake it.
+    mutating func motionActivity(_ sample: Walk.Sample, vector: UnitVector) {
+        guard var classifier = motion else { return }
+        defer { motion = classifier }
+        guard let still = classifier.advance(to: vector, at: sample.timeSeconds),
+            asks == .continuous || classifier.model.wakesSuspendedApp
+        else { return }
+        if asks != .continuous { report.motionWakeups += 1 }
+        if sample.fix != nil, strategy.sendsUpdatesToServer { report.serverRequests += 1 }
+        apply(strategy.motionChanged(moving: !still, at: sample.timeSeconds, fix: sample.fix), at: sample.timeSeconds)
+    }
+
     /// The background fix the strategy asks for at this sample, if any.
     mutating func backgroundFix(_ sample: Walk.Sample, nextTime: Double) {
         let time = sample.timeSeconds
@@ -151,8 +171,16 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             report.gnssOnSeconds += nextTime - time
             if let fix = sample.fix {
                 report.backgroundFixes += 1
+                if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
                 apply(strategy.received(fix), at: time)
             }
+        case .periodic:
+            guard let fix = sample.fix, time - (lastPeriodic ?? -.infinity) >= strategy.periodicFixSeconds else { break }
+            lastPeriodic = time
+            report.backgroundFixes += 1
+            report.networkFixes += 1
+            if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
+            apply(strategy.received(fix), at: time)
         case .significantChange:
             guard let fix = sample.fix, let significant, let last = lastBackground else { break }
             let interval = significant.intervalSeconds?.lowerBound ?? 0
@@ -161,6 +189,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
                 lastBackground = (time, fix.coordinate)
                 report.backgroundFixes += 1
                 report.networkFixes += 1
+                if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
                 apply(strategy.received(fix), at: time)
             }
         }
@@ -217,10 +246,10 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
 
     /// Closes the intervals still open at the walk's end, and prices what was counted.
     mutating func finish(at end: Double) {
-        // Region events wake the app; continuous fixes reach an app kept awake with the receiver
-        // (priced in its power), network fixes wake it each.
+        // Region events and motion transitions wake the app; continuous fixes reach an app kept
+        // awake with the receiver (priced in its power), network fixes wake it each.
         report.energyJoules = energy.energyJoules(
-            gnssOnSeconds: report.gnssOnSeconds, wakeups: report.eventsDelivered, networkFixes: report.networkFixes,
+            gnssOnSeconds: report.gnssOnSeconds, wakeups: report.eventsDelivered + report.motionWakeups, networkFixes: report.networkFixes,
             serverRequests: report.serverRequests, seconds: report.seconds)
         report.batteryMilliwattHours = energy.batteryMilliwattHours
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }

@@ -7,6 +7,8 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
     case nearest19Floor50 = "nearest19-floor50"
     case nearest18SignificantChange = "nearest18-significant-change"
     case fixedTrigger = "fixed-trigger"
+    case radarResponsive = "radar-responsive"
+    case stationaryGeofence = "stationary-geofence"
     case everyPlace = "every-place"
 
     /// A fresh strategy of this kind: rotate with `configuration`, the reference designs with its
@@ -17,7 +19,20 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
         case .nearest19Floor50: NearestWithRefreshStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .nearest18SignificantChange: NearestSignificantChangeStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .fixedTrigger: FixedTriggerStrategy(catalog: catalog, regionLimit: configuration.limit)
+        case .radarResponsive: RadarResponsiveStrategy(catalog: catalog)
+        case .stationaryGeofence: StationaryGeofenceStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .everyPlace: EveryPlaceStrategy(catalog: catalog)
+        }
+    }
+
+    /// Whether this design's known flaw is entering fences it is not monitoring (the three
+    /// nearest-places designs); the designs modelled on SDKs' stop behaviour pay in battery or
+    /// in late, coarse updates instead, and register no place fences (`radar-responsive`) or
+    /// keep GNSS on while moving (`stationary-geofence`).
+    public var flawIsUnmonitoredFences: Bool {
+        switch self {
+        case .nearest19Floor50, .nearest18SignificantChange, .fixedTrigger: true
+        case .rotate, .everyPlace, .radarResponsive, .stationaryGeofence: false
         }
     }
 
@@ -26,7 +41,7 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
     public var isReferenceDesign: Bool {
         switch self {
         case .rotate, .everyPlace: false
-        case .nearest19Floor50, .nearest18SignificantChange, .fixedTrigger: true
+        case .nearest19Floor50, .nearest18SignificantChange, .fixedTrigger, .radarResponsive, .stationaryGeofence: true
         }
     }
 }

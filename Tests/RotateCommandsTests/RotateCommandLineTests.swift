@@ -249,7 +249,9 @@ import WalkSimulator
             ] + (bound ? ["--bound"] : []))
         #expect(result.code == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n").map(String.init)
-        let expected = ["rotate", "nearest19-floor50", "nearest18-significant-change", "fixed-trigger"] + (bound ? ["every-place"] : [])
+        let expected =
+            ["rotate", "nearest19-floor50", "nearest18-significant-change", "fixed-trigger", "radar-responsive", "stationary-geofence"]
+            + (bound ? ["every-place"] : [])
         #expect(lines.count == 1 + expected.count)
         let rows = try lines.dropFirst().map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -283,6 +285,31 @@ import WalkSimulator
         let margin = try run(["--cushion", "10"], strategy: "rotate")["platform_margin_m"] as? Double ?? 0
         let baseMargin = try run([], strategy: "rotate")["platform_margin_m"] as? Double ?? 0
         #expect(margin < baseMargin - 150)
+    }
+
+    /// `--stops` labels a recorded walk: the stop counts are the file's rows of at least 2 and 5
+    /// minutes at places of the catalog; a row naming no place, or unreadable, is reported with
+    /// its line and not counted.
+    @Test func labelledStopsAreTheStopsCounted() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-stops-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let labels = directory.appendingPathComponent("stops.csv").path
+        let rows = ["id,arrival,departure", "shop001,100,400", "shop002,1000,1200", "shop003,2000,2060", "nowhere,10,500", "shop004,x,3"]
+        try (rows.joined(separator: "\n") + "\n").write(toFile: labels, atomically: true, encoding: .utf8)
+        let result = CapturingConsole.run([
+            "simulate", "--places", DatasetPaths.path("shops-500.csv"), "--walk", DatasetPaths.path("walk-6km.csv"),
+            "--stops", labels, "--platform", "ios", "--json", "--quiet",
+        ])
+        #expect(result.code == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(object["stops_2min"] as? Int == 2)
+        #expect(object["stops_5min"] as? Int == 1)
+        #expect(result.err.contains("stops.csv:5: no place 'nowhere'"))
+        #expect(result.err.contains("stops.csv:6: arrival is neither seconds nor an ISO 8601 time"))
+        #expect(result.err.contains("5 stops read, 3 accepted, 2 rejected"))
+        let noWalk = CapturingConsole.run(["simulate", "--stops", labels])
+        #expect(noWalk.code == 2)
     }
 
     @Test func anAvoidableMissExitsOne() {

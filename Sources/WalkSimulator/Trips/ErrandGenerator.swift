@@ -304,7 +304,7 @@ struct ErrandBuilder {
         let walkBack = parking.map { door.distance(to: $0) / walkingSpeed } ?? 0
         let indoors = rng.nextUnit() < model.indoorShare * (kind == .fuel ? 0.5 : 1)
         let entered = timeline.now
-        let radius = max(2, min(15, place.radiusMeters / 2))
+        let radius = max(1, min(kind.browsingRadiusMeters, place.radiusMeters / 2))
         wander(around: place.coordinate, radiusMeters: radius, until: max(entered + 30, arrival + dwell - walkBack - radius / walkingSpeed))
         timeline.move(to: door, speed: walkingSpeed)
         // At the door (the till, the exit) until the dwell is used up.

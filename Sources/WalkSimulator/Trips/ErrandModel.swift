@@ -38,8 +38,9 @@ public struct ErrandModel: Hashable, Sendable {
     /// Where a car parks: this share of the larger of the fence's radius and 60 m from its center
     /// (a parking lot off the building), then the driver walks to the door. A stated choice.
     public var parkingOffset: ClosedRange<Double> = 0.2...0.9
-    /// Inside a store the traveller wanders within half the fence's radius (at most 15 m) at this
-    /// speed, m/s, standing still between moves for `pauseSeconds`. A stated choice.
+    /// Inside a store the traveller wanders within half the fence's radius (at most the kind's
+    /// `StopKind.browsingRadiusMeters`) at this speed, m/s, standing still between moves for
+    /// `pauseSeconds`. A stated choice.
     public var wanderSpeeds: ClosedRange<Double> = 0.3...0.6
     public var pauseSeconds: ClosedRange<Double> = 10...60
 

@@ -38,6 +38,18 @@ public enum StopKind: String, Hashable, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// How far from the store's center a shopper moves while there, meters (at most half the
+    /// fence's radius): seated at a café (3 m), between pump and till at a fuel station (5 m),
+    /// along the aisles elsewhere (15 m). A stated choice; it decides whether the phone's motion
+    /// classifier calls the shopper still (`MotionActivity`).
+    public var browsingRadiusMeters: Double {
+        switch self {
+        case .coffee: 3
+        case .fuel: 5
+        case .grocery, .dollarStore, .mall: 15
+        }
+    }
+
     /// The mix of kinds an errand trip draws from, by how it travels: on foot a café, a dollar
     /// store, a grocery or a mall; by car also a fuel station. No published source gives this mix:
     /// it is a stated choice that puts every kind, short and long, in the scores.

@@ -1,0 +1,115 @@
+/// One labelled stop of a recorded trip: the place, and when the traveller arrived and moved on,
+/// seconds on the walk's clock.
+public struct StopLabel: Hashable, Sendable {
+    public var placeID: String
+    public var arrivalSeconds: Double
+    public var departureSeconds: Double
+    /// 1-based line of the row.
+    public var line: Int
+
+    public init(placeID: String, arrivalSeconds: Double, departureSeconds: Double, line: Int) {
+        self.placeID = placeID
+        self.arrivalSeconds = arrivalSeconds
+        self.departureSeconds = departureSeconds
+        self.line = line
+    }
+}
+
+/// The labels of a recorded trip's true stops (`rotate simulate --walk W --stops S.csv`): a header
+/// naming `id`, `arrival` and `departure` (any order, other columns ignored), then one row per
+/// stop. Times are seconds on the walk's clock, or ISO 8601 times as the walk's `t` column takes
+/// them. A bad row is rejected with its line and reason, never dropped silently.
+public enum StopLabelsCSV {
+    static let aliases: [String: [String]] = [
+        "id": ["id", "place", "place_id"],
+        "arrival": ["arrival", "arrival_s", "arrived", "start"],
+        "departure": ["departure", "departure_s", "departed", "end"],
+    ]
+
+    /// What a stop-labels file holds.
+    public struct File: Sendable {
+        public var stops: [StopLabel]
+        public var rejected: [RejectedRow]
+    }
+
+    /// Reads the file at `path` (`-` for standard input).
+    ///
+    /// ```swift
+    /// let labels = try StopLabelsCSV.read(path: "trip-stops.csv")
+    /// for row in labels.rejected { print("trip-stops.csv:\(row.line): \(row.reason)") }
+    /// ```
+    ///
+    /// - Throws: `StopLabelsError`: the file cannot be read, has no header, or the header lacks a
+    ///   column (with the line); with `strict`, the first bad row.
+    public static func read(path: String, strict: Bool = false) throws(StopLabelsError) -> File {
+        var file = File(stops: [], rejected: [])
+        var columns: [String: Int]?
+        var width = 0
+        do {
+            try CSVFile.forEachRecord(path: path) { record in
+                guard let known = columns else {
+                    if let problem = record.problem { throw StopLabelsError(line: record.line, reason: "\(problem)") }
+                    let found = CSVFile.columns(of: record.fields, aliases: aliases)
+                    for required in ["id", "arrival", "departure"] where found[required] == nil {
+                        throw StopLabelsError(line: record.line, reason: "the header has no \(required) column")
+                    }
+                    columns = found
+                    width = record.fields.count
+                    return
+                }
+                switch parse(record, columns: known, width: width) {
+                case .success(let stop): file.stops.append(stop)
+                case .failure(let error):
+                    if strict { throw error }
+                    file.rejected.append(RejectedRow(line: record.line, reason: error.reason, fields: record.fields))
+                }
+            }
+        } catch let error as StopLabelsError {
+            throw error
+        } catch {
+            throw StopLabelsError(line: 0, reason: "cannot read: \(error)")
+        }
+        guard columns != nil else { throw StopLabelsError(line: 1, reason: "the file is empty (no header row)") }
+        return file
+    }
+
+    static func parse(_ record: CSVRecord, columns: [String: Int], width: Int) -> Result<StopLabel, StopLabelsError> {
+        let line = record.line
+        if let problem = record.problem { return .failure(StopLabelsError(line: line, reason: "\(problem)")) }
+        guard record.fields.count == width else {
+            return .failure(StopLabelsError(line: line, reason: "expected \(width) fields, found \(record.fields.count)"))
+        }
+        func field(_ name: String) -> String { columns[name].map { record.fields[$0].trimmingASCIIWhitespace() } ?? "" }
+        func seconds(_ name: String) -> Result<Double, StopLabelsError> {
+            let text = field(name)
+            guard !text.isEmpty else { return .failure(StopLabelsError(line: line, reason: "missing \(name)")) }
+            if let value = DecimalText.double(text) {
+                return value.isFinite ? .success(value) : .failure(StopLabelsError(line: line, reason: "\(name) is not finite: '\(text)'"))
+            }
+            if let value = ISO8601.seconds(text) { return .success(value) }
+            return .failure(StopLabelsError(line: line, reason: "\(name) is neither seconds nor an ISO 8601 time: '\(text)'"))
+        }
+        let id = field("id")
+        guard !id.isEmpty else { return .failure(StopLabelsError(line: line, reason: "missing id")) }
+        return seconds("arrival").flatMap { arrival in
+            seconds("departure").flatMap { departure in
+                departure >= arrival
+                    ? .success(StopLabel(placeID: id, arrivalSeconds: arrival, departureSeconds: departure, line: line))
+                    : .failure(StopLabelsError(line: line, reason: "departure \(departure) is before arrival \(arrival)"))
+            }
+        }
+    }
+}
+
+/// A bad stop-labels file or row: the 1-based line (0: the file as a whole) and the reason.
+public struct StopLabelsError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var reason: String
+
+    public init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String { "\(line): \(reason)" }
+}

@@ -1,0 +1,90 @@
+import FencePlanner
+import Geodesy
+import PlatformEmulator
+import Testing
+
+@testable import WalkSimulator
+
+@Suite struct StopReferenceStrategyTests {
+    static let shop = Coordinate(validLatitude: 46.05, longitude: 14.51)
+    static let catalog: PlaceCatalog = {
+        let places = [
+            Place(id: "shop", coordinate: shop, radiusMeters: 50),
+            Place(id: "far", coordinate: shop.destination(bearingDegrees: 0, distanceMeters: 5_000), radiusMeters: 50),
+        ]
+        return try! PlaceCatalog(places: places)
+    }()
+
+    /// From 2 km west at 1.4 m/s to the shop, standing there for `staySeconds`, then 1.5 km east.
+    static func trip(staySeconds: Double) -> (Walk, TrueStop) {
+        var timeline = Timeline(start: shop.destination(bearingDegrees: 270, distanceMeters: 2_000))
+        timeline.move(to: shop.destination(bearingDegrees: 270, distanceMeters: 50), speed: 1.4)
+        let arrival = timeline.now
+        timeline.move(to: shop, speed: 1.4)
+        timeline.wait(staySeconds)
+        let departure = timeline.now
+        timeline.move(to: shop.destination(bearingDegrees: 90, distanceMeters: 1_500), speed: 1.4)
+        var rng = SplitMix64(seed: 1)
+        let walk = timeline.sampled(
+            fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 0), indoors: [], model: ErrandModel(), using: &rng)
+        return (walk, TrueStop(placeID: "shop", arrivalSeconds: arrival, departureSeconds: departure))
+    }
+
+    /// Radar's Responsive preset on the ideal phone: a network fix and a server request every
+    /// 150 s while moving, none while stopped (after 140 s within 70 m), the stop's entry from
+    /// the update inside the fence, and moving again once the 100 m stopped region is left.
+    @Test func radarUpdatesEvery150SecondsWhileMovingAndNotWhenStopped() {
+        let (walk, stop) = Self.trip(staySeconds: 1_800)
+        var strategy = RadarResponsiveStrategy(catalog: Self.catalog)
+        let replay = PlatformReplay(platform: .ideal(delaySeconds: 0), seed: 1)
+        let report = replay.replay(walk, strategy: &strategy, catalog: Self.catalog, stops: [stop])
+        let total = walk.samples.last?.timeSeconds ?? 0
+        let moving = total - 1_800
+        // Moving: one every 150 s; stopped: the updates until the stop is decided (at most 2).
+        #expect(Double(report.networkFixes) >= moving / 150 - 2)
+        #expect(Double(report.networkFixes) <= moving / 150 + 4)
+        #expect(report.serverRequests >= report.networkFixes)
+        #expect(report.stops.detected == 1)
+        #expect(!strategy.stopped)
+    }
+
+    /// transistorsoft's defaults on the ideal phone: continuous GNSS while moving; still for the
+    /// classifier's minute, heard 0 s late on the ideal phone, then 5 minutes of stop timeout, and
+    /// the GNSS receiver is off for the rest of a 30-minute stay; the stationary geofence's exit
+    /// (25 m) brings tracking back.
+    @Test func stationaryGeofenceTurnsGNSSOffAfterTheStopTimeout() {
+        let (walk, stop) = Self.trip(staySeconds: 1_800)
+        var strategy = StationaryGeofenceStrategy(catalog: Self.catalog, regionLimit: 20)
+        let replay = PlatformReplay(platform: .ideal(delaySeconds: 0), seed: 1)
+        let report = replay.replay(walk, strategy: &strategy, catalog: Self.catalog, stops: [stop])
+        let total = walk.samples.last?.timeSeconds ?? 0
+        let off = total - report.gnssOnSeconds
+        // Give or take the last meters of the approach (within 10 m counts as still) and the
+        // 25 m walked out before the stationary geofence's exit: under 30 s.
+        #expect(abs(off - (1_800 - 60 - 300)) < 30, "GNSS off \(off) s")
+        #expect(report.stops.detected == 1)
+        #expect(strategy.tracking)
+    }
+
+    /// The classifier: still after the window, heard after the latency; moving heard after the
+    /// latency; a change undone sooner is never heard.
+    @Test func theMotionClassifierHearsLastingChangesOnly() {
+        var classifier = MotionActivityClassifier(
+            MotionActivity(windowSeconds: 60, stillMeters: 10, latencySeconds: 30, wakesSuspendedApp: true))
+        var heard: [(Double, Bool)] = []
+        func at(_ t: Double, _ meters: Double) {
+            if let change = classifier.advance(to: UnitVector(Self.shop.destination(bearingDegrees: 90, distanceMeters: meters)), at: t) {
+                heard.append((t, change))
+            }
+        }
+        for t in 0...300 { at(Double(t), 0) }
+        // Walking away: 11.2 m past at 308 s, heard 30 s later.
+        for t in 301...499 { at(Double(t), Double(t - 300) * 1.4) }
+        // Standing for 70 s: still from 560 s, moving again at 571 s, before the 590 s it would
+        // have been heard.
+        for t in 500...570 { at(Double(t), 199 * 1.4) }
+        for t in 571...700 { at(Double(t), 199 * 1.4 + Double(t - 570) * 1.4) }
+        #expect(heard.map(\.0) == [90, 338])
+        #expect(heard.map(\.1) == [true, false])
+    }
+}
