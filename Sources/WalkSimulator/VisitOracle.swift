@@ -225,12 +225,7 @@ public struct VisitScore: Hashable, Sendable {
     static func share(_ part: Int, of whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 1 }
 
     /// The latency at quantile `q` (0...1, nearest rank), nil when nothing was detected.
-    public func latencySeconds(quantile q: Double) -> Double? {
-        guard !latenciesSeconds.isEmpty else { return nil }
-        let sorted = latenciesSeconds.sorted()
-        let rank = min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))
-        return sorted[rank]
-    }
+    public func latencySeconds(quantile q: Double) -> Double? { nearestRank(latenciesSeconds, quantile: q) }
 
     public mutating func merge(_ other: VisitScore) {
         visits += other.visits
@@ -242,4 +237,12 @@ public struct VisitScore: Hashable, Sendable {
         latenciesSeconds += other.latenciesSeconds
         falseEntries += other.falseEntries
     }
+}
+
+/// The `q` quantile of `values` by nearest rank (the smallest value with at least a share `q` of
+/// the values at or below it); nil when there are none.
+func nearestRank(_ values: [Double], quantile q: Double) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))]
 }

@@ -155,11 +155,7 @@ public struct StopScore: Hashable, Sendable {
 
     /// The `q` quantile of the detected stops' latencies (nearest rank), seconds; nil when none
     /// was detected.
-    public func latencySeconds(quantile q: Double) -> Double? {
-        guard !latenciesSeconds.isEmpty else { return nil }
-        let sorted = latenciesSeconds.sorted()
-        return sorted[min(sorted.count - 1, max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))]
-    }
+    public func latencySeconds(quantile q: Double) -> Double? { nearestRank(latenciesSeconds, quantile: q) }
 
     public mutating func merge(_ other: StopScore) {
         stops += other.stops
