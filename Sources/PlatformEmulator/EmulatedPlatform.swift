@@ -31,6 +31,37 @@ public struct EmulatedPlatform: Hashable, Sendable {
     public var regionsSurviveAppUpdate: Bool
     /// The motion-activity classifier an app can listen to.
     public var motionActivity: MotionActivity
+    /// The delivery latency once the device has been still a while (Android), or nil when
+    /// stillness does not change it (iOS, the ideal phone).
+    public var stillLatency: StillLatency?
+    /// Whether regions may ask for a dwell transition after a loitering delay (Android's
+    /// `GEOFENCE_TRANSITION_DWELL`; iOS has none).
+    public var supportsDwell: Bool
+    /// Visit monitoring (iOS `CLVisit`), or nil where the platform has none (Android).
+    public var visitMonitoring: VisitMonitoring?
+
+    /// A latency that applies once the device has stayed within `radiusMeters` for `afterSeconds`.
+    public struct StillLatency: Hashable, Sendable {
+        public var afterSeconds: Double
+        public var radiusMeters: Double
+        public var latency: PlatformProfile.LatencyDistribution
+
+        public init(afterSeconds: Double, radiusMeters: Double, latency: PlatformProfile.LatencyDistribution) {
+            precondition(afterSeconds >= 0 && radiusMeters >= 0, "still latency: times and distances >= 0")
+            self.afterSeconds = afterSeconds
+            self.radiusMeters = radiusMeters
+            self.latency = latency
+        }
+
+        /// Android: "If the device has been stationary for a significant period of time, the
+        /// latency may increase (up to 6 minutes)" (Android Developers, *Create and monitor
+        /// geofences*), against "usually less than 2 minutes" otherwise. Neither the period nor the
+        /// spread is published: after 5 minutes within 20 m (range 1–60 minutes), latencies from
+        /// 2 to 6 minutes, median 4, 90th percentile 5.6 (a stated spread over the published range).
+        public static let android = StillLatency(
+            afterSeconds: 300, radiusMeters: 20,
+            latency: PlatformProfile.LatencyDistribution(minimumSeconds: 120, medianSeconds: 240, p90Seconds: 336, maximumSeconds: 360))
+    }
 
     /// Describes an emulated phone.
     ///
@@ -38,7 +69,8 @@ public struct EmulatedPlatform: Hashable, Sendable {
     public init(
         profile: PlatformProfile, entryCushionMeters: ClosedRange<Double>, entryDepthFraction: Double, overLimit: OverLimit,
         insideAtRegistration: InsideAtRegistration, reusedIdentifier: ReusedIdentifier, regionsSurviveReboot: Bool,
-        regionsSurviveAppUpdate: Bool, motionActivity: MotionActivity = .iOS
+        regionsSurviveAppUpdate: Bool, motionActivity: MotionActivity = .iOS, stillLatency: StillLatency? = nil,
+        supportsDwell: Bool = false, visitMonitoring: VisitMonitoring? = nil
     ) {
         precondition(entryCushionMeters.lowerBound >= 0 && entryCushionMeters.upperBound.isFinite, "entry cushion must be finite, >= 0")
         precondition((0...1).contains(entryDepthFraction), "entry depth fraction must be in 0...1")
@@ -51,6 +83,9 @@ public struct EmulatedPlatform: Hashable, Sendable {
         self.regionsSurviveReboot = regionsSurviveReboot
         self.regionsSurviveAppUpdate = regionsSurviveAppUpdate
         self.motionActivity = motionActivity
+        self.stillLatency = stillLatency
+        self.supportsDwell = supportsDwell
+        self.visitMonitoring = visitMonitoring
     }
 
     /// The crossing figures of `profile`, read and written in place.
@@ -75,7 +110,7 @@ public struct EmulatedPlatform: Hashable, Sendable {
         return EmulatedPlatform(
             profile: profile, entryCushionMeters: 0...0, entryDepthFraction: 1, overLimit: .silentlyUnmonitored,
             insideAtRegistration: .initialEnter(dropProbability: 0), reusedIdentifier: .replaces, regionsSurviveReboot: true,
-            regionsSurviveAppUpdate: true, motionActivity: .ideal)
+            regionsSurviveAppUpdate: true, motionActivity: .ideal, supportsDwell: true, visitMonitoring: .ideal)
     }
 
     /// iOS (`PlatformProfile.iOS`), and:
@@ -99,9 +134,11 @@ public struct EmulatedPlatform: Hashable, Sendable {
     /// - Reboot: "The system monitors your regions until you explicitly ask it to stop or until
     ///   the device reboots" (Apple, *Monitoring the user's proximity to geographic regions*).
     /// - App update: not documented; regions are assumed to survive it.
+    /// - Visit monitoring: `VisitMonitoring.iOS`; no dwell transitions.
     public static let iOS = EmulatedPlatform(
         profile: .iOS, entryCushionMeters: 0...0, entryDepthFraction: 0.5, overLimit: .silentlyUnmonitored,
-        insideAtRegistration: .noEvent, reusedIdentifier: .replaces, regionsSurviveReboot: false, regionsSurviveAppUpdate: true)
+        insideAtRegistration: .noEvent, reusedIdentifier: .replaces, regionsSurviveReboot: false, regionsSurviveAppUpdate: true,
+        visitMonitoring: .iOS)
 
     /// Android (`PlatformProfile.android`), and:
     ///
@@ -120,13 +157,18 @@ public struct EmulatedPlatform: Hashable, Sendable {
     ///   `addGeofences` calls … re-registering the same ID at a new center inherits that OUTSIDE
     ///   state, so the next EXIT can only fire when the user re-enters the OLD circle"
     ///   (customerio/customerio-android PR #717). Removing the id first gives a fresh state.
+    /// - Still: latency grows once the device has been stationary a while (`StillLatency.android`).
+    /// - DWELL: a region may ask for `GEOFENCE_TRANSITION_DWELL` after its loitering delay
+    ///   (`Geofence.Builder.setLoiteringDelay`; the API's example uses 300,000 ms; Google
+    ///   recommends DWELL over ENTER to cut alerts from driving past). A region registered while
+    ///   inside with the initial trigger counts its delay from registration.
     /// - Reboot and app update remove every geofence; the app must re-register (Android
     ///   Developers, *Create and monitor geofences*, "Re-register geofences only when required";
     ///   customerio/customerio-android PR #795 re-registers after an app update).
     public static let android = EmulatedPlatform(
         profile: .android, entryCushionMeters: 21...32, entryDepthFraction: 0.5, overLimit: .error(code: 1001),
         insideAtRegistration: .initialEnter(dropProbability: 0.5), reusedIdentifier: .keepsState, regionsSurviveReboot: false,
-        regionsSurviveAppUpdate: false, motionActivity: .android)
+        regionsSurviveAppUpdate: false, motionActivity: .android, stillLatency: .android, supportsDwell: true)
 
     /// What a registration beyond the region limit does.
     public enum OverLimit: Hashable, Sendable {

@@ -3,6 +3,8 @@ public struct RegionEvent: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Hashable, Sendable {
         case enter
         case exit
+        /// Android's `GEOFENCE_TRANSITION_DWELL`: inside for the region's loitering delay.
+        case dwell
     }
 
     public var kind: Kind

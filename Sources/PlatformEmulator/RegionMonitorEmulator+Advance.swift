@@ -32,6 +32,8 @@ extension RegionMonitorEmulator {
         to position: UnitVector, poleLongitudeRadians: Double = 0, at timeSeconds: Double, into events: inout [RegionEvent]
     ) {
         moveClock(to: timeSeconds)
+        trackStillness(position, at: timeSeconds)
+        followVisits(position, coordinate: Coordinate(position), at: timeSeconds)
         let estimate = estimatedPosition(of: position, poleLongitudeRadians: poleLongitudeRadians, at: timeSeconds)
         self.estimate = estimate
         let stay = platform.crossings.staySeconds
@@ -46,6 +48,10 @@ extension RegionMonitorEmulator {
                 regions[index].state == .outside ? chord2 <= regions[index].entryChord2 : chord2 > regions[index].exitChord2
             guard crossing else {
                 regions[index].candidateSinceSeconds = .nan
+                if regions[index].state == .inside, timeSeconds >= regions[index].dwellDueSeconds {
+                    regions[index].dwellDueSeconds = .nan
+                    decide(.dwell, regionID: regions[index].id, at: timeSeconds)
+                }
                 continue
             }
             if regions[index].candidateSinceSeconds.isNaN { regions[index].candidateSinceSeconds = timeSeconds }
@@ -61,6 +67,7 @@ extension RegionMonitorEmulator {
                 regions[index].successor = nil
             }
             decide(entered ? .enter : .exit, regionID: regions[index].id, at: timeSeconds)
+            regions[index].dwellDueSeconds = entered ? timeSeconds + (regions[index].dwellAfterSeconds ?? .nan) : .nan
         }
 
         var due = 0
@@ -69,6 +76,14 @@ extension RegionMonitorEmulator {
             due += 1
         }
         if due > 0 { pending.removeFirst(due) }
+    }
+
+    /// Keeps where the device last moved beyond the still radius, and when (for the still latency).
+    mutating func trackStillness(_ position: UnitVector, at timeSeconds: Double) {
+        guard let still = platform.stillLatency else { return }
+        if let anchor = stillAnchor, anchor.squaredChord(to: position) <= Self.squaredChord(arcMeters: still.radiusMeters) { return }
+        stillAnchor = position
+        stillSinceSeconds = timeSeconds
     }
 
     /// `advance(to:at:into:)` returning the delivered events.

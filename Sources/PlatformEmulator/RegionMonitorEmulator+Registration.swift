@@ -32,8 +32,11 @@ extension RegionMonitorEmulator {
     /// - Complexity: O(1) amortized, plus O(p) for p undelivered events when a region is replaced.
     @discardableResult
     public mutating func register(
-        id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double, reportsInitialExit: Bool = false
+        id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double, reportsInitialExit: Bool = false,
+        dwellAfterSeconds: Double? = nil
     ) -> RegistrationResult {
+        precondition(dwellAfterSeconds.map { $0 >= 0 && $0.isFinite } ?? true, "loitering delay must be finite, >= 0")
+        let dwell = platform.supportsDwell ? dwellAfterSeconds : nil
         precondition(radiusMeters >= 0 && radiusMeters.isFinite, "radius must be finite, >= 0")
         moveClock(to: timeSeconds)
         // Keyed by the definition: the same region registered again, by any app, gets the same
@@ -67,6 +70,7 @@ extension RegionMonitorEmulator {
                 dropPending(for: id)
                 regions[index] = newRegion(id: id, monitored: true, geometry: geometry)
                 regions[index].reportsInitialExit = reportsInitialExit
+                regions[index].dwellAfterSeconds = dwell
                 settleInitialState(at: index, timeSeconds: timeSeconds)
                 return .accepted
             }
@@ -77,6 +81,7 @@ extension RegionMonitorEmulator {
         if !hasSlot, case .error(let code) = platform.overLimit { return .rejected(errorCode: code) }
         var region = newRegion(id: id, monitored: hasSlot, geometry: geometry)
         region.reportsInitialExit = reportsInitialExit
+        region.dwellAfterSeconds = dwell
         if let index = indexByID[id] {
             regions[index] = region
         } else {
@@ -175,12 +180,14 @@ extension RegionMonitorEmulator {
         var random = keyedRandom(regions[index].id, 1, timeSeconds.bitPattern)
         let dropped = random.nextUnit() < dropProbability
         if !dropped { decide(.enter, regionID: regions[index].id, at: timeSeconds) }
+        if !dropped, let delay = regions[index].dwellAfterSeconds { regions[index].dwellDueSeconds = timeSeconds + delay }
     }
 
     /// Queues an event decided now, delivered after a drawn latency.
     mutating func decide(_ kind: RegionEvent.Kind, regionID: String, at timeSeconds: Double) {
-        var random = keyedRandom(regionID, kind == .enter ? 2 : 3, timeSeconds.bitPattern)
-        let delivered = timeSeconds + platform.crossings.latency.quantile(random.nextUnit())
+        var random = keyedRandom(regionID, kind == .enter ? 2 : kind == .exit ? 3 : 4, timeSeconds.bitPattern)
+        let latency = isStill(at: timeSeconds) ? platform.stillLatency?.latency ?? platform.crossings.latency : platform.crossings.latency
+        let delivered = timeSeconds + latency.quantile(random.nextUnit())
         let item = _Pending(
             event: RegionEvent(kind: kind, regionID: regionID, decidedAtSeconds: timeSeconds, deliveredAtSeconds: delivered),
             sequence: sequence)
@@ -189,6 +196,13 @@ extension RegionMonitorEmulator {
         var position = pending.count
         while position > 0, pending[position - 1].event.deliveredAtSeconds > delivered { position -= 1 }
         pending.insert(item, at: position)
+    }
+
+    /// Whether the device has stayed within the still radius long enough for the platform's
+    /// still latency (never without one).
+    func isStill(at timeSeconds: Double) -> Bool {
+        guard let still = platform.stillLatency, stillAnchor != nil else { return false }
+        return timeSeconds - stillSinceSeconds >= still.afterSeconds
     }
 
     mutating func dropPending(for id: String) {

@@ -58,6 +58,11 @@ public struct RegionMonitorEmulator: Sendable {
     /// The last step between positions and the share of the error it keeps, exp(−step/τ).
     var noiseStepSeconds = Double.nan
     var noiseKeep = 0.0
+    /// Where the device last moved to (beyond `StillLatency.radiusMeters`), and when.
+    var stillAnchor: UnitVector?
+    var stillSinceSeconds = 0.0
+    /// Visit monitoring, once started.
+    var visits: VisitTracker?
 
     /// An emulator of `platform`, monitoring up to `regionLimit` regions at once (by default the
     /// platform's own limit, `platform.profile.regionLimit`).
@@ -116,6 +121,10 @@ struct _Region: Sendable {
     /// Whether the app asked for the state at registration: an exit is reported when the estimate
     /// is outside then.
     var reportsInitialExit = false
+    /// The loitering delay of a region that asked for dwell transitions, seconds.
+    var dwellAfterSeconds: Double?
+    /// When the dwell transition is due (inside since then less the delay); NaN when none is.
+    var dwellDueSeconds = Double.nan
 }
 
 /// An event awaiting delivery. Hands off.

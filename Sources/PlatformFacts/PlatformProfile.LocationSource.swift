@@ -17,7 +17,8 @@ extension PlatformProfile {
 
         /// What kind of service this is.
         public var kind: Kind
-        /// Seconds between reports; nil when the source reports once, on request.
+        /// Seconds between reports: at least the lower bound, and a report at the upper bound
+        /// even without a move; nil when the source reports once, on request.
         public var intervalSeconds: ClosedRange<Double>?
         /// Distance the device must move before the next report, meters; nil when not
         /// distance-gated.
@@ -53,8 +54,10 @@ extension PlatformProfile {
         ///   Apple, *Using the significant-change location service*: only when the position changes
         ///   "by a significant amount, such as 500 meters or more"). Wi-Fi and cell positions:
         ///   43–92 m median for Wi-Fi (Zandbergen, *Journal of Location Based Services* 6(1), 2012),
-        ///   up to cell accuracy, 600 m median (Zandbergen 2009). The 15-minute wake-up Apple's
-        ///   energy guide mentions is not modeled.
+        ///   up to cell accuracy, 600 m median (Zandbergen 2009). And at least every 15 minutes:
+        ///   "Significant-change location updates wake the system and your app once every 15
+        ///   minutes, at minimum, even if no location changes have occurred" (Apple, *Energy
+        ///   Efficiency Guide for iOS Apps*, location best practices): 300–900 s apart.
         /// - Wake fix: an app woken by a region event gets "a small amount of time (around 10
         ///   seconds)" to handle it (Apple, region monitoring documentation), so the fix must come
         ///   within about 10 s; its time to fix is not published for iOS (range 1–10 s), its accuracy
@@ -64,7 +67,7 @@ extension PlatformProfile {
                 kind: .continuous, intervalSeconds: 1...1, minimumDisplacementMeters: nil, accuracyMeters: 5...10,
                 timeToFixSeconds: nil, keepsGNSSOn: true),
             LocationSource(
-                kind: .significantChange, intervalSeconds: 300...(.infinity), minimumDisplacementMeters: 500,
+                kind: .significantChange, intervalSeconds: 300...900, minimumDisplacementMeters: 500,
                 accuracyMeters: 43...600, timeToFixSeconds: nil, keepsGNSSOn: false),
             LocationSource(
                 kind: .wakeFix, intervalSeconds: nil, minimumDisplacementMeters: nil, accuracyMeters: 8...74, timeToFixSeconds: 1...10,

@@ -1,4 +1,5 @@
 import FencePlanner
+import PlatformEmulator
 
 /// What a strategy asks the phone to monitor: place fences, whose entries are store visits, and
 /// trigger regions (refresh circles, movement triggers), whose exits wake the app.
@@ -84,6 +85,12 @@ public protocol MonitoringStrategy {
     /// sample's fix when there is one. Heard by a running app, or by any app where the platform's
     /// transitions wake it.
     mutating func motionChanged(moving: Bool, at timeSeconds: Double, fix: Fix?) -> MonitoredRegions?
+    /// Whether the app monitors visits (iOS `startMonitoringVisits()`; nothing where the platform
+    /// has none).
+    var usesVisitMonitoring: Bool { get }
+    /// The platform delivered a visit (an arrival, or a departure with its arrival); `fix` is the
+    /// sample's fix when there is one.
+    mutating func visitReported(_ visit: VisitEvent, fix: Fix?) -> MonitoredRegions?
 }
 
 extension MonitoringStrategy {
@@ -99,4 +106,6 @@ extension MonitoringStrategy {
     public var sendsUpdatesToServer: Bool { false }
     public var usesMotionActivity: Bool { false }
     public mutating func motionChanged(moving: Bool, at timeSeconds: Double, fix: Fix?) -> MonitoredRegions? { nil }
+    public var usesVisitMonitoring: Bool { false }
+    public mutating func visitReported(_ visit: VisitEvent, fix: Fix?) -> MonitoredRegions? { nil }
 }

@@ -87,6 +87,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         if !begun, let fix = sample.fix {
             begun = true
             report.fixesRequested += 1
+            if strategy.usesVisitMonitoring { emulator.startMonitoringVisits() }
             apply(strategy.begin(at: fix), at: time)
             lastBackground = (time, fix.coordinate)
             lastPeriodic = time
@@ -102,6 +103,11 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         }
         guard begun else { return }
         motionActivity(sample, vector: vector)
+        for visit in emulator.takeVisits() {
+            report.signalWakeups += 1
+            if sample.fix != nil, strategy.sendsUpdatesToServer { report.serverRequests += 1 }
+            apply(strategy.visitReported(visit, fix: sample.fix), at: time)
+        }
         backgroundFix(sample, nextTime: nextTime)
         if !exact { report.notExactSeconds += nextTime - time }
         if decidesPlaceEvents { entries += strategy.takeEntries() }
@@ -128,6 +134,8 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// event goes to a strategy that decides its own, or an entry is received.
     mutating func deliverEvents() {
         for event in events {
+            // No strategy asks for dwell transitions yet.
+            guard event.kind != .dwell else { continue }
             report.eventsDelivered += 1
             if registeredTriggers.contains(where: { $0.id == event.regionID }) {
                 if event.kind == .exit, wake == nil {
@@ -156,7 +164,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         guard let still = classifier.advance(to: vector, at: sample.timeSeconds),
             asks == .continuous || classifier.model.wakesSuspendedApp
         else { return }
-        if asks != .continuous { report.motionWakeups += 1 }
+        if asks != .continuous { report.signalWakeups += 1 }
         if sample.fix != nil, strategy.sendsUpdatesToServer { report.serverRequests += 1 }
         apply(strategy.motionChanged(moving: !still, at: sample.timeSeconds, fix: sample.fix), at: sample.timeSeconds)
     }
@@ -183,9 +191,14 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             apply(strategy.received(fix), at: time)
         case .significantChange:
             guard let fix = sample.fix, let significant, let last = lastBackground else { break }
-            let interval = significant.intervalSeconds?.lowerBound ?? 0
+            // A move of the displacement after the shortest interval, or the longest interval
+            // without one (iOS wakes the app at least every 15 minutes).
+            let interval = significant.intervalSeconds ?? 0...(.infinity)
             let displacement = significant.minimumDisplacementMeters ?? 0
-            if time - last.timeSeconds >= interval, fix.coordinate.distance(to: last.position) >= displacement {
+            let elapsed = time - last.timeSeconds
+            if elapsed >= interval.upperBound
+                || (elapsed >= interval.lowerBound && fix.coordinate.distance(to: last.position) >= displacement)
+            {
                 lastBackground = (time, fix.coordinate)
                 report.backgroundFixes += 1
                 report.networkFixes += 1
@@ -249,7 +262,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         // Region events and motion transitions wake the app; continuous fixes reach an app kept
         // awake with the receiver (priced in its power), network fixes wake it each.
         report.energyJoules = energy.energyJoules(
-            gnssOnSeconds: report.gnssOnSeconds, wakeups: report.eventsDelivered + report.motionWakeups, networkFixes: report.networkFixes,
+            gnssOnSeconds: report.gnssOnSeconds, wakeups: report.eventsDelivered + report.signalWakeups, networkFixes: report.networkFixes,
             serverRequests: report.serverRequests, seconds: report.seconds)
         report.batteryMilliwattHours = energy.batteryMilliwattHours
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }

@@ -120,8 +120,9 @@ public struct PlatformReplayReport: Hashable, Sendable {
     public var networkFixes = 0
     /// Requests the app sent to a server (designs that send each update).
     public var serverRequests = 0
-    /// Motion-activity changes that woke a suspended app.
-    public var motionWakeups = 0
+    /// Low-power signals that woke the app: motion-activity changes heard while suspended, and
+    /// visits.
+    public var signalWakeups = 0
     /// The energy of what was counted, J (`PlatformProfile.Energy`), and the battery it is a
     /// share of, mWh.
     public var energyJoules = 0.0
@@ -159,7 +160,7 @@ public struct PlatformReplayReport: Hashable, Sendable {
         stops.merge(other.stops)
         networkFixes += other.networkFixes
         serverRequests += other.serverRequests
-        motionWakeups += other.motionWakeups
+        signalWakeups += other.signalWakeups
         energyJoules += other.energyJoules
         batteryMilliwattHours = max(batteryMilliwattHours, other.batteryMilliwattHours)
     }

@@ -1,5 +1,6 @@
 import FencePlanner
 import Geodesy
+import PlatformEmulator
 import SpatialIndex
 
 // Reference designs modelled on the incumbent SDKs' published stop behaviour, replayed beside
@@ -28,10 +29,12 @@ import SpatialIndex
 ///   entry when an update falls inside a place's fence that the previous update was not inside.
 ///   The replay prices one request per update.
 ///
-/// Not modeled: iOS visit monitoring and significant changes (`useVisits`,
-/// `useSignificantLocationChanges`), the geofences Radar syncs to the device
-/// (`syncGeofences`), and the low-accuracy location session its iOS SDK keeps running between
-/// updates.
+/// - `useVisits` (iOS): a visit's arrival or departure wakes the app for an update; a departure
+///   means moving again.
+///
+/// Not modeled: significant changes (`useSignificantLocationChanges`), the geofences Radar syncs
+/// to the device (`syncGeofences`), and the low-accuracy location session its iOS SDK keeps
+/// running between updates.
 public struct RadarResponsiveStrategy: MonitoringStrategy, Sendable {
     public static let movingUpdateSeconds = 150.0
     public static let stopDistanceMeters = 70.0
@@ -58,8 +61,19 @@ public struct RadarResponsiveStrategy: MonitoringStrategy, Sendable {
     public var periodicFixSeconds: Double { Self.movingUpdateSeconds }
     public var sendsUpdatesToServer: Bool { true }
     public var decidesPlaceEvents: Bool { true }
+    public var usesVisitMonitoring: Bool { true }
 
     public mutating func begin(at fix: Fix) -> MonitoredRegions { update(fix) }
+
+    /// A visit wakes the app for an update; a departure means moving again.
+    public mutating func visitReported(_ visit: VisitEvent, fix: Fix?) -> MonitoredRegions? {
+        guard let fix else { return nil }
+        if visit.departureSeconds != nil, stopped {
+            stopped = false
+            anchor = nil
+        }
+        return update(fix)
+    }
 
     public mutating func received(_ fix: Fix) -> MonitoredRegions? { update(fix) }
 

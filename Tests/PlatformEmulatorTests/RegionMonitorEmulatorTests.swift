@@ -248,3 +248,76 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
         #expect(phone.advance(to: center, at: 100).isEmpty)
     }
 }
+
+@Suite struct StillPhoneTests {
+    /// Android's DWELL comes the loitering delay after the entry, only while still inside, once;
+    /// iOS has none.
+    @Test func dwellComesAfterTheLoiteringDelayOnAndroidOnly() {
+        for (platform, expectDwell) in [(exactPreset(.android), true), (exactPreset(.iOS), false)] {
+            var phone = RegionMonitorEmulator(platform: platform, regionLimit: 100, seed: 1)
+            _ = phone.advance(to: east(500), at: 0)
+            phone.register(id: "shop", center: center, radiusMeters: 100, at: 0, dwellAfterSeconds: 300)
+            phone.register(id: "passed", center: east(250), radiusMeters: 50, at: 0, dwellAfterSeconds: 300)
+            var events: [RegionEvent] = []
+            // Through "passed" (inside it for about 70 s) into "shop", then 10 minutes there.
+            for t in 1...300 { phone.advance(to: east(500 - Double(t) * 1.5 - 50), at: Double(t), into: &events) }
+            for t in 301...900 { phone.advance(to: center, at: Double(t), into: &events) }
+            let dwells = events.filter { $0.kind == .dwell }
+            let entry = events.first { $0.kind == .enter && $0.regionID == "shop" }?.decidedAtSeconds ?? -1
+            #expect(dwells.map(\.regionID) == (expectDwell ? ["shop"] : []), "\(platform.profile.name)")
+            if expectDwell { #expect(dwells.first?.decidedAtSeconds == entry + 300) }
+        }
+    }
+
+    /// Android's latency grows once the device has been still a while: the same exit, decided at
+    /// once after a registration, arrives at once while moving and after the still latency once
+    /// the device has stood for its period.
+    @Test func androidLatencyGrowsWhenStill() {
+        var rules = exactPreset(.android)
+        rules.stillLatency = EmulatedPlatform.StillLatency(afterSeconds: 300, radiusMeters: 20, latency: .constant(200))
+        func exitDelay(standing: Bool) -> Double? {
+            var phone = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 1)
+            var events: [RegionEvent] = []
+            for t in 0...400 { phone.advance(to: standing ? center : east(Double(t) * 1.4), at: Double(t), into: &events) }
+            phone.register(id: "far", center: east(5_000), radiusMeters: 100, at: 400, reportsInitialExit: true)
+            for t in 401...700 { phone.advance(to: standing ? center : east(Double(t) * 1.4), at: Double(t), into: &events) }
+            return events.first { $0.regionID == "far" }.map { $0.deliveredAtSeconds - $0.decidedAtSeconds }
+        }
+        #expect(exitDelay(standing: false) == 0)
+        #expect(exitDelay(standing: true) == 200)
+    }
+}
+
+@Suite struct VisitMonitoringTests {
+    /// A stay of 10 minutes gives an arrival 5 minutes in (dated from the stay's start) and a
+    /// departure with its arrival when the device leaves 50 m; a 4-minute stay gives nothing; a
+    /// phone without visit monitoring (Android) never reports one.
+    @Test(arguments: [true, false])
+    func staysBecomeVisits(iOS: Bool) {
+        var rules = exactPreset(iOS ? .iOS : .android)
+        if iOS { rules.visitMonitoring = VisitMonitoring(radiusMeters: 50, arrivalAfterSeconds: 300, latency: .constant(0)) }
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 1)
+        phone.startMonitoringVisits()
+        var visits: [VisitEvent] = []
+        var events: [RegionEvent] = []
+        var t = 0.0
+        func go(_ position: Coordinate, for seconds: Int) {
+            for _ in 0..<seconds {
+                t += 1
+                phone.advance(to: position, at: t, into: &events)
+                visits += phone.takeVisits()
+            }
+        }
+        go(center, for: 240)  // 4 minutes
+        go(east(500), for: 600)  // 10 minutes elsewhere
+        go(east(2_000), for: 60)
+        guard iOS else {
+            #expect(visits.isEmpty)
+            return
+        }
+        #expect(visits.count == 2)
+        #expect(visits.first?.arrivalSeconds == 241 && visits.first?.departureSeconds == nil)
+        #expect(visits.first?.deliveredAtSeconds == 541)
+        #expect(visits.last?.arrivalSeconds == 241 && visits.last?.departureSeconds == 841)
+    }
+}

@@ -88,3 +88,18 @@ import Testing
         #expect(heard.map(\.1) == [true, false])
     }
 }
+
+@Suite struct SignificantChangeTests {
+    /// iOS's significant-change service wakes the app at least every 15 minutes, moved or not:
+    /// an hour standing still gives four updates.
+    @Test func significantChangesComeAtLeastEvery15Minutes() {
+        var timeline = Timeline(start: StopReferenceStrategyTests.shop)
+        timeline.wait(3_600)
+        var rng = SplitMix64(seed: 1)
+        let walk = timeline.sampled(
+            fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 0), indoors: [], model: ErrandModel(), using: &rng)
+        var strategy = NearestSignificantChangeStrategy(catalog: StopReferenceStrategyTests.catalog, regionLimit: 20)
+        let report = PlatformReplay(platform: .iOS, seed: 1).replay(walk, strategy: &strategy, catalog: StopReferenceStrategyTests.catalog)
+        #expect(report.networkFixes == 4)
+    }
+}
