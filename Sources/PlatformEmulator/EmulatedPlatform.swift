@@ -39,6 +39,26 @@ public struct EmulatedPlatform: Hashable, Sendable {
     public var supportsDwell: Bool
     /// Visit monitoring (iOS `CLVisit`), or nil where the platform has none (Android).
     public var visitMonitoring: VisitMonitoring?
+    /// Doze (Android): once still this long, the OS makes no new network positions, or nil.
+    public var doze: Doze?
+
+    /// Android's Doze as region monitoring sees it: after `afterSeconds` within `radiusMeters`
+    /// (screen off), "the system does not perform Wi-Fi scans" (Android Developers, *Optimize for
+    /// Doze and App Standby*), so the OS's position estimate, made from Wi-Fi, stops changing
+    /// until the device moves. About an hour still: the period is not published (range 30–90
+    /// minutes); the screen is taken to be off at a stop.
+    public struct Doze: Hashable, Sendable {
+        public var afterSeconds: Double
+        public var radiusMeters: Double
+
+        public init(afterSeconds: Double, radiusMeters: Double) {
+            precondition(afterSeconds >= 0 && radiusMeters >= 0, "doze: times and distances >= 0")
+            self.afterSeconds = afterSeconds
+            self.radiusMeters = radiusMeters
+        }
+
+        public static let android = Doze(afterSeconds: 3_600, radiusMeters: 20)
+    }
 
     /// A latency that applies once the device has stayed within `radiusMeters` for `afterSeconds`.
     public struct StillLatency: Hashable, Sendable {
@@ -70,7 +90,7 @@ public struct EmulatedPlatform: Hashable, Sendable {
         profile: PlatformProfile, entryCushionMeters: ClosedRange<Double>, entryDepthFraction: Double, overLimit: OverLimit,
         insideAtRegistration: InsideAtRegistration, reusedIdentifier: ReusedIdentifier, regionsSurviveReboot: Bool,
         regionsSurviveAppUpdate: Bool, motionActivity: MotionActivity = .iOS, stillLatency: StillLatency? = nil,
-        supportsDwell: Bool = false, visitMonitoring: VisitMonitoring? = nil
+        supportsDwell: Bool = false, visitMonitoring: VisitMonitoring? = nil, doze: Doze? = nil
     ) {
         precondition(entryCushionMeters.lowerBound >= 0 && entryCushionMeters.upperBound.isFinite, "entry cushion must be finite, >= 0")
         precondition((0...1).contains(entryDepthFraction), "entry depth fraction must be in 0...1")
@@ -86,6 +106,7 @@ public struct EmulatedPlatform: Hashable, Sendable {
         self.stillLatency = stillLatency
         self.supportsDwell = supportsDwell
         self.visitMonitoring = visitMonitoring
+        self.doze = doze
     }
 
     /// The crossing figures of `profile`, read and written in place.
@@ -157,18 +178,20 @@ public struct EmulatedPlatform: Hashable, Sendable {
     ///   `addGeofences` calls … re-registering the same ID at a new center inherits that OUTSIDE
     ///   state, so the next EXIT can only fire when the user re-enters the OLD circle"
     ///   (customerio/customerio-android PR #717). Removing the id first gives a fresh state.
-    /// - Still: latency grows once the device has been stationary a while (`StillLatency.android`).
+    /// - Still: latency grows once the device has been stationary a while (`StillLatency.android`);
+    ///   after about an hour, Doze stops the Wi-Fi scans its positions come from (`Doze.android`).
     /// - DWELL: a region may ask for `GEOFENCE_TRANSITION_DWELL` after its loitering delay
     ///   (`Geofence.Builder.setLoiteringDelay`; the API's example uses 300,000 ms; Google
     ///   recommends DWELL over ENTER to cut alerts from driving past). A region registered while
-    ///   inside with the initial trigger counts its delay from registration.
+    ///   inside reports DWELL at once with its initial entry (the default initial trigger,
+    ///   `INITIAL_TRIGGER_ENTER | INITIAL_TRIGGER_DWELL`).
     /// - Reboot and app update remove every geofence; the app must re-register (Android
     ///   Developers, *Create and monitor geofences*, "Re-register geofences only when required";
     ///   customerio/customerio-android PR #795 re-registers after an app update).
     public static let android = EmulatedPlatform(
         profile: .android, entryCushionMeters: 21...32, entryDepthFraction: 0.5, overLimit: .error(code: 1001),
         insideAtRegistration: .initialEnter(dropProbability: 0.5), reusedIdentifier: .keepsState, regionsSurviveReboot: false,
-        regionsSurviveAppUpdate: false, motionActivity: .android, stillLatency: .android, supportsDwell: true)
+        regionsSurviveAppUpdate: false, motionActivity: .android, stillLatency: .android, supportsDwell: true, doze: .android)
 
     /// What a registration beyond the region limit does.
     public enum OverLimit: Hashable, Sendable {

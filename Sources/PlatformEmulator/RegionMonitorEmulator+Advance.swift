@@ -34,7 +34,11 @@ extension RegionMonitorEmulator {
         moveClock(to: timeSeconds)
         trackStillness(position, at: timeSeconds)
         followVisits(position, coordinate: Coordinate(position), at: timeSeconds)
-        let estimate = estimatedPosition(of: position, poleLongitudeRadians: poleLongitudeRadians, at: timeSeconds)
+        // Dozing, the OS makes no new Wi-Fi position: its estimate stays where it was.
+        let dozing = platform.doze.map { stillAnchor != nil && timeSeconds - stillSinceSeconds >= $0.afterSeconds } ?? false
+        let estimate =
+            dozing
+            ? self.estimate ?? position : estimatedPosition(of: position, poleLongitudeRadians: poleLongitudeRadians, at: timeSeconds)
         self.estimate = estimate
         let stay = platform.crossings.staySeconds
 
@@ -78,10 +82,11 @@ extension RegionMonitorEmulator {
         if due > 0 { pending.removeFirst(due) }
     }
 
-    /// Keeps where the device last moved beyond the still radius, and when (for the still latency).
+    /// Keeps where the device last moved beyond the still radius, and when (for the still latency
+    /// and Doze).
     mutating func trackStillness(_ position: UnitVector, at timeSeconds: Double) {
-        guard let still = platform.stillLatency else { return }
-        if let anchor = stillAnchor, anchor.squaredChord(to: position) <= Self.squaredChord(arcMeters: still.radiusMeters) { return }
+        guard let radius = platform.stillLatency?.radiusMeters ?? platform.doze?.radiusMeters else { return }
+        if let anchor = stillAnchor, anchor.squaredChord(to: position) <= Self.squaredChord(arcMeters: radius) { return }
         stillAnchor = position
         stillSinceSeconds = timeSeconds
     }

@@ -18,11 +18,11 @@ extension RegionMonitorEmulator {
     /// `platform.insideAtRegistration`; with no estimate yet that is settled at the first
     /// `advance`. Events of a replaced region that were not yet delivered are dropped.
     ///
-    /// With `reportsInitialExit`, the app asks for the region's state at registration (iOS
-    /// `requestState(for:)` answered by `locationManager(_:didDetermineState:for:)`, Android's
-    /// `INITIAL_TRIGGER_EXIT`): a new region the estimate is outside of reports an exit, with the
-    /// platform's latency. Apps ask it of the regions whose exit wakes them (a refresh region
-    /// registered from a fix far off the device may not contain it).
+    /// With `stateRequest`, the app asks for the region's state at registration (`StateRequest`):
+    /// a new region the estimate is outside of reports an exit, and, for `.current`, one it is
+    /// inside of an entry where the platform reports none by itself (iOS), each with the
+    /// platform's latency. Apps ask for the exit of the regions whose exit wakes them (a refresh
+    /// region registered from a fix far off the device may not contain it).
     ///
     /// - Parameters:
     ///   - id: the region's identifier.
@@ -32,7 +32,7 @@ extension RegionMonitorEmulator {
     /// - Complexity: O(1) amortized, plus O(p) for p undelivered events when a region is replaced.
     @discardableResult
     public mutating func register(
-        id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double, reportsInitialExit: Bool = false,
+        id: String, center: Coordinate, radiusMeters: Double, at timeSeconds: Double, stateRequest: StateRequest = .none,
         dwellAfterSeconds: Double? = nil
     ) -> RegistrationResult {
         precondition(dwellAfterSeconds.map { $0 >= 0 && $0.isFinite } ?? true, "loitering delay must be finite, >= 0")
@@ -69,7 +69,7 @@ extension RegionMonitorEmulator {
             case .replaces:
                 dropPending(for: id)
                 regions[index] = newRegion(id: id, monitored: true, geometry: geometry)
-                regions[index].reportsInitialExit = reportsInitialExit
+                regions[index].stateRequest = stateRequest
                 regions[index].dwellAfterSeconds = dwell
                 settleInitialState(at: index, timeSeconds: timeSeconds)
                 return .accepted
@@ -80,7 +80,7 @@ extension RegionMonitorEmulator {
         let hasSlot = monitoredCount < regionLimit
         if !hasSlot, case .error(let code) = platform.overLimit { return .rejected(errorCode: code) }
         var region = newRegion(id: id, monitored: hasSlot, geometry: geometry)
-        region.reportsInitialExit = reportsInitialExit
+        region.stateRequest = stateRequest
         region.dwellAfterSeconds = dwell
         if let index = indexByID[id] {
             regions[index] = region
@@ -175,12 +175,17 @@ extension RegionMonitorEmulator {
         guard let estimate else { return }
         let inside = estimate.squaredChord(to: regions[index].center) <= regions[index].radiusChord2
         regions[index].state = inside ? .inside : .outside
-        if !inside, regions[index].reportsInitialExit { decide(.exit, regionID: regions[index].id, at: timeSeconds) }
+        switch (regions[index].stateRequest, inside, platform.insideAtRegistration) {
+        case (.exitIfOutside, false, _), (.current, false, _): decide(.exit, regionID: regions[index].id, at: timeSeconds)
+        case (.current, true, .noEvent): decide(.enter, regionID: regions[index].id, at: timeSeconds)
+        default: break
+        }
         guard inside, case .initialEnter(let dropProbability) = platform.insideAtRegistration else { return }
         var random = keyedRandom(regions[index].id, 1, timeSeconds.bitPattern)
         let dropped = random.nextUnit() < dropProbability
         if !dropped { decide(.enter, regionID: regions[index].id, at: timeSeconds) }
-        if !dropped, let delay = regions[index].dwellAfterSeconds { regions[index].dwellDueSeconds = timeSeconds + delay }
+        // Android's default initial trigger reports DWELL at once too (`INITIAL_TRIGGER_DWELL`).
+        if !dropped, regions[index].dwellAfterSeconds != nil { regions[index].dwellDueSeconds = timeSeconds }
     }
 
     /// Queues an event decided now, delivered after a drawn latency.
@@ -216,4 +221,16 @@ extension RegionMonitorEmulator {
         let chord = 2 * sin(angle / 2)
         return chord * chord
     }
+}
+
+/// What an app asks of a region's state when it registers it.
+public enum StateRequest: Hashable, Sendable {
+    /// Nothing: only crossings from then on (and the platform's own initial entry, if any).
+    case none
+    /// An exit when the device is outside (Android `INITIAL_TRIGGER_EXIT`; an iOS app acting only
+    /// on an outside answer to `requestState(for:)`).
+    case exitIfOutside
+    /// The state either way (iOS `requestState(for:)` answered by
+    /// `locationManager(_:didDetermineState:for:)`): an exit outside, an entry inside.
+    case current
 }

@@ -118,9 +118,8 @@ struct _Region: Sendable {
     /// Time of the first position in the current run that meets the crossing condition; NaN when
     /// none.
     var candidateSinceSeconds: Double
-    /// Whether the app asked for the state at registration: an exit is reported when the estimate
-    /// is outside then.
-    var reportsInitialExit = false
+    /// What the app asked of the state at registration.
+    var stateRequest = StateRequest.none
     /// The loitering delay of a region that asked for dwell transitions, seconds.
     var dwellAfterSeconds: Double?
     /// When the dwell transition is due (inside since then less the delay); NaN when none is.

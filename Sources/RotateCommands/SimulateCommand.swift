@@ -511,6 +511,18 @@ public enum SimulateCommand: Subcommand {
         object.add("false_visits_per_100_pass_bys", score.falseVisitsPer100PassBys, decimals: 2)
         object.add("visit_latency_median_s", score.latencySeconds(quantile: 0.5), decimals: 1)
         object.add("visit_latency_p90_s", score.latencySeconds(quantile: 0.9), decimals: 1)
+        let kinds = StopKind.allCases.compactMap { kind in score.byKind[kind].map { (kind, $0) } }
+        guard !kinds.isEmpty else { return }
+        object.add("stops_by_kind") { byKind in
+            for (kind, counts) in kinds {
+                byKind.add(kind.rawValue) { row in
+                    row.add("stops", counts.stops)
+                    row.add("stops_5min", counts.longStops)
+                    row.add("recall_2min", counts.stops > 0 ? Double(counts.detected) / Double(counts.stops) : nil, decimals: 5)
+                    row.add("recall_5min", counts.longStops > 0 ? Double(counts.longDetected) / Double(counts.longStops) : nil, decimals: 5)
+                }
+            }
+        }
     }
 
     /// The platform replay's figures for one strategy, as lines.
@@ -545,6 +557,13 @@ public enum SimulateCommand: Subcommand {
                 + "in \(TextFormat.grouped(stops.passBys)) pass-bys, \(TextFormat.grouped(stops.duplicateVisits)) duplicates; "
                 + "visit latency median \(seconds(stops.latencySeconds(quantile: 0.5))), p90 \(seconds(stops.latencySeconds(quantile: 0.9)))"
         )
+        let kinds = StopKind.allCases.compactMap { kind in stops.byKind[kind].map { (kind, $0) } }
+        guard !kinds.isEmpty else { return }
+        console.out(
+            "  by kind, at 5 min: "
+                + kinds.map { kind, counts in
+                    "\(kind.rawValue) \(counts.longStops > 0 ? percent(Double(counts.longDetected) / Double(counts.longStops)) : "-") of \(counts.longStops)"
+                }.joined(separator: ", "))
     }
 
     /// "12" or "5-50" (km) as a range in meters.

@@ -96,8 +96,9 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
             wake = nil
             report.fixesRequested += 1
-            // The receiver runs until the fix comes, unless continuous updates keep it on anyway.
-            if asks != .continuous { report.gnssOnSeconds += due.fixSeconds }
+            // The receiver runs until the fix comes, unless continuous updates keep it on anyway;
+            // indoors it finds no satellites and runs to its longest before the Wi-Fi position.
+            if asks != .continuous { report.gnssOnSeconds += sample.indoors ? wakeFix.upperBound : due.fixSeconds }
             if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
             apply(strategy.triggerExited(due.id, at: fix), at: time)
         }
@@ -233,17 +234,17 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         }
         for index in triggers.start {
             let trigger = regions.triggers[index]
-            if register(trigger.id, trigger.center, trigger.radiusMeters, at: time, reportsInitialExit: true) {
+            if register(trigger.id, trigger.center, trigger.radiusMeters, at: time, stateRequest: .exitIfOutside) {
                 registeredTriggers.append(trigger)
             }
         }
     }
 
-    mutating func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double, reportsInitialExit: Bool = false)
+    mutating func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double, stateRequest: StateRequest = .none)
         -> Bool
     {
         report.registrationCalls += 1
-        let result = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time, reportsInitialExit: reportsInitialExit)
+        let result = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time, stateRequest: stateRequest)
         if case .rejected = result {
             report.rejectedRegistrations += 1
             return false

@@ -11,11 +11,14 @@ public struct Walk: Hashable, Sendable {
         public var truePosition: Coordinate
         /// What the phone reported, or nil when the fix was dropped.
         public var fix: Fix?
+        /// Whether the user was inside a building (no GNSS fix: the fix is a Wi-Fi position).
+        public var indoors: Bool
 
-        public init(timeSeconds: Double, truePosition: Coordinate, fix: Fix?) {
+        public init(timeSeconds: Double, truePosition: Coordinate, fix: Fix?, indoors: Bool = false) {
             self.timeSeconds = timeSeconds
             self.truePosition = truePosition
             self.fix = fix
+            self.indoors = indoors
         }
     }
 

@@ -123,11 +123,11 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
     @Test(arguments: [EmulatedPlatform.iOS, .android, .ideal(delaySeconds: 0)])
     func askingTheStateAtRegistrationReportsAnExitWhenOutside(platform: EmulatedPlatform) {
         var phone = RegionMonitorEmulator(platform: exactPreset(platform), regionLimit: 100, seed: 1)
-        phone.register(id: "early", center: east(5_000), radiusMeters: 100, at: 0, reportsInitialExit: true)
+        phone.register(id: "early", center: east(5_000), radiusMeters: 100, at: 0, stateRequest: .exitIfOutside)
         #expect(phone.advance(to: center, at: 0).map { "\($0.kind) \($0.regionID)" } == ["exit early"])
-        phone.register(id: "asked", center: east(1_000), radiusMeters: 100, at: 1, reportsInitialExit: true)
+        phone.register(id: "asked", center: east(1_000), radiusMeters: 100, at: 1, stateRequest: .exitIfOutside)
         phone.register(id: "silent", center: east(2_000), radiusMeters: 100, at: 1)
-        phone.register(id: "inside", center: center, radiusMeters: 100, at: 1, reportsInitialExit: true)
+        phone.register(id: "inside", center: center, radiusMeters: 100, at: 1, stateRequest: .exitIfOutside)
         let events = phone.advance(to: center, at: 2)
         #expect(events.filter { $0.kind == .exit }.map(\.regionID) == ["asked"])
     }
@@ -250,6 +250,23 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
 }
 
 @Suite struct StillPhoneTests {
+    /// iOS gives no entry for a region registered while inside, unless the app asks for its state
+    /// (`.current`): then an entry; Android's initial trigger reports ENTER and DWELL at once.
+    @Test func registeringInsideGivesAnEntryOnlyWhenTheStateIsAsked() {
+        var ios = RegionMonitorEmulator(platform: exactPreset(.iOS), regionLimit: 20, seed: 1)
+        _ = ios.advance(to: center, at: 0)
+        ios.register(id: "silent", center: center, radiusMeters: 100, at: 0)
+        ios.register(id: "asked", center: center, radiusMeters: 100, at: 0, stateRequest: .current)
+        ios.register(id: "exit-only", center: center, radiusMeters: 100, at: 0, stateRequest: .exitIfOutside)
+        #expect(ios.advance(to: center, at: 1).map { "\($0.kind) \($0.regionID)" } == ["enter asked"])
+        var rules = exactPreset(.android)
+        rules.insideAtRegistration = .initialEnter(dropProbability: 0)
+        var android = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 1)
+        _ = android.advance(to: center, at: 0)
+        android.register(id: "shop", center: center, radiusMeters: 100, at: 0, dwellAfterSeconds: 300)
+        #expect(android.advance(to: center, at: 1).map { "\($0.kind) \($0.regionID)" } == ["enter shop", "dwell shop"])
+    }
+
     /// Android's DWELL comes the loitering delay after the entry, only while still inside, once;
     /// iOS has none.
     @Test func dwellComesAfterTheLoiteringDelayOnAndroidOnly() {
@@ -279,7 +296,7 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
             var phone = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 1)
             var events: [RegionEvent] = []
             for t in 0...400 { phone.advance(to: standing ? center : east(Double(t) * 1.4), at: Double(t), into: &events) }
-            phone.register(id: "far", center: east(5_000), radiusMeters: 100, at: 400, reportsInitialExit: true)
+            phone.register(id: "far", center: east(5_000), radiusMeters: 100, at: 400, stateRequest: .exitIfOutside)
             for t in 401...700 { phone.advance(to: standing ? center : east(Double(t) * 1.4), at: Double(t), into: &events) }
             return events.first { $0.regionID == "far" }.map { $0.deliveredAtSeconds - $0.decidedAtSeconds }
         }
@@ -319,5 +336,26 @@ func east(_ meters: Double, of origin: Coordinate = center) -> Coordinate {
         #expect(visits.first?.arrivalSeconds == 241 && visits.first?.departureSeconds == nil)
         #expect(visits.first?.deliveredAtSeconds == 541)
         #expect(visits.last?.arrivalSeconds == 241 && visits.last?.departureSeconds == 841)
+    }
+}
+
+@Suite struct DozeTests {
+    /// A phone standing on a fence's edge sees its noisy estimate cross the edge back and forth;
+    /// once Android dozes (an hour still), the estimate stops changing and so do the events.
+    @Test func dozingFreezesTheEstimate() {
+        var rules = exactPreset(.android)
+        rules.crossings.positionNoise = .networkLocation
+        rules.stillLatency = nil
+        var phone = RegionMonitorEmulator(platform: rules, regionLimit: 100, seed: 3)
+        phone.register(id: "edge", center: center, radiusMeters: 100, at: 0)
+        var events: [RegionEvent] = []
+        for t in 0...7_200 { phone.advance(to: east(100), at: Double(t), into: &events) }
+        let beforeDoze = events.filter { $0.decidedAtSeconds < 3_600 }.count
+        let dozing = events.filter { $0.decidedAtSeconds > 3_600 }.count
+        #expect(beforeDoze > 4)
+        #expect(dozing == 0)
+        // Walking away wakes it: the estimate follows again and the exit comes.
+        for t in 7_201...7_500 { phone.advance(to: east(100 + Double(t - 7_200) * 1.4), at: Double(t), into: &events) }
+        #expect(events.last?.kind == .exit)
     }
 }

@@ -312,6 +312,22 @@ import WalkSimulator
         #expect(noWalk.code == 2)
     }
 
+    /// Errand trips report the stop oracle's keys, and per kind of place stops that add up to
+    /// the stops counted.
+    @Test func errandsReportStopsByKind() throws {
+        let result = CapturingConsole.run(["simulate", "--kind", "errands", "--walks", "6", "--json", "--quiet", "--seed", "2"])
+        #expect(result.code == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let stops = try #require(object["stops_2min"] as? Int)
+        let byKind = try #require(object["stops_by_kind"] as? [String: [String: Any]])
+        #expect(stops > 0)
+        #expect(byKind.values.compactMap { $0["stops"] as? Int }.reduce(0, +) == stops)
+        #expect(Set(byKind.keys).isSubset(of: StopKind.allCases.map(\.rawValue)))
+        for key in ["stop_recall_2min", "stop_recall_5min", "false_visits", "pass_bys", "energy_mwh_per_hour"] {
+            #expect(object[key] != nil, "\(key)")
+        }
+    }
+
     @Test func anAvoidableMissExitsOne() {
         // Driving with no margin: the oracle finds misses and the command fails.
         let result = CapturingConsole.run([

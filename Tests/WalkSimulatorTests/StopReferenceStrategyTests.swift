@@ -103,3 +103,28 @@ import Testing
         #expect(report.networkFixes == 4)
     }
 }
+
+@Suite struct IndoorWakeFixTests {
+    /// A woken app's fix indoors finds no satellites: the receiver runs its longest time to fix
+    /// (iOS: 10 s) before the Wi-Fi position, where outdoors it stops at the fix (1–10 s).
+    @Test func theWakeFixIndoorsRunsTheReceiverToItsLongest() throws {
+        var timeline = Timeline(start: StopReferenceStrategyTests.shop.destination(bearingDegrees: 270, distanceMeters: 3_000))
+        timeline.move(to: StopReferenceStrategyTests.shop.destination(bearingDegrees: 90, distanceMeters: 3_000), speed: 1.4)
+        var rng = SplitMix64(seed: 1)
+        let outdoors = timeline.sampled(
+            fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 0), indoors: [], model: ErrandModel(), using: &rng)
+        var indoors = outdoors
+        for i in indoors.samples.indices { indoors.samples[i].indoors = true }
+        var platform = EmulatedPlatform.iOS
+        platform.crossings.positionNoise = .none
+        let replay = PlatformReplay(platform: platform, seed: 1)
+        func run(_ walk: Walk) -> PlatformReplayReport {
+            var strategy = NearestWithRefreshStrategy(catalog: StopReferenceStrategyTests.catalog, regionLimit: 2)
+            return replay.replay(walk, strategy: &strategy, catalog: StopReferenceStrategyTests.catalog)
+        }
+        let outside = run(outdoors), inside = run(indoors)
+        try #require(inside.fixesRequested > 1)
+        #expect(inside.gnssOnSeconds == Double(inside.fixesRequested - 1) * 10)
+        #expect(outside.gnssOnSeconds < inside.gnssOnSeconds)
+    }
+}

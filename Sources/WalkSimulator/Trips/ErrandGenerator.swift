@@ -140,7 +140,7 @@ struct Timeline {
                     ? SyntheticCoordinates.gaussian(around: truth, sigmaMeters: fixes.noiseSigmaMeters, using: &rng) : truth
                 fix = Fix(reported, accuracyMeters: fixes.noiseSigmaMeters > 0 ? fixes.noiseSigmaMeters : nil, timestampSeconds: time)
             }
-            samples.append(Walk.Sample(timeSeconds: time, truePosition: truth, fix: fix))
+            samples.append(Walk.Sample(timeSeconds: time, truePosition: truth, fix: fix, indoors: inside))
             if time >= now { break }
             step += 1
         }
