@@ -108,7 +108,7 @@ let package = Package(
             dependencies: ["PlatformEmulator", "PlatformFacts", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "WalkSimulatorTests",
-            dependencies: ["WalkSimulator", "PlatformEmulator", "PlatformFacts", "FencePlanner", "Geodesy", "RotateTestSupport"]
+            dependencies: ["WalkSimulator", "PlatformEmulator", "PlatformFacts", "FencePlanner", "FenceRules", "Geodesy", "RotateTestSupport"]
         ),
         .testTarget(
             name: "RotateFormatsTests",

@@ -18,7 +18,11 @@ public enum EvaluateCommand: Subcommand {
         crossing (straight through the center), both, or a walk FILE (CSV or GPX; its positions are
         the true path; the fence is centered at --fence or at the walk's middle fix).
         --adaptive-dwell also compares adaptive dwell (20 m of movement or 3 fixes) with fixed dwell
-        (3 fixes) on the crossing walk at 1.4 and 15 m/s.
+        (3 fixes) on the crossing walk at 1.4 and 15 m/s. --still instead evaluates stillness rules
+        (still once the fixes stay within a radius for a duration) over --runs errand trips on foot
+        and by car (Wi-Fi fixes indoors, docs/design/stops.md): the share of stops of at least 2
+        and 5 minutes noticed during the stop, the latency after the arrival, the stills said
+        while moving (per hour) and at decoy stops (bus stops, red lights, the shop next door).
         """
     public static let options: [OptionSpec] = [
         OptionSpec("--rule", value: "naive|confident|hysteresis|adaptive|all", help: "Rules to evaluate.", default: "all"),
@@ -32,6 +36,7 @@ public enum EvaluateCommand: Subcommand {
         OptionSpec("--seed", value: "S", help: "Seed of the noise.", default: "1"),
         adaptiveDwell,
         .alias("--exercise", of: adaptiveDwell),
+        OptionSpec("--still", help: "Evaluate stillness rules over --runs errand trips instead (radius x duration x anchor)."),
     ]
     static let adaptiveDwell = OptionSpec("--adaptive-dwell", help: "Also compare fixed and adaptive dwell at 1.4 and 15 m/s.")
 
@@ -43,6 +48,7 @@ public enum EvaluateCommand: Subcommand {
         var walk: String
         var fenceCenter: Coordinate?
         var adaptiveDwell: Bool
+        var still = false
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
@@ -62,10 +68,51 @@ public enum EvaluateCommand: Subcommand {
         }
         return Options(
             rules: RuleEvaluation.Rule(rawValue: ruleChoice).map { [$0] } ?? RuleEvaluation.Rule.allCases, base: base, walk: walk,
-            fenceCenter: fenceCenter, adaptiveDwell: arguments.flag("--adaptive-dwell"))
+            fenceCenter: fenceCenter, adaptiveDwell: arguments.flag("--adaptive-dwell"), still: arguments.flag("--still"))
+    }
+
+    /// The stillness rules compared: Radar's (70 m for 140 s from the first fix) among radii of
+    /// 35–100 m and durations of 60–200 s, anchored on the first fix or on the mean of the fixes.
+    static let stillRules: [StillnessRule] = StillnessRule.Anchor.allCases.flatMap { anchor in
+        [35.0, 50, 70, 100].flatMap { radius in
+            [60.0, 100, 140, 200].map { StillnessRule(radiusMeters: radius, durationSeconds: $0, anchor: anchor) }
+        }
+    }
+
+    /// `--still`: the rules over errand trips on foot and by car, one table each.
+    static func runStill(_ options: Options, console: Console) throws(CommandError) {
+        console.out("rotate evaluate --still: \(options.base.runs) errand trips each way, clustered places, seed \(options.base.seed)")
+        for (travel, drivingShare) in [("walking", 0.0), ("driving", 1.0)] {
+            var scenario = Simulation.Scenario()
+            scenario.placeSet = .clustered
+            scenario.walkKind = .errands
+            scenario.seed = options.base.seed
+            scenario.errands.drivingShare = drivingShare
+            let simulation: Simulation
+            do {
+                simulation = try Simulation(scenario)
+            } catch {
+                throw .failure("cannot build the place set: \(error)")
+            }
+            let results = StillRuleEvaluation.run(simulation, trips: options.base.runs, rules: stillRules)
+            console.out("")
+            console.out("\(travel): rule            stops>=2min  stops>=5min  latency median, p90   false stills/h  decoy stills")
+            for r in results { console.out(stillRow(r)) }
+        }
+    }
+
+    static func stillRow(_ r: StillRuleEvaluation.Result) -> String {
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
+        func share(_ value: Double?) -> String { value.map { TextFormat.fixed(100 * $0, decimals: 1) + " %" } ?? "-" }
+        func seconds(_ value: Double?) -> String { value.map { TextFormat.fixed($0, decimals: 0) } ?? "-" }
+        let name = "\(Int(r.rule.radiusMeters)) m \(Int(r.rule.durationSeconds)) s \(r.rule.anchor.rawValue)"
+        return "  " + pad(name, 22) + pad(share(r.recall2), 13) + pad(share(r.recall5), 13)
+            + pad("\(seconds(r.latencySeconds(quantile: 0.5))), \(seconds(r.latencySeconds(quantile: 0.9))) s", 22)
+            + pad(TextFormat.fixed(r.falseStillsPerHour, decimals: 2), 16) + "\(r.decoyStills)"
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
+        if options.still { return try runStill(options, console: console) }
         let base = options.base, rules = options.rules
         var walks: [(String, RuleEvaluation.Scenario)] = []
         switch options.walk {

@@ -1,4 +1,5 @@
 import FencePlanner
+import FenceRules
 import Geodesy
 import PlatformEmulator
 import Testing
@@ -126,5 +127,41 @@ import Testing
         try #require(inside.fixesRequested > 1)
         #expect(inside.gnssOnSeconds == Double(inside.fixesRequested - 1) * 10)
         #expect(outside.gnssOnSeconds < inside.gnssOnSeconds)
+    }
+}
+
+@Suite struct StillRuleEvaluationTests {
+    /// A trip with a 10-minute stop at the shop and a 3-minute bus stop 1 km on: a rule that
+    /// needs 2 minutes notices the stop 2 minutes in and calls the bus stop a decoy still; one
+    /// that needs 5 minutes notices the stop only, 5 minutes in; neither is still while moving.
+    @Test func stillsAreScoredAgainstTheTripsStopsAndDecoys() {
+        var timeline = Timeline(start: StopReferenceStrategyTests.shop.destination(bearingDegrees: 270, distanceMeters: 1_000))
+        timeline.move(to: StopReferenceStrategyTests.shop, speed: 1.4)
+        let arrival = timeline.now
+        timeline.wait(600)
+        let departure = timeline.now
+        let bus = StopReferenceStrategyTests.shop.destination(bearingDegrees: 90, distanceMeters: 1_000)
+        timeline.move(to: bus, speed: 1.4)
+        let busArrival = timeline.now
+        timeline.wait(180)
+        let busDeparture = timeline.now
+        timeline.move(to: bus.destination(bearingDegrees: 90, distanceMeters: 1_000), speed: 1.4)
+        var rng = SplitMix64(seed: 1)
+        let walk = timeline.sampled(
+            fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 0), indoors: [], model: ErrandModel(), using: &rng)
+        let trip = Trip(
+            walk: walk, mode: .walking, stops: [TrueStop(placeID: "shop", arrivalSeconds: arrival, departureSeconds: departure)],
+            decoys: [
+                DecoyStop(kind: .busStop, nearPlaceID: "far", coordinate: bus, arrivalSeconds: busArrival, departureSeconds: busDeparture)
+            ])
+        var quick = StillRuleEvaluation.Result(rule: StillnessRule(radiusMeters: 20, durationSeconds: 120))
+        StillRuleEvaluation.score(trip, into: &quick)
+        #expect(quick.stops == 1 && quick.noticed == 1 && quick.longNoticed == 1)
+        #expect(quick.latenciesSeconds.count == 1 && abs((quick.latenciesSeconds.first ?? 0) - 120) <= 15)
+        #expect(quick.decoyStills == 1 && quick.falseStills == 0)
+        var slow = StillRuleEvaluation.Result(rule: StillnessRule(radiusMeters: 20, durationSeconds: 300))
+        StillRuleEvaluation.score(trip, into: &slow)
+        #expect(slow.noticed == 1 && slow.decoyStills == 0 && slow.falseStills == 0)
+        #expect(abs((slow.latenciesSeconds.first ?? 0) - 300) <= 15)
     }
 }
