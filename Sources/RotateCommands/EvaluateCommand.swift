@@ -23,6 +23,10 @@ public enum EvaluateCommand: Subcommand {
         and by car (Wi-Fi fixes indoors, docs/design/stops.md): the share of stops of at least 2
         and 5 minutes noticed during the stop, the latency after the arrival, the stills said
         while moving (per hour) and at decoy stops (bus stops, red lights, the shop next door).
+        --attribution evaluates the posterior over the places near a stop ("none of them"
+        included) from a 60 s burst of fixes a minute after the arrival: the share of stops at the
+        right place, the true place among the candidates, decoys answered "none", and a
+        reliability table (answers and the share right by the top answer's probability).
         """
     public static let options: [OptionSpec] = [
         OptionSpec("--rule", value: "naive|confident|hysteresis|adaptive|all", help: "Rules to evaluate.", default: "all"),
@@ -37,6 +41,7 @@ public enum EvaluateCommand: Subcommand {
         adaptiveDwell,
         .alias("--exercise", of: adaptiveDwell),
         OptionSpec("--still", help: "Evaluate stillness rules over --runs errand trips instead (radius x duration x anchor)."),
+        OptionSpec("--attribution", help: "Evaluate stop attribution over --runs errand trips instead (right place, calibration)."),
     ]
     static let adaptiveDwell = OptionSpec("--adaptive-dwell", help: "Also compare fixed and adaptive dwell at 1.4 and 15 m/s.")
 
@@ -49,6 +54,7 @@ public enum EvaluateCommand: Subcommand {
         var fenceCenter: Coordinate?
         var adaptiveDwell: Bool
         var still = false
+        var attribution = false
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
@@ -68,7 +74,8 @@ public enum EvaluateCommand: Subcommand {
         }
         return Options(
             rules: RuleEvaluation.Rule(rawValue: ruleChoice).map { [$0] } ?? RuleEvaluation.Rule.allCases, base: base, walk: walk,
-            fenceCenter: fenceCenter, adaptiveDwell: arguments.flag("--adaptive-dwell"), still: arguments.flag("--still"))
+            fenceCenter: fenceCenter, adaptiveDwell: arguments.flag("--adaptive-dwell"), still: arguments.flag("--still"),
+            attribution: arguments.flag("--attribution"))
     }
 
     /// The stillness rules compared: Radar's (70 m for 140 s from the first fix) among radii of
@@ -101,6 +108,44 @@ public enum EvaluateCommand: Subcommand {
         }
     }
 
+    /// `--attribution`: the posterior's answers over errand trips, by place set and travel.
+    static func runAttribution(_ options: Options, console: Console) throws(CommandError) {
+        console.out("rotate evaluate --attribution: \(options.base.runs) errand trips each, seed \(options.base.seed)")
+        console.out(
+            "set        travel   stops  right    among candidates  decoys  none     "
+                + AttributionEvaluation.Result.binLabels.map {
+                    $0 + ": n, right"
+                }.joined(separator: "   "))
+        for set in [PlaceSetKind.uniform, .clustered, .dense] {
+            for (travel, drivingShare) in [("walking", 0.0), ("driving", 1.0)] {
+                var scenario = Simulation.Scenario()
+                scenario.placeSet = set
+                scenario.walkKind = .errands
+                scenario.seed = options.base.seed
+                scenario.errands.drivingShare = drivingShare
+                let simulation: Simulation
+                do {
+                    simulation = try Simulation(scenario)
+                } catch {
+                    throw .failure("cannot build the place set: \(error)")
+                }
+                let r = AttributionEvaluation.run(simulation, trips: options.base.runs)
+                console.out(attributionRow(set.rawValue, travel, r))
+            }
+        }
+    }
+
+    static func attributionRow(_ set: String, _ travel: String, _ r: AttributionEvaluation.Result) -> String {
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
+        func share(_ part: Int, _ whole: Int) -> String {
+            whole > 0 ? TextFormat.fixed(100 * Double(part) / Double(whole), decimals: 1) + " %" : "-"
+        }
+        let bins = r.bins.map { "\($0.answers), \(share($0.right, $0.answers))" }
+        return pad(set, 11) + pad(travel, 9) + pad("\(r.stops)", 7) + pad(share(r.right, r.stops), 9)
+            + pad(share(r.amongCandidates, r.stops), 18) + pad("\(r.decoys)", 8) + pad(share(r.decoysRight, r.decoys), 9)
+            + bins.map { pad($0, 19) }.joined()
+    }
+
     static func stillRow(_ r: StillRuleEvaluation.Result) -> String {
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
         func share(_ value: Double?) -> String { value.map { TextFormat.fixed(100 * $0, decimals: 1) + " %" } ?? "-" }
@@ -113,6 +158,7 @@ public enum EvaluateCommand: Subcommand {
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
         if options.still { return try runStill(options, console: console) }
+        if options.attribution { return try runAttribution(options, console: console) }
         let base = options.base, rules = options.rules
         var walks: [(String, RuleEvaluation.Scenario)] = []
         switch options.walk {

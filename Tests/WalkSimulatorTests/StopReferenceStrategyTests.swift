@@ -165,3 +165,36 @@ import Testing
         #expect(abs((slow.latenciesSeconds.first ?? 0) - 300) <= 15)
     }
 }
+
+@Suite struct AttributionEvaluationTests {
+    /// A stop at the shop and a bus stop 1 km away, fixes exact: the stop goes to the shop with a
+    /// high probability, the bus stop to "none of them"; a stop shorter than the settle time and
+    /// burst is not asked.
+    @Test func stopsAndDecoysAreAnsweredFromTheBurst() {
+        let shop = StopReferenceStrategyTests.shop
+        var timeline = Timeline(start: shop.destination(bearingDegrees: 270, distanceMeters: 500))
+        timeline.move(to: shop, speed: 1.4)
+        let arrival = timeline.now
+        timeline.wait(600)
+        let departure = timeline.now
+        let bus = shop.destination(bearingDegrees: 90, distanceMeters: 1_000)
+        timeline.move(to: bus, speed: 1.4)
+        let busArrival = timeline.now
+        timeline.wait(300)
+        let busDeparture = timeline.now
+        timeline.move(to: bus.destination(bearingDegrees: 90, distanceMeters: 200), speed: 1.4)
+        var rng = SplitMix64(seed: 1)
+        let walk = timeline.sampled(
+            fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 2), indoors: [], model: ErrandModel(), using: &rng)
+        let trip = Trip(
+            walk: walk, mode: .walking, stops: [TrueStop(placeID: "shop", arrivalSeconds: arrival, departureSeconds: departure)],
+            decoys: [
+                DecoyStop(kind: .busStop, nearPlaceID: "shop", coordinate: bus, arrivalSeconds: busArrival, departureSeconds: busDeparture)
+            ])
+        var result = AttributionEvaluation.Result()
+        AttributionEvaluation.score(trip, catalog: StopReferenceStrategyTests.catalog, attribution: StopAttribution(), into: &result)
+        #expect(result.stops == 1 && result.right == 1 && result.amongCandidates == 1)
+        #expect(result.decoys == 1 && result.decoysRight == 1)
+        #expect(result.bins[3].answers == 2 && result.bins[3].right == 2)
+    }
+}
