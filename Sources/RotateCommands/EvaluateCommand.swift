@@ -25,7 +25,8 @@ public enum EvaluateCommand: Subcommand {
         while moving (per hour) and at decoy stops (bus stops, red lights, the shop next door).
         --attribution evaluates the posterior over the places near a stop ("none of them"
         included) from a 60 s burst of fixes a minute after the arrival: the share of stops at the
-        right place, the true place among the candidates, decoys answered "none", and a
+        right place (and at the resolvable places, whose fence is at least the fixes' reported
+        accuracy), the true place among the candidates, decoys answered "none", and a
         reliability table (answers and the share right by the top answer's probability).
         """
     public static let options: [OptionSpec] = [
@@ -112,7 +113,7 @@ public enum EvaluateCommand: Subcommand {
     static func runAttribution(_ options: Options, console: Console) throws(CommandError) {
         console.out("rotate evaluate --attribution: \(options.base.runs) errand trips each, seed \(options.base.seed)")
         console.out(
-            "set        travel   stops  right    among candidates  decoys  none     "
+            "set        travel   stops  right    resolvable: n, right  among candidates  decoys  none     "
                 + AttributionEvaluation.Result.binLabels.map {
                     $0 + ": n, right"
                 }.joined(separator: "   "))
@@ -142,7 +143,8 @@ public enum EvaluateCommand: Subcommand {
         }
         let bins = r.bins.map { "\($0.answers), \(share($0.right, $0.answers))" }
         return pad(set, 11) + pad(travel, 9) + pad("\(r.stops)", 7) + pad(share(r.right, r.stops), 9)
-            + pad(share(r.amongCandidates, r.stops), 18) + pad("\(r.decoys)", 8) + pad(share(r.decoysRight, r.decoys), 9)
+            + pad("\(r.resolvableStops), \(share(r.resolvableRight, r.resolvableStops))", 22) + pad(share(r.amongCandidates, r.stops), 18)
+            + pad("\(r.decoys)", 8) + pad(share(r.decoysRight, r.decoys), 9)
             + bins.map { pad($0, 19) }.joined()
     }
 

@@ -194,6 +194,8 @@ import Testing
         var result = AttributionEvaluation.Result()
         AttributionEvaluation.score(trip, catalog: StopReferenceStrategyTests.catalog, attribution: StopAttribution(), into: &result)
         #expect(result.stops == 1 && result.right == 1 && result.amongCandidates == 1)
+        // A 50 m fence under fixes reporting 2 m: resolvable.
+        #expect(result.resolvableStops == 1 && result.resolvableRight == 1)
         #expect(result.decoys == 1 && result.decoysRight == 1)
         #expect(result.bins[3].answers == 2 && result.bins[3].right == 2)
     }

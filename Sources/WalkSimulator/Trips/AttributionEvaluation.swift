@@ -25,6 +25,10 @@ public enum AttributionEvaluation {
 
         public var stops = 0
         public var right = 0
+        /// Stops at resolvable places (the fence's radius at least the burst's reported accuracy,
+        /// the phone's position error there), and those answered right.
+        public var resolvableStops = 0
+        public var resolvableRight = 0
         /// The true place among the candidates with probability at least 0.05.
         public var amongCandidates = 0
         public var decoys = 0
@@ -54,7 +58,7 @@ public enum AttributionEvaluation {
 
     static func score(_ trip: Trip, catalog: PlaceCatalog, attribution: StopAttribution, into result: inout Result) {
         var buffer = NeighborBuffer()
-        func answer(from start: Double, to end: Double) -> (fixes: Int, posterior: [(id: String?, probability: Double)])? {
+        func answer(from start: Double, to end: Double) -> (accuracyMeters: Double, posterior: [(id: String?, probability: Double)])? {
             let window = (start + settleSeconds)...min(end, start + settleSeconds + burstSeconds)
             let fixes = trip.walk.samples.filter { window.contains($0.timeSeconds) }.compactMap { sample in
                 sample.fix.map {
@@ -68,15 +72,21 @@ public enum AttributionEvaluation {
                 return StopAttribution.Candidate(
                     id: place.id, fence: CircularFence(center: place.coordinate, radiusMeters: place.radiusMeters))
             }
-            return (fixes.count, attribution.posterior(fixes: fixes, candidates: candidates))
+            let accuracy = fixes.map { $0.accuracyMeters ?? attribution.defaultAccuracyMeters }.reduce(0, +) / Double(fixes.count)
+            return (accuracy, attribution.posterior(fixes: fixes, candidates: candidates))
         }
         for stop in trip.stops where stop.dwellSeconds >= StopOracle.minimumStopSeconds {
-            guard let (_, posterior) = answer(from: stop.arrivalSeconds, to: stop.departureSeconds), let top = posterior.first else {
+            guard let (accuracy, posterior) = answer(from: stop.arrivalSeconds, to: stop.departureSeconds), let top = posterior.first
+            else {
                 continue
             }
             let isRight = top.id == stop.placeID
             result.stops += 1
             if isRight { result.right += 1 }
+            if let place = catalog[id: stop.placeID], place.radiusMeters >= accuracy {
+                result.resolvableStops += 1
+                if isRight { result.resolvableRight += 1 }
+            }
             if posterior.contains(where: { $0.id == stop.placeID && $0.probability >= 0.05 }) { result.amongCandidates += 1 }
             result.add(probability: top.probability, right: isRight)
         }
