@@ -23,6 +23,7 @@ extension FenceMonitor {
             return
         }
         state.lastFixSeconds = time
+        observeStay(fix, at: time, into: &output)
 
         // What the platform monitors. After a refresh exit the fix reselects even if it still
         // looks inside the old circle (noise, delay); an untrusted fix is handled by the rotator,
@@ -205,6 +206,8 @@ extension FenceMonitor {
         state.tracks[i].streak = 0
         state.tracks[i].streakMeters = 0
         output.placeEvents.append(PlaceEvent(placeID: state.tracks[i].id, kind: .entry, timeSeconds: time, evidence: evidence))
+        // An entry is a cue to look for a stop (or the end of the visit under way).
+        if settings.visits != nil { state.cue = VisitCue(seconds: time) }
     }
 
     private mutating func exit(track i: Int, at time: Double, evidence: Evidence, into output: inout MonitorOutput) {

@@ -74,6 +74,8 @@ public struct FenceMonitor: Sendable {
         public var dwellSeconds: [String: Double] = [:]
         /// What to ask for while `exact` with places unmonitored: a late refresh exit's backstop.
         public var exactBackstop = LocationRequest.significantChanges
+        /// Store visits from stays of the fixes (`MonitorOutput.visits`); nil: none are reported.
+        public var visits: VisitSettings?
 
         /// The defaults: the published confident rule (0.9 / 0.1, 3 fixes), a significant-change
         /// backstop, no dwell events.
@@ -260,18 +262,36 @@ public struct FenceMonitor: Sendable {
         return output
     }
 
-    /// The least location service that keeps the guarantee (see `LocationRequest`).
+    /// The least location service that keeps the guarantee (see `LocationRequest`), and, with
+    /// `Settings.visits`, sees stops: network fixes in a burst after a cue (a place entered)
+    /// until the stay is a visit or the user moves on; where the regions cannot protect every
+    /// place and `VisitSettings.passages` is off, network fixes instead of GNSS.
     public func locationRequest() -> LocationRequest {
         if rotator.state.reselections == 0 || state.refreshExitPending || rotator.mustReselect { return .oneFix }
+        let passages = settings.visits?.passages ?? true
         // A place entered in-app that the platform does not monitor: only fixes can see its exit.
         let monitored = rotator.state.monitored
-        if state.tracks.contains(where: { track in track.inside && !monitored.contains { $0.id == track.id } }) {
-            return .continuous(distanceFilterMeters: 0)
+        let unmonitoredInside = state.tracks.contains { track in track.inside && !monitored.contains { $0.id == track.id } }
+        let regions: LocationRequest =
+            if unmonitoredInside {
+                .continuous(distanceFilterMeters: 0)
+            } else {
+                switch rotator.state.guarantee {
+                case .saturated?: .continuous(distanceFilterMeters: 0)
+                case .degraded(let fallback)?: .continuous(distanceFilterMeters: fallback)
+                case .exact?, nil: rotator.state.refresh == nil ? .none : settings.exactBackstop
+                }
+            }
+        guard let rules = settings.visits else { return regions }
+        if passages, case .continuous = regions { return regions }
+        let arrived = state.stay?.arrival != nil
+        if let cue = state.cue, cue.moves < rules.burstMoves,
+            (state.lastInputSeconds ?? cue.seconds) - cue.seconds <= rules.burstSeconds
+        {
+            return .networkFixes(intervalSeconds: rules.burstIntervalSeconds)
         }
-        switch rotator.state.guarantee {
-        case .saturated?: return .continuous(distanceFilterMeters: 0)
-        case .degraded(let fallback)?: return .continuous(distanceFilterMeters: fallback)
-        case .exact?, nil: return rotator.state.refresh == nil ? .none : settings.exactBackstop
-        }
+        guard case .continuous = regions else { return regions }
+        if !arrived, (state.stay?.count ?? 0) >= 2 { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }
+        return .networkFixes(intervalSeconds: arrived ? rules.visitIntervalSeconds : rules.watchIntervalSeconds)
     }
 }

@@ -33,6 +33,8 @@ public enum FixSource: String, Hashable, Sendable, Codable, CaseIterable {
     case significantChange = "significant_change"
     /// The one fix an app obtains when a region event wakes it.
     case wakeFix = "wake_fix"
+    /// A Wi-Fi or cell position the engine asked for (`LocationRequest.networkFixes`).
+    case network
 }
 
 /// A platform region event: which registered identifier, entry or exit, when it was delivered.

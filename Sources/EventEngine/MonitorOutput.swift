@@ -5,6 +5,9 @@ import FencePlanner
 public struct MonitorOutput: Hashable, Sendable {
     /// Entries, exits and dwells, in time order; each visit yields one entry and one exit.
     public var placeEvents: [PlaceEvent] = []
+    /// Store visits that began or ended, in time order (`FenceMonitor.Settings.visits`; none
+    /// while it is nil).
+    public var visits: [VisitEvent] = []
     /// Platform calls in their safe order (`RegistrationDiff.operations`), or every registration
     /// again after a platform reset.
     public var operations: [RegistrationOperation] = []
@@ -94,12 +97,16 @@ public enum LocationRequest: Hashable, Sendable, Codable {
     case oneFix
     /// Continuous updates, at least one per `distanceFilterMeters` of movement (0: every fix).
     case continuous(distanceFilterMeters: Double)
+    /// A Wi-Fi or cell position every `intervalSeconds`, the GNSS receiver off (iOS:
+    /// `kCLLocationAccuracyHundredMeters`; Android: `PRIORITY_BALANCED_POWER_ACCURACY`): enough
+    /// to see a stop begin and end (`FenceMonitor.Settings.visits`).
+    case networkFixes(intervalSeconds: Double)
 
     /// Whether the request keeps the GNSS receiver on.
     public var keepsGNSSOn: Bool {
         switch self {
         case .continuous, .oneFix: true
-        case .none, .significantChanges: false
+        case .none, .significantChanges, .networkFixes: false
         }
     }
 }

@@ -28,6 +28,10 @@ public struct MonitorState: Hashable, Sendable, Codable {
     /// The platform lost its registrations: the next trusted fix enters the monitored places it
     /// is inside (no entry will come from the platform for them).
     public var resetPending = false
+    /// The stay under way, when the engine reports visits (`FenceMonitor.Settings.visits`).
+    public var stay: Stay?
+    /// The last cue to look for a stop (a place entered), while visits are reported.
+    public var cue: VisitCue?
 
     /// The state of a new monitor: nothing registered, nothing tracked, no input yet.
     public init() {}
@@ -48,7 +52,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         guard let stored else { return true }
         if rotator != stored.rotator || tracks != stored.tracks || refreshExitPending != stored.refreshExitPending
             || resetPending != stored.resetPending || lastTrustedFixContinuous != stored.lastTrustedFixContinuous
-            || formatVersion != stored.formatVersion
+            || formatVersion != stored.formatVersion || stay != stored.stay || cue != stored.cue
         {
             return true
         }
@@ -67,6 +71,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         case lastFixSeconds = "last_fix_t"
         case refreshExitPending = "refresh_exit_pending"
         case resetPending = "reset_pending"
+        case stay, cue
     }
 
     /// Decodes and validates: this build's format version, unique track ids, finite times and
@@ -91,6 +96,8 @@ public struct MonitorState: Hashable, Sendable, Codable {
         lastFixSeconds = try container.decodeIfPresent(Double.self, forKey: .lastFixSeconds)
         refreshExitPending = try container.decode(Bool.self, forKey: .refreshExitPending)
         resetPending = try container.decodeIfPresent(Bool.self, forKey: .resetPending) ?? false
+        stay = try container.decodeIfPresent(Stay.self, forKey: .stay)
+        cue = try container.decodeIfPresent(VisitCue.self, forKey: .cue)
         guard Set(tracks.map(\.id)).count == tracks.count else {
             throw DecodingError.dataCorruptedError(forKey: .tracks, in: container, debugDescription: "duplicate track ids")
         }

@@ -57,33 +57,50 @@ public struct StopAttribution: Hashable, Sendable {
     /// The posterior over `candidates` and "none of them" (id nil), most probable first (ties by
     /// id, none last), summing to 1; with no fix, the prior.
     public func posterior(fixes: [StopFix], candidates: [Candidate]) -> [(id: String?, probability: Double)] {
-        let share = candidates.isEmpty ? 0 : (1 - noneProbability) / Double(candidates.count)
-        guard let origin = fixes.first?.coordinate else {
-            return (candidates.map { (Optional($0.id), share) } + [(nil, candidates.isEmpty ? 1 : noneProbability)])
+        guard let origin = fixes.first?.coordinate else { return posterior(mean: nil, meanVariance: 0, candidates: candidates) }
+        // The fixes' mean in a plane tangent at the first fix, meters east and north.
+        var east = 0.0
+        var north = 0.0
+        for fix in fixes {
+            let distance = origin.distance(to: fix.coordinate)
+            guard distance > 0 else { continue }
+            let bearing = origin.initialBearingDegrees(to: fix.coordinate) * .pi / 180
+            east += distance * sin(bearing)
+            north += distance * cos(bearing)
         }
-        // Offsets in a plane tangent at the first fix, meters east and north.
-        func offset(_ c: Coordinate) -> (east: Double, north: Double) {
-            let distance = origin.distance(to: c)
-            guard distance > 0 else { return (0, 0) }
-            let bearing = origin.initialBearingDegrees(to: c) * .pi / 180
-            return (distance * sin(bearing), distance * cos(bearing))
-        }
-        let points = fixes.map { offset($0.coordinate) }
-        let mean = (
-            east: points.map(\.east).reduce(0, +) / Double(points.count), north: points.map(\.north).reduce(0, +) / Double(points.count)
-        )
-        let sigma2 = fixes.map { pow(($0.accuracyMeters ?? defaultAccuracyMeters) / 1.51, 2) }.reduce(0, +) / Double(fixes.count)
+        let n = Double(fixes.count)
+        let offset = (east * east + north * north).squareRoot() / n
+        let mean = offset > 0 ? origin.destination(bearingDegrees: atan2(east, north) * 180 / .pi, distanceMeters: offset) : origin
+        let sigma2 = fixes.map { pow(($0.accuracyMeters ?? defaultAccuracyMeters) / 1.51, 2) }.reduce(0, +) / n
         let span = (fixes.last?.timeSeconds ?? 0) - (fixes.first?.timeSeconds ?? 0)
-        let step = fixes.count > 1 ? span / Double(fixes.count - 1) : 0
-        let rho = step > 0 ? exp(-step / correlationSeconds) : 1
-        let meanVariance = sigma2 * min(1, (1 + rho) / ((1 - rho) * Double(fixes.count)))
+        let variance = meanVariance(sigmaSquared: sigma2, count: fixes.count, spanSeconds: span)
+        return posterior(mean: mean, meanVariance: variance, candidates: candidates)
+    }
+
+    /// The variance per axis of the mean of `count` fixes spread evenly over `spanSeconds`, each
+    /// with variance `sigmaSquared` per axis and errors correlated over `correlationSeconds`:
+    /// `sigmaSquared` · min(1, (1 + ρ) / ((1 − ρ) n)), ρ = exp(−dt/τ).
+    public func meanVariance(sigmaSquared: Double, count: Int, spanSeconds: Double) -> Double {
+        guard count > 1, spanSeconds > 0 else { return sigmaSquared }
+        let rho = exp(-spanSeconds / Double(count - 1) / correlationSeconds)
+        return sigmaSquared * min(1, (1 + rho) / ((1 - rho) * Double(count)))
+    }
+
+    /// The σ per axis of one fix's error from its reported accuracy (a 68 % radius), meters.
+    public func sigma(accuracyMeters: Double?) -> Double { (accuracyMeters ?? defaultAccuracyMeters) / 1.51 }
+
+    /// The posterior given where the stop's fixes put the user on average (`mean`) and that
+    /// mean's variance per axis (`meanVariance`, m²); with no mean, the prior.
+    public func posterior(mean: Coordinate?, meanVariance: Double, candidates: [Candidate]) -> [(id: String?, probability: Double)] {
+        let share = candidates.isEmpty ? 0 : (1 - noneProbability) / Double(candidates.count)
+        let none = candidates.isEmpty ? 1 : noneProbability
+        guard let mean else { return candidates.map { (Optional($0.id), share) } + [(nil, none)] }
         var weights: [(id: String?, weight: Double)] = candidates.map { candidate in
-            let c = offset(candidate.fence.center)
-            let d2 = pow(c.east - mean.east, 2) + pow(c.north - mean.north, 2)
+            let d2 = pow(mean.distance(to: candidate.fence.center), 2)
             let v = pow(candidate.fence.radiusMeters / 2, 2) + meanVariance
             return (candidate.id, share * exp(-d2 / (2 * v)) / (2 * .pi * v))
         }
-        weights.append((nil, (candidates.isEmpty ? 1 : noneProbability) / (.pi * noneRadiusMeters * noneRadiusMeters)))
+        weights.append((nil, none / (.pi * noneRadiusMeters * noneRadiusMeters)))
         let total = weights.reduce(0) { $0 + $1.weight }
         return weights.map { ($0.id, $0.weight / total) }.sorted {
             $0.1 != $1.1 ? $0.1 > $1.1 : ($0.0 ?? "\u{10FFFF}") < ($1.0 ?? "\u{10FFFF}")

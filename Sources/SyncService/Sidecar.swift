@@ -113,7 +113,12 @@ public struct Sidecar: Sendable {
             // its continuous updates, or else a single fix.
             return [
                 deviceInput(device, state: state, line: number) { asked in
-                    let fallback: FixSource = if case .continuous = asked { .continuous } else { .wakeFix }
+                    let fallback: FixSource =
+                        switch asked {
+                        case .continuous: .continuous
+                        case .networkFixes: .network
+                        case .none, .significantChanges, .oneFix: .wakeFix
+                        }
                     return .fix(timed, source: source ?? fallback)
                 }
             ]

@@ -110,7 +110,7 @@ public enum SidecarRequest: Equatable, Sendable {
             var source: FixSource?
             if fields["source"] != nil {
                 guard let value = FixSource(rawValue: try string(fields, "source")) else {
-                    throw SidecarLineError("'source' must be continuous, significant_change or wake_fix")
+                    throw SidecarLineError("'source' must be continuous, significant_change, wake_fix or network")
                 }
                 source = value
             }

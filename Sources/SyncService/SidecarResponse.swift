@@ -79,6 +79,9 @@ public enum SidecarResponse {
             case .continuous(let meters):
                 location.add("request", "continuous")
                 location.add("distance_filter_m", meters, decimals: 2)
+            case .networkFixes(let seconds):
+                location.add("request", "network_fixes")
+                location.add("interval_s", seconds, decimals: 2)
             }
         }
         if let reason = output.ignored { object.add("ignored", reason) }

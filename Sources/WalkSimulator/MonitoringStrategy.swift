@@ -65,6 +65,12 @@ public protocol MonitoringStrategy {
     mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double)
     /// The entries the app reported since the last call.
     mutating func takeEntries() -> [ReceivedEntry]
+    /// Whether the app reports store visits of its own (rotate's engine with
+    /// `FenceMonitor.Settings.visits`): the stop oracle then scores those (`takeVisits`), not the
+    /// entries.
+    var reportsVisits: Bool { get }
+    /// The visits the app reported since the last call.
+    mutating func takeVisits() -> [ReportedVisit]
     /// The platform lost every registration (a reboot, an app update): the regions to register
     /// again, or nil for what was registered before (a host that re-registers what it had).
     mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions?
@@ -100,6 +106,8 @@ extension MonitoringStrategy {
     public var ignoresRegionLimit: Bool { false }
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
+    public var reportsVisits: Bool { false }
+    public mutating func takeVisits() -> [ReportedVisit] { [] }
     public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }
     public mutating func willHandleSample(_ index: Int) {}
     public var periodicFixSeconds: Double { 0 }

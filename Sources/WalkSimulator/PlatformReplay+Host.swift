@@ -28,6 +28,8 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// The strategy's last regions, registered again after a reset when it names none.
     var lastRegions: MonitoredRegions?
     var entries: [ReceivedEntry] = []
+    /// The visits a strategy that reports its own reported.
+    var visitsReported: [ReportedVisit] = []
     var events: [RegionEvent] = []
     var wake: (id: String, dueSeconds: Double, fixSeconds: Double)?
     var lastBackground: (timeSeconds: Double, position: Coordinate)?
@@ -45,6 +47,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     var declaresSaturation: Bool
     var exact: Bool
     let decidesPlaceEvents: Bool
+    let reportsVisits: Bool
 
     init(_ replay: PlatformReplay, walk: Walk, walkIndex: Int, strategy: Strategy) {
         self.strategy = strategy
@@ -67,6 +70,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         declaresSaturation = strategy.declaresSaturation
         exact = strategy.guaranteeIsExact
         decidesPlaceEvents = strategy.decidesPlaceEvents
+        reportsVisits = strategy.reportsVisits
     }
 
     /// One sample of the walk: a due reboot resets the phone, the phone advances to the true
@@ -112,6 +116,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         backgroundFix(sample, nextTime: nextTime)
         if !exact { report.notExactSeconds += nextTime - time }
         if decidesPlaceEvents { entries += strategy.takeEntries() }
+        if reportsVisits { visitsReported += strategy.takeVisits() }
         if declaresSaturation {
             if saturatedSince == nil { saturatedSince = time }
         } else if let since = saturatedSince {
@@ -151,6 +156,8 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
                 }
             } else if decidesPlaceEvents {
                 strategy.placeEvent(event.regionID, entered: event.kind == .enter, at: event.deliveredAtSeconds)
+                // The event may change the location service the app asks for.
+                apply(nil, at: event.deliveredAtSeconds)
             } else if event.kind == .enter {
                 entries.append(ReceivedEntry(placeID: event.regionID, timeSeconds: event.deliveredAtSeconds))
             }

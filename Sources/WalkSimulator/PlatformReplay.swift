@@ -51,8 +51,9 @@ public struct PlatformReplay: Sendable {
     /// `path` is the walk's converted path, `visits` its visits (`visits(on:path:catalog:)`) and
     /// `lengthMeters` its length, each computed when not given.
     ///
-    /// With `stops` (a trip's true stops, generated or labelled) the received entries are also
-    /// scored as visits against them and `decoys` by the stop oracle (`PlatformReplayReport.stops`).
+    /// With `stops` (a trip's true stops, generated or labelled) the visits the strategy reported
+    /// (`MonitoringStrategy.reportsVisits`), or else the received entries each as a visit, are
+    /// scored against them and `decoys` by the stop oracle (`PlatformReplayReport.stops`).
     public func replay<Strategy: MonitoringStrategy>(
         _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog, path given: TruePath? = nil,
         visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil, stops: [TrueStop]? = nil,
@@ -65,7 +66,8 @@ public struct PlatformReplay: Sendable {
         host.score(visits: visits, nearVisits: nearVisits)
         if let stops {
             host.report.stops = StopOracle.score(
-                stops: stops, decoys: decoys, passages: visits, visits: host.entries.map(ReportedVisit.init))
+                stops: stops, decoys: decoys, passages: visits,
+                visits: host.reportsVisits ? host.visitsReported : host.entries.map(ReportedVisit.init))
         }
         return host.report
     }

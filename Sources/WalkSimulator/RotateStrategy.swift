@@ -18,7 +18,10 @@ public struct RotateStrategy: MonitoringStrategy {
     public private(set) var monitor: FenceMonitor
     /// Every place event the engine reported, in order.
     public private(set) var placeEvents: [PlaceEvent] = []
+    /// Every visit event the engine reported, in order.
+    public private(set) var visitEvents: [VisitEvent] = []
     private var entries: [ReceivedEntry] = []
+    private var visits: [ReportedVisit] = []
 
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings())
         throws(ConfigurationError)
@@ -34,7 +37,13 @@ public struct RotateStrategy: MonitoringStrategy {
         case .none: .none
         case .significantChanges: .significantChange
         case .continuous, .oneFix: .continuous
+        case .networkFixes: .periodic
         }
+    }
+
+    public var periodicFixSeconds: Double {
+        if case .networkFixes(let seconds) = monitor.locationRequest() { return seconds }
+        return 0
     }
 
     public var declaresSaturation: Bool {
@@ -63,7 +72,13 @@ public struct RotateStrategy: MonitoringStrategy {
     }
 
     public mutating func received(_ fix: Fix) -> MonitoredRegions? {
-        handle(.fix(fix, source: backgroundFixes == .continuous ? .continuous : .significantChange))
+        let source: FixSource =
+            switch backgroundFixes {
+            case .continuous: .continuous
+            case .periodic: .network
+            case .none, .significantChange: .significantChange
+            }
+        return handle(.fix(fix, source: source))
     }
 
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {
@@ -81,11 +96,26 @@ public struct RotateStrategy: MonitoringStrategy {
         return entries
     }
 
+    /// Whether the engine reports visits (`FenceMonitor.Settings.visits`).
+    public var reportsVisits: Bool { monitor.settings.visits != nil }
+
+    /// The arrivals the engine reported that name a place, each with the places it lists.
+    public mutating func takeVisits() -> [ReportedVisit] {
+        defer { visits.removeAll(keepingCapacity: true) }
+        return visits
+    }
+
     /// Hands `input` to the engine, keeps its entries, and returns what to monitor when its
     /// registrations changed.
     private mutating func handle(_ input: MonitorInput) -> MonitoredRegions? {
         let output = monitor.handle(input)
         placeEvents += output.placeEvents
+        visitEvents += output.visits
+        for event in output.visits where event.kind == .arrival {
+            guard let place = event.visit.placeID else { continue }
+            let others = event.visit.candidates.map(\.placeID).filter { $0 != place }
+            visits.append(ReportedVisit(placeID: place, candidates: [place] + others, timeSeconds: event.timeSeconds))
+        }
         for event in output.placeEvents where event.kind == .entry {
             entries.append(ReceivedEntry(placeID: event.placeID, timeSeconds: event.timeSeconds))
         }

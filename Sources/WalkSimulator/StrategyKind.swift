@@ -1,3 +1,4 @@
+import EventEngine
 import FencePlanner
 
 /// The strategies `rotate simulate` can replay: rotate, the reference designs, and the platform's
@@ -15,7 +16,8 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
     /// region limit.
     public func make(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) -> any MonitoringStrategy {
         switch self {
-        case .rotate: try RotateStrategy(catalog: catalog, configuration: configuration)
+        case .rotate:
+            try RotateStrategy(catalog: catalog, configuration: configuration, settings: Self.rotateSettings)
         case .nearest19Floor50: NearestWithRefreshStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .nearest18SignificantChange: NearestSignificantChangeStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .fixedTrigger: FixedTriggerStrategy(catalog: catalog, regionLimit: configuration.limit)
@@ -23,6 +25,13 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
         case .stationaryGeofence: StationaryGeofenceStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .everyPlace: EveryPlaceStrategy(catalog: catalog)
         }
+    }
+
+    /// rotate's engine settings in the lab: the defaults, with store visits reported.
+    static var rotateSettings: FenceMonitor.Settings {
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        return settings
     }
 
     /// Whether this design's known flaw is entering fences it is not monitoring (the three

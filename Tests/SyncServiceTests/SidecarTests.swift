@@ -19,6 +19,9 @@ import Testing
         #expect(
             SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"source":"wake_fix"}"#)
                 == .success(.report(device: "d1", fix: Fix(try Coordinate(latitude: 0, longitude: 1)), time: 0, source: .wakeFix)))
+        #expect(
+            SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"source":"network"}"#)
+                == .success(.report(device: "d1", fix: Fix(try Coordinate(latitude: 0, longitude: 1)), time: 0, source: .network)))
         let plain = Fix(try Coordinate(latitude: 0, longitude: 1))
         #expect(
             SidecarRequest.parse(#"{"device":"d1","lat":0,"lon":1,"t":0,"accuracy_m":null}"#)
@@ -54,7 +57,7 @@ import Testing
         (#"{"changes":[3]}"#, "change #0 is not an object"),
         (#"{"changes":[{"op":"transitions","id":"x","transitions":"sideways"}]}"#, "change #0: 'transitions' must be entry, exit or both"),
         (#"{"device":"d","region":"x","event":"stay","t":1}"#, "'event' must be entry or exit"),
-        (#"{"device":"d","lat":1,"lon":2,"t":1,"source":"gps"}"#, "'source' must be continuous, significant_change or wake_fix"),
+        (#"{"device":"d","lat":1,"lon":2,"t":1,"source":"gps"}"#, "'source' must be continuous, significant_change, wake_fix or network"),
         (#"{"device":"d","region":"x","event":"entry"}"#, "missing 't'"),
         (#"{"device":"d","region":"","event":"entry","t":1}"#, "'region' must not be empty"),
         (#"{"device":"d","region":"x","event":"entry","t":1,"lat":2}"#, "unknown field 'lat'"),
@@ -200,6 +203,12 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(object["line"] != nil)
         }
+        var network = MonitorOutput()
+        network.location = .networkFixes(intervalSeconds: 20)
+        let line = SidecarResponse.report(line: 5, device: "a", output: network)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let location = try #require(object["location"] as? [String: Any])
+        #expect(location["request"] as? String == "network_fixes" && location["interval_s"] as? Double == 20)
     }
 
     @Test func stateFilesRoundTripAndCorruptOnesAreErrors() throws {

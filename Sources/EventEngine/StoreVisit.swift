@@ -1,0 +1,158 @@
+import FenceRules
+import Geodesy
+
+/// A store visit: the user stopped somewhere, and which place it was.
+///
+/// The vocabulary follows the platforms' own so that a host maps it at once: an arrival and a
+/// departure time with a coordinate and its accuracy, as iOS's `CLVisit` (whose departure is
+/// unknown while the visit lasts), and the place as Android's `GEOFENCE_TRANSITION_DWELL` names
+/// its geofence. Unlike either, the place is a posterior: every place near the stop with its
+/// probability, and the probability that the stop was at none of them (the shop next door that
+/// is not in the catalog, a bus stop).
+public struct StoreVisit: Hashable, Sendable, Codable {
+    /// A place the visit may have been at, with its probability.
+    public struct Candidate: Hashable, Sendable, Codable {
+        /// The place's id (`place` in JSON).
+        public var placeID: String
+        /// Its posterior probability, `0...1` (`p` in JSON).
+        public var probability: Double
+
+        public init(placeID: String, probability: Double) {
+            self.placeID = placeID
+            self.probability = probability
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case placeID = "place"
+            case probability = "p"
+        }
+    }
+
+    /// The most probable place, or nil when the stop was more likely at none of the catalog's
+    /// places than `VisitSettings.maximumNoneProbability` (`place` in JSON).
+    public var placeID: String?
+    /// The places at least `VisitSettings.minimumCandidateProbability` probable, most probable
+    /// first (ties by id).
+    public var candidates: [Candidate]
+    /// The probability that the visit was at none of the catalog's places (`none_p` in JSON).
+    public var noneProbability: Double
+    /// Where the stay's fixes put the user on average.
+    public var coordinate: Coordinate
+    /// The 68 % radius of that position's error, meters (`accuracy_m` in JSON), from the fixes'
+    /// accuracy with their errors correlated in time (`StopAttribution.meanVariance`).
+    public var horizontalAccuracyMeters: Double
+    /// The stay's first fix, seconds (`arrival_t` in JSON).
+    public var arrivalSeconds: Double
+    /// The first fix that left the stay, seconds; nil while the visit lasts (`departure_t`).
+    public var departureSeconds: Double?
+    /// The fixes the attribution used.
+    public var fixes: Int
+
+    public init(
+        placeID: String?, candidates: [Candidate], noneProbability: Double, coordinate: Coordinate, horizontalAccuracyMeters: Double,
+        arrivalSeconds: Double, departureSeconds: Double? = nil, fixes: Int
+    ) {
+        self.placeID = placeID
+        self.candidates = candidates
+        self.noneProbability = noneProbability
+        self.coordinate = coordinate
+        self.horizontalAccuracyMeters = horizontalAccuracyMeters
+        self.arrivalSeconds = arrivalSeconds
+        self.departureSeconds = departureSeconds
+        self.fixes = fixes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case placeID = "place"
+        case candidates
+        case noneProbability = "none_p"
+        case coordinate
+        case horizontalAccuracyMeters = "accuracy_m"
+        case arrivalSeconds = "arrival_t"
+        case departureSeconds = "departure_t"
+        case fixes
+    }
+}
+
+/// The engine decided that a visit began (the user has been still long enough) or ended.
+public struct VisitEvent: Hashable, Sendable {
+    /// Arrival or departure.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// The user is still at the visit's coordinate since its arrival time.
+        case arrival
+        /// The user left; the visit carries its departure time and the attribution from every
+        /// fix of the stay.
+        case departure
+    }
+
+    public var kind: Kind
+    public var visit: StoreVisit
+    /// The input's time, when the engine decided, seconds.
+    public var timeSeconds: Double
+
+    public init(kind: Kind, visit: StoreVisit, timeSeconds: Double) {
+        self.kind = kind
+        self.visit = visit
+        self.timeSeconds = timeSeconds
+    }
+}
+
+/// How the engine finds stops and names their places (`FenceMonitor.Settings.visits`).
+///
+/// A stop is a stay: fixes within `stillRadiusMeters` of the stay's first fix for
+/// `stillSeconds` (`StillnessRule` with a first-fix anchor). 100 m for 100 s is the rule that
+/// `rotate evaluate --still` finds noticing the most stops soonest on errand trips with a phone
+/// indoors (Wi-Fi fixes wander beyond Radar's 70 m). The visit ends once `departureFixes` fixes
+/// in a row, at least `departureSeconds` apart from first to last, are beyond the radius of the
+/// stay's mean, or one is beyond `farDepartureFactor` times the radius.
+public struct VisitSettings: Hashable, Sendable {
+    /// The radius fixes stay within, meters (> 0).
+    public var stillRadiusMeters = 100.0
+    /// How long they stay within it before a visit is reported, seconds (≥ 0).
+    public var stillSeconds = 100.0
+    /// Fixes in a row beyond the radius that end a visit (≥ 1).
+    public var departureFixes = 2
+    /// The time those fixes must span, seconds (≥ 0).
+    public var departureSeconds = 30.0
+    /// One fix this many radii from the stay's mean ends the visit at once (≥ 1).
+    public var farDepartureFactor = 3.0
+    /// Fixes reporting a worse accuracy are not used, meters.
+    public var maxAccuracyMeters = 200.0
+    /// Places whose fence edge is within this distance of the stay's mean are candidates, meters.
+    public var candidateRadiusMeters = 150.0
+    /// A visit names its most probable place only when the probability that it was at none of
+    /// them is at most this (`StoreVisit.placeID`).
+    public var maximumNoneProbability = 0.5
+    /// Candidates less probable than this are not listed (`StoreVisit.candidates`).
+    public var minimumCandidateProbability = 0.02
+    /// The posterior's model (fix error correlation, the prior of "none of them").
+    public var attribution = StopAttribution()
+    /// Where the platform's regions cannot protect every place (`degraded`, `saturated`):
+    /// continuous GNSS, which enters every fence passed (true), or network fixes every
+    /// `watchIntervalSeconds`, which see stops only (false).
+    public var passages = true
+    /// Seconds between network fixes while a stay may become a visit: after a cue (a place
+    /// entered) and, without GNSS, once two fixes stayed.
+    public var burstIntervalSeconds = 20.0
+    /// A cue's burst lasts at most this long without a visit, seconds.
+    public var burstSeconds = 240.0
+    /// A cue's burst ends once the stay has moved on this many times (a pass-by).
+    public var burstMoves = 2
+    /// Seconds between network fixes where the regions cannot protect every place, without
+    /// GNSS and without a stay under way.
+    public var watchIntervalSeconds = 60.0
+    /// Seconds between network fixes during a visit there (to see the departure).
+    public var visitIntervalSeconds = 120.0
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// A reason to look for a stop now: a place was entered at `seconds`; the stay has moved on
+/// `moves` times since.
+public struct VisitCue: Hashable, Sendable, Codable {
+    public var seconds: Double
+    public var moves = 0
+
+    public init(seconds: Double) { self.seconds = seconds }
+}

@@ -1,0 +1,275 @@
+import FencePlanner
+import FenceRules
+import Foundation
+import Geodesy
+import Testing
+
+@testable import EventEngine
+
+/// Random trips of stays and walks, fed to the engine with visits on, against a brute force
+/// that keeps every fix of a stay in an array.
+@Suite struct StoreVisitTests {
+    static let origin = Coordinate(validLatitude: 45.8, longitude: 15.97)
+
+    /// A trip: stays of 1–10 minutes with fixes scattered up to `jitter` meters around a spot,
+    /// walks of 0.5–2 minutes at 1–2 m/s between them, a fix every 10–40 s with accuracy 5–250 m.
+    static func trip(seed: UInt64) -> [Fix] {
+        var rng = SplitMix64(seed: seed)
+        var fixes: [Fix] = []
+        var time = 0.0
+        var spot = origin.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<300))
+        for _ in 0..<6 {
+            let end = time + rng.nextDouble(in: 60..<600)
+            let jitter = rng.nextDouble(in: 5..<80)
+            while time < end {
+                let position = spot.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<jitter))
+                fixes.append(Fix(position, accuracyMeters: rng.nextDouble(in: 5..<250), timestampSeconds: time))
+                time += rng.nextDouble(in: 10..<40)
+            }
+            let bearing = rng.nextDouble(in: 0..<360)
+            let speed = rng.nextDouble(in: 1..<2)
+            let walkEnd = time + rng.nextDouble(in: 30..<120)
+            let from = spot
+            let walkStart = time
+            while time < walkEnd {
+                spot = from.destination(bearingDegrees: bearing, distanceMeters: speed * (time - walkStart))
+                fixes.append(Fix(spot, accuracyMeters: rng.nextDouble(in: 5..<60), timestampSeconds: time))
+                time += rng.nextDouble(in: 10..<40)
+            }
+        }
+        return fixes
+    }
+
+    /// Places on a 60 m grid around the origin, radii 10–120 m.
+    static func catalog(seed: UInt64) throws -> PlaceCatalog {
+        var rng = SplitMix64(seed: seed ^ 0x5eed)
+        var places: [Place] = []
+        for i in 0..<40 {
+            let center = origin.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<600))
+            places.append(Place(id: "p\(i)", coordinate: center, radiusMeters: rng.nextDouble(in: 10..<120)))
+        }
+        return try PlaceCatalog(places: places)
+    }
+
+    struct Expected: Equatable {
+        var kind: VisitEvent.Kind
+        var arrival: Double
+        var departure: Double?
+        var time: Double
+        var fixes: [Fix]
+    }
+
+    /// The visits of `fixes` by the rule's definition, with every fix of a stay kept.
+    static func reference(_ fixes: [Fix], _ rules: VisitSettings) -> [Expected] {
+        var events: [Expected] = []
+        var stay: [Fix] = []
+        var arrived = false
+        var outside: [Fix] = []
+        func mean(_ fixes: [Fix]) -> Coordinate {
+            let vectors = fixes.map { UnitVector($0.coordinate) }
+            return Coordinate(
+                UnitVector(x: vectors.map(\.x).reduce(0, +), y: vectors.map(\.y).reduce(0, +), z: vectors.map(\.z).reduce(0, +)))
+        }
+        for fix in fixes where (fix.accuracyMeters ?? 50) <= rules.maxAccuracyMeters {
+            let time = fix.timestampSeconds ?? 0
+            guard let first = stay.first else {
+                stay = [fix]
+                continue
+            }
+            if !arrived {
+                if fix.coordinate.distance(to: first.coordinate) <= rules.stillRadiusMeters {
+                    stay.append(fix)
+                    if time - (first.timestampSeconds ?? 0) >= rules.stillSeconds {
+                        arrived = true
+                        events.append(Expected(kind: .arrival, arrival: first.timestampSeconds ?? 0, time: time, fixes: stay))
+                    }
+                } else {
+                    stay = [fix]
+                }
+                continue
+            }
+            let distance = fix.coordinate.distance(to: mean(stay))
+            if distance <= rules.stillRadiusMeters {
+                stay.append(fix)
+                outside = []
+                continue
+            }
+            outside.append(fix)
+            let span = time - (outside[0].timestampSeconds ?? 0)
+            if distance > rules.farDepartureFactor * rules.stillRadiusMeters
+                || (outside.count >= rules.departureFixes && span >= rules.departureSeconds)
+            {
+                events.append(
+                    Expected(
+                        kind: .departure, arrival: first.timestampSeconds ?? 0, departure: outside[0].timestampSeconds, time: time,
+                        fixes: stay))
+                stay = [fix]
+                arrived = false
+                outside = []
+            }
+        }
+        return events
+    }
+
+    /// Every arrival and departure at the fix the brute force finds, dated from the same fixes,
+    /// and attributed as `StopAttribution` attributes that stay's fixes.
+    @Test(arguments: 0..<24)
+    func visitsMatchTheBruteForce(seed: Int) throws {
+        let catalog = try Self.catalog(seed: UInt64(seed))
+        var settings = FenceMonitor.Settings()
+        var rules = VisitSettings()
+        rules.stillRadiusMeters = [60.0, 100, 150][seed % 3]
+        rules.stillSeconds = [60.0, 100, 240][seed / 3 % 3]
+        settings.visits = rules
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+        let fixes = Self.trip(seed: UInt64(seed))
+        var events: [VisitEvent] = []
+        for fix in fixes { events += monitor.handle(.fix(fix, source: .network)).visits }
+        let expected = Self.reference(fixes, rules)
+        #expect(events.count == expected.count, "seed \(seed): \(events.count) events, brute force \(expected.count)")
+        #expect(expected.contains { $0.kind == .arrival }, "seed \(seed): a trip with no visit tests little")
+        for (event, want) in zip(events, expected) {
+            #expect(
+                event.kind == want.kind && event.timeSeconds == want.time,
+                "seed \(seed): \(event.kind) at \(event.timeSeconds), want \(want)")
+            #expect(event.visit.arrivalSeconds == want.arrival && event.visit.departureSeconds == want.departure)
+            #expect(event.visit.fixes == want.fixes.count)
+            // The attribution of the stay's fixes, each place within the candidate radius.
+            let model = rules.attribution
+            let candidates = catalog.places.filter {
+                event.visit.coordinate.distance(to: $0.coordinate) - $0.radiusMeters <= rules.candidateRadiusMeters
+            }.map { StopAttribution.Candidate(id: $0.id, fence: CircularFence(center: $0.coordinate, radiusMeters: $0.radiusMeters)) }
+            let stopFixes = want.fixes.map {
+                StopAttribution.StopFix(coordinate: $0.coordinate, accuracyMeters: $0.accuracyMeters, timeSeconds: $0.timestampSeconds ?? 0)
+            }
+            let posterior = model.posterior(fixes: stopFixes, candidates: candidates)
+            let none = try #require(posterior.first { $0.id == nil }).probability
+            #expect(abs(event.visit.noneProbability - none) < 1e-9)
+            let listed = posterior.filter { $0.id != nil && $0.probability >= rules.minimumCandidateProbability }
+            #expect(event.visit.candidates.map(\.placeID) == listed.map { $0.id ?? "" }, "seed \(seed)")
+            for (candidate, entry) in zip(event.visit.candidates, listed) { #expect(abs(candidate.probability - entry.probability) < 1e-9) }
+            let top = posterior.first { $0.id != nil }?.id
+            #expect(event.visit.placeID == (none <= rules.maximumNoneProbability ? top : nil))
+        }
+    }
+
+    /// The first arrival is the stop `StillnessRule` with a first-fix anchor finds.
+    @Test(arguments: 0..<12)
+    func firstArrivalIsTheStillnessRulesStop(seed: Int) throws {
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        var monitor = try FenceMonitor(catalog: Self.catalog(seed: 1), configuration: RotationConfiguration(), settings: settings)
+        var rule = StillnessRule(radiusMeters: 100, durationSeconds: 100, anchor: .firstFix)
+        var stopped: (since: Double, at: Double)?
+        var arrival: VisitEvent?
+        for fix in Self.trip(seed: UInt64(100 + seed)) where (fix.accuracyMeters ?? 0) <= 200 {
+            let time = fix.timestampSeconds ?? 0
+            if stopped == nil, case .stopped(let since)? = rule.add(fix.coordinate, at: time) { stopped = (since, time) }
+            if arrival == nil { arrival = monitor.handle(.fix(fix, source: .network)).visits.first }
+        }
+        let stop = try #require(stopped)
+        let visit = try #require(arrival)
+        #expect(visit.kind == .arrival && visit.timeSeconds == stop.at && visit.visit.arrivalSeconds == stop.since)
+    }
+
+    /// A stop inside a large place is named with confidence; one far from every place names
+    /// none and lists none.
+    @Test func namesTheResolvablePlaceAndNoneFarFromAll() throws {
+        let shop = Place(id: "market", coordinate: Self.origin, radiusMeters: 150)
+        let catalog = try PlaceCatalog(places: [shop])
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        for (offset, named) in [(20.0, true), (900.0, false)] {
+            var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+            let spot = Self.origin.destination(bearingDegrees: 45, distanceMeters: offset)
+            var arrivals: [StoreVisit] = []
+            for t in stride(from: 0.0, to: 600, by: 20) {
+                let fix = Fix(spot.destination(bearingDegrees: t, distanceMeters: 15), accuracyMeters: 20, timestampSeconds: t)
+                arrivals += monitor.handle(.fix(fix, source: .network)).visits.filter { $0.kind == .arrival }.map(\.visit)
+            }
+            #expect(arrivals.count == 1)
+            let visit = try #require(arrivals.first)
+            if named {
+                // 20 m inside a 150 m place: the fence's spread and the prior of a place not in
+                // the catalog leave it about 0.88.
+                #expect(visit.placeID == "market" && (visit.candidates.first?.probability ?? 0) > 0.8)
+            } else {
+                #expect(visit.placeID == nil && visit.candidates.isEmpty && visit.noneProbability == 1)
+            }
+        }
+    }
+
+    /// Visits off: no visit, no stay kept, the location request as without them.
+    @Test func offByDefault() throws {
+        var monitor = try FenceMonitor(catalog: Self.catalog(seed: 2), configuration: RotationConfiguration())
+        for fix in Self.trip(seed: 7) {
+            let output = monitor.handle(.fix(fix, source: .continuous))
+            #expect(output.visits.isEmpty)
+            #expect(monitor.state.stay == nil && monitor.state.cue == nil)
+        }
+    }
+
+    /// After an entry the engine asks for a burst of network fixes, not GNSS, until the stay is
+    /// a visit (then the regions' own request), the user has moved on, or the burst has lasted
+    /// `burstSeconds`.
+    @Test func anEntryAsksForABurstUntilTheVisit() throws {
+        let places = (0..<5).map { i in
+            Place(
+                id: "s\(i)", coordinate: Self.origin.destination(bearingDegrees: 90, distanceMeters: Double(i) * 2_000), radiusMeters: 200)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        var settings = FenceMonitor.Settings()
+        var rules = VisitSettings()
+        rules.burstIntervalSeconds = 15
+        settings.visits = rules
+        for stays in [true, false] {
+            var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+            _ = monitor.handle(
+                .fix(
+                    Fix(Self.origin.destination(bearingDegrees: 0, distanceMeters: 600), accuracyMeters: 10, timestampSeconds: 0),
+                    source: .wakeFix))
+            let quiet = monitor.locationRequest()
+            #expect(!quiet.keepsGNSSOn, "exact: \(quiet)")
+            let entry = monitor.handle(.region(RegionReport(regionID: "s0", kind: .entry, timeSeconds: 100)))
+            #expect(entry.placeEvents.map(\.kind) == [.entry])
+            #expect(entry.location == .networkFixes(intervalSeconds: 15))
+            var time = 100.0
+            var arrived = false
+            while time < 600 {
+                time += 15
+                let spot = stays ? Self.origin : Self.origin.destination(bearingDegrees: 0, distanceMeters: 600 + time * 1.5)
+                let output = monitor.handle(.fix(Fix(spot, accuracyMeters: 30, timestampSeconds: time), source: .network))
+                arrived = arrived || output.visits.contains { $0.kind == .arrival }
+                let request = monitor.locationRequest()
+                #expect(!request.keepsGNSSOn, "t \(time): \(request)")
+                if arrived || time > 100 + rules.burstSeconds {
+                    #expect(request == quiet, "t \(time): \(request)")
+                } else if !stays && time >= 100 + 120 {
+                    // 22.5 m a fix: the stay began again twice (the user moved on) within 90 s.
+                    #expect(request == quiet, "t \(time): \(request)")
+                } else if stays {
+                    #expect(request == .networkFixes(intervalSeconds: 15), "t \(time): \(request)")
+                }
+            }
+            #expect(arrived == stays)
+        }
+    }
+
+    /// The stay and the cue survive the state's JSON form; a state written without them reads.
+    @Test func stateRoundTripsWithAStay() throws {
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        var monitor = try FenceMonitor(catalog: Self.catalog(seed: 3), configuration: RotationConfiguration(), settings: settings)
+        for fix in Self.trip(seed: 3).prefix(20) { _ = monitor.handle(.fix(fix, source: .network)) }
+        _ = monitor.handle(.region(RegionReport(regionID: "p0", kind: .entry, timeSeconds: 10_000)))
+        #expect(monitor.state.stay != nil)
+        let data = try JSONEncoder().encode(monitor.state)
+        let decoded = try JSONDecoder().decode(MonitorState.self, from: data)
+        #expect(decoded == monitor.state)
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        object["stay"] = nil
+        object["cue"] = nil
+        let old = try JSONDecoder().decode(MonitorState.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(old.stay == nil && old.cue == nil && old.tracks == monitor.state.tracks)
+    }
+}
