@@ -12,16 +12,19 @@ public struct Stay: Hashable, Sendable, Codable {
     public var startSeconds: Double
     /// The last fix's time that stayed, seconds (`last_t`).
     public var lastSeconds: Double
-    /// The sum of the stayed fixes' unit vectors (their mean's direction).
+    /// The sum of the stayed fixes' unit vectors (their mean's direction), x (`sum_x`).
     public var sumX: Double
+    /// Its y component (`sum_y`).
     public var sumY: Double
+    /// Its z component (`sum_z`).
     public var sumZ: Double
     /// The fixes that stayed.
     public var count: Int
     /// The sum of their error variances per axis, m² (`sum_variance`).
     public var sumVariance: Double
-    /// Consecutive fixes beyond the radius after the arrival, and the first one's time.
+    /// Consecutive fixes beyond the radius after the arrival.
     public var outside = 0
+    /// The first of those fixes' time, seconds (`first_outside_t`).
     public var firstOutsideSeconds: Double?
     /// The visit reported at the arrival; nil until the stay is long enough.
     public var arrival: StoreVisit?
@@ -140,9 +143,10 @@ extension FenceMonitor {
                     ? StoreVisit.Candidate(placeID: $0, probability: entry.probability) : nil
             }
         }
+        let top = posterior.lazy.compactMap(\.id).first
         return StoreVisit(
-            placeID: none <= rules.maximumNoneProbability ? posterior.first { $0.id != nil }?.id ?? nil : nil, candidates: listed,
-            noneProbability: none, coordinate: mean,
-            horizontalAccuracyMeters: 1.51 * variance.squareRoot(), arrivalSeconds: stay.startSeconds, fixes: stay.count)
+            placeID: none <= rules.maximumNoneProbability ? top : nil, candidates: listed, noneProbability: none, coordinate: mean,
+            horizontalAccuracyMeters: model.accuracyMeters(sigma: variance.squareRoot()), arrivalSeconds: stay.startSeconds,
+            fixes: stay.count)
     }
 }

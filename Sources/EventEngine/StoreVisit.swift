@@ -17,6 +17,7 @@ public struct StoreVisit: Hashable, Sendable, Codable {
         /// Its posterior probability, `0...1` (`p` in JSON).
         public var probability: Double
 
+        /// A candidate place with its probability.
         public init(placeID: String, probability: Double) {
             self.placeID = placeID
             self.probability = probability
@@ -48,6 +49,7 @@ public struct StoreVisit: Hashable, Sendable, Codable {
     /// The fixes the attribution used.
     public var fixes: Int
 
+    /// A visit with every field given (the engine makes them; hosts and tests may too).
     public init(
         placeID: String?, candidates: [Candidate], noneProbability: Double, coordinate: Coordinate, horizontalAccuracyMeters: Double,
         arrivalSeconds: Double, departureSeconds: Double? = nil, fixes: Int
@@ -85,11 +87,14 @@ public struct VisitEvent: Hashable, Sendable {
         case departure
     }
 
+    /// Whether the visit began or ended.
     public var kind: Kind
+    /// The visit as known then (at a departure, from every fix of the stay).
     public var visit: StoreVisit
     /// The input's time, when the engine decided, seconds.
     public var timeSeconds: Double
 
+    /// An event of `kind` for `visit`, decided at `timeSeconds`.
     public init(kind: Kind, visit: StoreVisit, timeSeconds: Double) {
         self.kind = kind
         self.visit = visit
@@ -151,8 +156,11 @@ public struct VisitSettings: Hashable, Sendable {
 /// A reason to look for a stop now: a place was entered at `seconds`; the stay has moved on
 /// `moves` times since.
 public struct VisitCue: Hashable, Sendable, Codable {
+    /// When the place was entered, seconds.
     public var seconds: Double
+    /// How many times the stay has begun again since.
     public var moves = 0
 
+    /// A cue at `seconds`, the stay not yet moved on.
     public init(seconds: Double) { self.seconds = seconds }
 }

@@ -71,7 +71,7 @@ public struct StopAttribution: Hashable, Sendable {
         let n = Double(fixes.count)
         let offset = (east * east + north * north).squareRoot() / n
         let mean = offset > 0 ? origin.destination(bearingDegrees: atan2(east, north) * 180 / .pi, distanceMeters: offset) : origin
-        let sigma2 = fixes.map { pow(($0.accuracyMeters ?? defaultAccuracyMeters) / 1.51, 2) }.reduce(0, +) / n
+        let sigma2 = fixes.map { pow(sigma(accuracyMeters: $0.accuracyMeters), 2) }.reduce(0, +) / n
         let span = (fixes.last?.timeSeconds ?? 0) - (fixes.first?.timeSeconds ?? 0)
         let variance = meanVariance(sigmaSquared: sigma2, count: fixes.count, spanSeconds: span)
         return posterior(mean: mean, meanVariance: variance, candidates: candidates)
@@ -87,7 +87,14 @@ public struct StopAttribution: Hashable, Sendable {
     }
 
     /// The σ per axis of one fix's error from its reported accuracy (a 68 % radius), meters.
-    public func sigma(accuracyMeters: Double?) -> Double { (accuracyMeters ?? defaultAccuracyMeters) / 1.51 }
+    public func sigma(accuracyMeters: Double?) -> Double { (accuracyMeters ?? defaultAccuracyMeters) / Self.radius68PerSigma }
+
+    /// The 68 % radius of a position error of σ `sigma` per axis, meters (the inverse of `sigma`).
+    public func accuracyMeters(sigma: Double) -> Double { sigma * Self.radius68PerSigma }
+
+    /// The radius holding 68 % of a circular Gaussian error, in σ per axis: √(−2 ln 0.32), rounded
+    /// (`AccuracyModel.percentile(0.68)` without the rounding).
+    static let radius68PerSigma = 1.51
 
     /// The posterior given where the stop's fixes put the user on average (`mean`) and that
     /// mean's variance per axis (`meanVariance`, m²); with no mean, the prior.
