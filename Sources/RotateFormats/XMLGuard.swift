@@ -13,7 +13,7 @@
 ///   and attribute declarations, notations, unparsed entities and parameter-entity references are
 ///   refused with their line;
 /// - UTF-16 is converted to UTF-8 first (the scan reads bytes), and the declaration's encoding
-///   set to match; UTF-32 is refused;
+///   set to match; UTF-32 is refused, and so is the character U+0000 (XML allows it nowhere);
 /// - a tag (its attributes included), comment, CDATA section, processing instruction or DOCTYPE
 ///   declaration longer than `maximumMarkupBytes` is refused with the line where it starts: the
 ///   parser, fed as a stream, holds each of these whole and stops with an internal error (libxml2's
@@ -29,6 +29,14 @@ enum XMLGuard {
 
     static func prepare(_ input: [UInt8]) throws(WalkFileError) -> [UInt8] {
         let bytes = try utf8(input)
+        // U+0000 is not an XML character in any encoding. Refused here because the parser sniffs
+        // the encoding from the first four bytes: a converted UTF-16 document starting with NULs
+        // and `<` (00 00 00 3C) would be taken for UTF-32, and libxml2 crashes on it.
+        if let nul = bytes.firstIndex(of: 0) {
+            let line = 1 + bytes[..<nul].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let column = nul - (bytes[..<nul].lastIndex(of: 0x0A) ?? -1)
+            throw WalkFileError(line: line, reason: .notWellFormedXML(column: column, "a character XML does not allow (U+0000)"))
+        }
         var scanner = Scanner(bytes: bytes)
         try scanner.run()
         guard !scanner.insertions.isEmpty else { return bytes }

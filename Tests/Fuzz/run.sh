@@ -5,11 +5,14 @@
 # Each library module is compiled with -sanitize=fuzzer,address into .build/fuzz, then each target
 # is linked with libFuzzer and run over its seed corpus (Tests/Fuzz/corpus/TARGET, kept small;
 # new inputs go to .build/fuzz/corpus-TARGET, not into the repository). A crash or a hang fails
-# the run and leaves the input in .build/fuzz/ (turn it into a regression test). Leaks inside the
+# the run and leaves the input in .build/fuzz/ (turn it into a regression test). The run is seeded
+# (FUZZ_SEED, default 1) so that CI repeats itself; FUZZ_SEED=0 lets libFuzzer pick a seed, for
+# longer runs that look further. Leaks inside the
 # toolchain's Foundation are suppressed by name (Tests/Fuzz/lsan-suppressions.txt); any other leak fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
+seed=${FUZZ_SEED:-1}
 shift || true
 targets=${*:-"places walk-csv gpx sidecar"}
 out=.build/fuzz
@@ -36,6 +39,6 @@ for target in $targets; do
   swiftc "${flags[@]}" -D "$define" Tests/Fuzz/FuzzTargets.swift Tests/RotateTestSupport/CSVRecordCount.swift "${libs[@]}" -o "$out/fuzz-$target"
   mkdir -p "$out/corpus-$target"
   LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
-    "$out/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$out/$target-" \
+    "$out/fuzz-$target" -seed="$seed" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$out/$target-" \
     "$out/corpus-$target" "Tests/Fuzz/corpus/$target"
 done

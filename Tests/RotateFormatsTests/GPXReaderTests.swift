@@ -244,6 +244,27 @@ func readGPX(bytes: [UInt8], strict: Bool = false) throws -> WalkFile {
         #expect(walk.lines == twin.lines)
     }
 
+    /// The character U+0000, which XML allows nowhere, is refused with its line and column: in
+    /// UTF-8, and in UTF-16 where its conversion would start with the bytes 00 00 00 3C (which
+    /// libxml2 takes for UTF-32 and crashes on).
+    @Test func theNulCharacterIsRefusedWithItsLine() throws {
+        let utf8: [UInt8] = Array("<gpx>\n<wpt lat=\"1\" ".utf8) + [0] + Array("lon=\"2\"/></gpx>\n".utf8)
+        #expect(throws: WalkFileError(line: 2, reason: .notWellFormedXML(column: 14, "a character XML does not allow (U+0000)"))) {
+            try readGPX(bytes: utf8)
+        }
+        let text = "\u{0}\u{0}\u{0}<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>"
+        let utf16: [UInt8] = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(throws: WalkFileError(line: 1, reason: .notWellFormedXML(column: 1, "a character XML does not allow (U+0000)"))) {
+            try readGPX(bytes: utf16)
+        }
+        // The input libFuzzer found: a UTF-16 byte order mark before NULs and UTF-8 text.
+        let found = Data(
+            base64Encoded:
+                "/v8AAAAAAAAAPD94bWwgdmVyc2lvbj0iMS4wIj8+CjxncHggdmVyc2lvbj0iMS4xIj48dHJrPjx0cmtzZWc+PHRya3B0//oAAAAAAAAAAAAAAAAAACBsYXQ9IjQ1LjgiIGxvbj0iMTUuOTciPjx0aW1lPjIwMjQtMDEtMDFUMDA6MDA6MDBaPC90aW1lPjwvdHJrcHQ+PHRya3B0IGxhdD0iNDUuODEiIGxvbj0iMTUuOTgiLz48L3Rya3NlZz4AAP/6PC90cms+PC9ncHg+Cg=="
+        )!
+        #expect(throws: WalkFileError.self) { try readGPX(bytes: [UInt8](found)) }
+    }
+
     /// Bytes that are not UTF-8 in a document that declares no other encoding are an error on
     /// their line; the same byte in a document declared ISO-8859-1 is a letter.
     @Test func bytesThatAreNotTextInTheEncodingAreAnError() throws {
