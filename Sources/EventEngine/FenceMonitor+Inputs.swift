@@ -207,7 +207,10 @@ extension FenceMonitor {
         state.tracks[i].streakMeters = 0
         output.placeEvents.append(PlaceEvent(placeID: state.tracks[i].id, kind: .entry, timeSeconds: time, evidence: evidence))
         // An entry is a cue to look for a stop (or the end of the visit under way).
-        if settings.visits != nil { state.cue = VisitCue(seconds: time) }
+        if settings.visits != nil {
+            let platform = if case .platform = evidence { true } else { false }
+            state.cue = VisitCue(seconds: time, placeID: platform ? state.tracks[i].id : nil)
+        }
     }
 
     private mutating func exit(track i: Int, at time: Double, evidence: Evidence, into output: inout MonitorOutput) {
@@ -272,6 +275,7 @@ extension FenceMonitor {
             }
             enter(track: i, at: time, evidence: .platform, into: &output)
         case .exit:
+            if state.cue?.placeID == report.regionID { state.cue?.placeID = nil }
             guard state.tracks[i].inside else { return }
             // An exit stamped before the visit's entry is a clock or ordering error of the host:
             // taken, it would make a visit of negative length.

@@ -22,7 +22,8 @@ public struct Stay: Hashable, Sendable, Codable {
     public var count: Int
     /// The sum of their error variances per axis, m² (`sum_variance`).
     public var sumVariance: Double
-    /// Consecutive fixes beyond the radius after the arrival.
+    /// Consecutive fixes beyond the radius (of the first fix before the arrival, of the mean
+    /// after it).
     public var outside = 0
     /// The first of those fixes' time, seconds (`first_outside_t`).
     public var firstOutsideSeconds: Double?
@@ -89,16 +90,28 @@ extension FenceMonitor {
         defer { state.stay = stay }
         let radius = rules.stillRadiusMeters
         guard stay.arrival != nil else {
-            guard Self.meters(vector, UnitVector(stay.anchor)) <= radius else {
-                stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
-                state.cue?.moves += 1
+            let distance = Self.meters(vector, UnitVector(stay.anchor))
+            guard distance <= radius else {
+                // A stray fix (a Wi-Fi position indoors, 50-65 m off) does not end a stay; leaving
+                // does, by the departure's rule. The arrival waits for a fix inside again.
+                stay.outside += 1
+                let firstOutside = stay.firstOutsideSeconds ?? time
+                stay.firstOutsideSeconds = firstOutside
+                if distance > rules.farDepartureFactor * radius
+                    || (stay.outside >= rules.departureFixes && time - firstOutside >= rules.departureSeconds)
+                {
+                    stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
+                    state.cue?.moves += 1
+                }
                 return
             }
             stay.include(vector, variance: variance, at: time)
             if time - stay.startSeconds >= rules.stillSeconds {
                 let visit = attribute(stay, rules: rules)
                 stay.arrival = visit
-                state.cue = nil
+                // A visit at a place answers the cue; one at none of them ends its burst only:
+                // the platform's region may still hold the stop to come.
+                if visit.placeID != nil { state.cue = nil } else { state.cue?.moves = rules.burstMoves }
                 output.visits.append(VisitEvent(kind: .arrival, visit: visit, timeSeconds: time))
             }
             return
@@ -106,8 +119,8 @@ extension FenceMonitor {
         let distance = Self.meters(vector, UnitVector(stay.mean))
         guard distance > radius else {
             stay.include(vector, variance: variance, at: time)
-            // The user is still at the visit: a cue heard during it is answered.
-            if let cue = state.cue, cue.seconds <= time { state.cue = nil }
+            // The user is still at the visit: a cue heard during it is answered (at a place).
+            if let cue = state.cue, cue.seconds <= time, stay.arrival?.placeID != nil { state.cue = nil }
             return
         }
         stay.outside += 1

@@ -264,8 +264,9 @@ public struct FenceMonitor: Sendable {
 
     /// The least location service that keeps the guarantee (see `LocationRequest`), and, with
     /// `Settings.visits`, sees stops: network fixes in a burst after a cue (a place entered)
-    /// until the stay is a visit or the user moves on; where the regions cannot protect every
-    /// place and `VisitSettings.passages` is off, network fixes instead of GNSS.
+    /// until the stay is a visit or the user moves on, then every `watchIntervalSeconds` while
+    /// inside a place without a visit; where the regions cannot protect every place and
+    /// `VisitSettings.passages` is off, network fixes instead of GNSS.
     public func locationRequest() -> LocationRequest {
         if rotator.state.reselections == 0 || state.refreshExitPending || rotator.mustReselect { return .oneFix }
         let passages = settings.visits?.passages ?? true
@@ -289,6 +290,14 @@ public struct FenceMonitor: Sendable {
             (state.lastInputSeconds ?? cue.seconds) - cue.seconds <= rules.burstSeconds
         {
             return .networkFixes(intervalSeconds: rules.burstIntervalSeconds)
+        }
+        // Inside a place (entered, not exited: in-app, or by the platform's region) with no visit
+        // naming a place yet: a slower watch, so that a stop that begins after the burst is still
+        // seen (the walk from the fence's edge to the door, a return the platform never reported
+        // because it never reported the exit); a burst again once two fixes stay.
+        if state.stay?.arrival?.placeID == nil, state.cue?.placeID != nil || state.tracks.contains(where: \.inside) {
+            let settling = !arrived && (state.stay?.count ?? 0) >= 2
+            return .networkFixes(intervalSeconds: settling ? rules.burstIntervalSeconds : rules.watchIntervalSeconds)
         }
         guard case .continuous = regions else { return regions }
         if !arrived, (state.stay?.count ?? 0) >= 2 { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }

@@ -154,13 +154,27 @@ public struct VisitSettings: Hashable, Sendable {
 }
 
 /// A reason to look for a stop now: a place was entered at `seconds`; the stay has moved on
-/// `moves` times since.
+/// `moves` times since; the platform reported the entry of `placeID`'s region and not yet its
+/// exit.
 public struct VisitCue: Hashable, Sendable, Codable {
     /// When the place was entered, seconds.
     public var seconds: Double
     /// How many times the stay has begun again since.
     public var moves = 0
+    /// The place whose region the platform reported entered, until it reports the exit (`place`
+    /// in JSON): while it has not and no visit names a place, the engine keeps watching (a walk
+    /// from the fence's edge to the door can take longer than the burst, and a return after a
+    /// short way out brings no second entry when the platform never reported the exit).
+    public var placeID: String?
 
     /// A cue at `seconds`, the stay not yet moved on.
-    public init(seconds: Double) { self.seconds = seconds }
+    public init(seconds: Double, placeID: String? = nil) {
+        self.seconds = seconds
+        self.placeID = placeID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case seconds, moves
+        case placeID = "place"
+    }
 }

@@ -5,15 +5,18 @@ import Geodesy
 /// them", given the fixes taken during the stop.
 ///
 /// The model, in a plane tangent at the fixes' mean:
-/// - the user stands somewhere in the place, taken as a 2D Gaussian around its center with σ half
-///   the fence's radius (the per-axis spread of a uniform disc);
+/// - the user stands somewhere in the place: around its center (a 2D Gaussian with σ half the
+///   fence's radius, the store the fence was drawn around) and never outside its fence (the
+///   Gaussian cut off at the edge). The cut-off matters for a stay just outside a fence: 15 m
+///   outside a 100 m fence, the mean known to 10 m, the place's density is a seventh of the
+///   uncut Gaussian's, and "none of them" wins;
 /// - each fix is the user's position plus an error of σ = accuracy / 1.51 per axis (a reported
 ///   accuracy is the radius of 68 % confidence on both platforms, and a 2D Gaussian holds 68 % of
 ///   its mass within 1.51 σ);
 /// - errors are correlated in time (Wi-Fi positions wander slowly: a first-order Gauss–Markov
-///   process with `correlationSeconds`), so n fixes `dt` apart shrink the mean's variance by
-///   (1 − ρ) n / (1 + ρ) with ρ = exp(−dt/τ), never below one fix's: sixty fixes a second apart
-///   are about one independent look, not sixty;
+///   process with `correlationSeconds`), so the mean of n fixes `dt` apart has the variance of
+///   an AR(1) process's mean, σ²/n² · Σᵢ Σⱼ ρ^|i−j| with ρ = exp(−dt/τ): sixty fixes a second
+///   apart (τ = 60 s) are 1.4 independent looks, not sixty;
 /// - "none of them" (the shop next door that is not in the catalog, a bus stop) has prior
 ///   `noneProbability` and a density spread evenly over a disc of `noneRadiusMeters`; the
 ///   candidates share the rest of the prior equally.
@@ -78,12 +81,18 @@ public struct StopAttribution: Hashable, Sendable {
     }
 
     /// The variance per axis of the mean of `count` fixes spread evenly over `spanSeconds`, each
-    /// with variance `sigmaSquared` per axis and errors correlated over `correlationSeconds`:
-    /// `sigmaSquared` · min(1, (1 + ρ) / ((1 − ρ) n)), ρ = exp(−dt/τ).
+    /// with variance `sigmaSquared` per axis and errors correlated over `correlationSeconds`
+    /// (ρ = exp(−dt/τ) between neighbours): exactly `sigmaSquared` / n² · Σᵢ Σⱼ ρ^|i−j|, that is
+    /// `sigmaSquared` / n · (1 + 2ρ / (1 − ρ) − 2ρ (1 − ρⁿ) / (n (1 − ρ)²)).
     public func meanVariance(sigmaSquared: Double, count: Int, spanSeconds: Double) -> Double {
         guard count > 1, spanSeconds > 0 else { return sigmaSquared }
-        let rho = exp(-spanSeconds / Double(count - 1) / correlationSeconds)
-        return sigmaSquared * min(1, (1 + rho) / ((1 - rho) * Double(count)))
+        let n = Double(count)
+        let rho = exp(-spanSeconds / (n - 1) / correlationSeconds)
+        let q = 1 - rho
+        // Fixes so close that their errors are one: the sum's cancellation is worse than the answer.
+        guard q > 1e-6 else { return sigmaSquared }
+        let share = (1 + 2 * rho / q - 2 * rho * (1 - pow(rho, n)) / (n * q * q)) / n
+        return sigmaSquared * min(1, max(share, 1 / n))
     }
 
     /// The σ per axis of one fix's error from its reported accuracy (a 68 % radius), meters.
@@ -96,16 +105,42 @@ public struct StopAttribution: Hashable, Sendable {
     /// (`AccuracyModel.percentile(0.68)` without the rounding).
     static let radius68PerSigma = 1.51
 
+    /// The density of the fixes' mean `distanceMeters` from a place's center, per m²: the user
+    /// stands at a Gaussian of σ s = r / 2 around the center cut off at the fence's edge, and the
+    /// mean is off by a Gaussian of `sigmaMeters` per axis. The product of the two Gaussians is
+    /// the mean's Gaussian density N(d; s² + σ²) times a Gaussian over the user's position (at
+    /// d · s² / (s² + σ²) from the center, σ' = sσ / √(s² + σ²)), so the cut-off integral is
+    /// that density times the Rice probability (`InsideProbability`) of the disc under the
+    /// second Gaussian, over the disc's share of the first, 1 − e⁻²; a place much smaller than σ
+    /// (r below σ / 1000) is its center's Gaussian.
+    static func density(distanceMeters d: Double, radiusMeters r: Double, sigmaMeters sigma: Double) -> Double {
+        let s2 = r * r / 4
+        let v = max(s2 + sigma * sigma, 1e-12)
+        let gaussian = exp(-d * d / (2 * v)) / (2 * .pi * v)
+        guard r >= sigma / 1000, r > 0 else { return gaussian }
+        let inside = InsideProbability.value(
+            distanceMeters: d * s2 / v, radiusMeters: r, sigmaMeters: (s2 * sigma * sigma / v).squareRoot())
+        return gaussian * inside / Self.discShare
+    }
+
+    /// The mass of a circular Gaussian of σ r / 2 within r of its center: 1 − e⁻².
+    static let discShare = -expm1(-2.0)
+
     /// The posterior given where the stop's fixes put the user on average (`mean`) and that
     /// mean's variance per axis (`meanVariance`, m²); with no mean, the prior.
     public func posterior(mean: Coordinate?, meanVariance: Double, candidates: [Candidate]) -> [(id: String?, probability: Double)] {
         let share = candidates.isEmpty ? 0 : (1 - noneProbability) / Double(candidates.count)
         let none = candidates.isEmpty ? 1 : noneProbability
         guard let mean else { return candidates.map { (Optional($0.id), share) } + [(nil, none)] }
+        let sigma = meanVariance.squareRoot()
         var weights: [(id: String?, weight: Double)] = candidates.map { candidate in
-            let d2 = pow(mean.distance(to: candidate.fence.center), 2)
-            let v = pow(candidate.fence.radiusMeters / 2, 2) + meanVariance
-            return (candidate.id, share * exp(-d2 / (2 * v)) / (2 * .pi * v))
+            (
+                candidate.id,
+                share
+                    * Self.density(
+                        distanceMeters: mean.distance(to: candidate.fence.center), radiusMeters: candidate.fence.radiusMeters,
+                        sigmaMeters: sigma)
+            )
         }
         weights.append((nil, none / (.pi * noneRadiusMeters * noneRadiusMeters)))
         let total = weights.reduce(0) { $0 + $1.weight }

@@ -19,8 +19,9 @@ public enum EvaluateCommand: Subcommand {
         the true path; the fence is centered at --fence or at the walk's middle fix).
         --adaptive-dwell also compares adaptive dwell (20 m of movement or 3 fixes) with fixed dwell
         (3 fixes) on the crossing walk at 1.4 and 15 m/s. --still instead evaluates stillness rules
-        (still once the fixes stay within a radius for a duration) over --runs errand trips on foot
-        and by car (Wi-Fi fixes indoors, docs/design/stops.md): the share of stops of at least 2
+        (still once the fixes stay within a radius for a duration; "2x30s": a stay ends at two
+        fixes beyond it 30 s apart, not at the first) over --runs errand trips on foot and by car
+        (Wi-Fi fixes indoors, docs/design/stops.md; a fix every --interval seconds): the share of stops of at least 2
         and 5 minutes noticed during the stop, the latency after the arrival, the stills said
         while moving (per hour) and at decoy stops (bus stops, red lights, the shop next door).
         --attribution evaluates the posterior over the places near a stop ("none of them"
@@ -80,16 +81,27 @@ public enum EvaluateCommand: Subcommand {
     }
 
     /// The stillness rules compared: Radar's (70 m for 140 s from the first fix) among radii of
-    /// 35–100 m and durations of 60–200 s, anchored on the first fix or on the mean of the fixes.
-    static let stillRules: [StillnessRule] = StillnessRule.Anchor.allCases.flatMap { anchor in
-        [35.0, 50, 70, 100].flatMap { radius in
-            [60.0, 100, 140, 200].map { StillnessRule(radiusMeters: radius, durationSeconds: $0, anchor: anchor) }
+    /// 35–100 m and durations of 60–200 s, anchored on the first fix or on the mean of the fixes,
+    /// each ended by the first fix beyond the radius; then 70 and 100 m from the first fix ended by
+    /// two fixes beyond it 30 s apart (the event engine's stays).
+    static let stillRules: [StillnessRule] =
+        StillnessRule.Anchor.allCases.flatMap { anchor in
+            [35.0, 50, 70, 100].flatMap { radius in
+                [60.0, 100, 140, 200].map { StillnessRule(radiusMeters: radius, durationSeconds: $0, anchor: anchor) }
+            }
         }
-    }
+        + [70.0, 100].flatMap { radius in
+            [60.0, 100, 140, 200].map {
+                StillnessRule(radiusMeters: radius, durationSeconds: $0, anchor: .firstFix, leaving: .twoFixesThirtySeconds)
+            }
+        }
 
     /// `--still`: the rules over errand trips on foot and by car, one table each.
     static func runStill(_ options: Options, console: Console) throws(CommandError) {
-        console.out("rotate evaluate --still: \(options.base.runs) errand trips each way, clustered places, seed \(options.base.seed)")
+        let interval = options.base.intervalSeconds
+        console.out(
+            "rotate evaluate --still: \(options.base.runs) errand trips each way, clustered places, a fix every "
+                + "\(TextFormat.fixed(interval, decimals: 0)) s at most, seed \(options.base.seed)")
         for (travel, drivingShare) in [("walking", 0.0), ("driving", 1.0)] {
             var scenario = Simulation.Scenario()
             scenario.placeSet = .clustered
@@ -102,9 +114,9 @@ public enum EvaluateCommand: Subcommand {
             } catch {
                 throw .failure("cannot build the place set: \(error)")
             }
-            let results = StillRuleEvaluation.run(simulation, trips: options.base.runs, rules: stillRules)
+            let results = StillRuleEvaluation.run(simulation, trips: options.base.runs, rules: stillRules, intervalSeconds: interval)
             console.out("")
-            console.out("\(travel): rule            stops>=2min  stops>=5min  latency median, p90   false stills/h  decoy stills")
+            console.out("\(travel): rule                  stops>=2min  stops>=5min  latency median, p90   false stills/h  decoy stills")
             for r in results { console.out(stillRow(r)) }
         }
     }
@@ -152,8 +164,9 @@ public enum EvaluateCommand: Subcommand {
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
         func share(_ value: Double?) -> String { value.map { TextFormat.fixed(100 * $0, decimals: 1) + " %" } ?? "-" }
         func seconds(_ value: Double?) -> String { value.map { TextFormat.fixed($0, decimals: 0) } ?? "-" }
-        let name = "\(Int(r.rule.radiusMeters)) m \(Int(r.rule.durationSeconds)) s \(r.rule.anchor.rawValue)"
-        return "  " + pad(name, 22) + pad(share(r.recall2), 13) + pad(share(r.recall5), 13)
+        let leaving = r.rule.leaving == .firstFixBeyond ? "" : " 2x30s"
+        let name = "\(Int(r.rule.radiusMeters)) m \(Int(r.rule.durationSeconds)) s \(r.rule.anchor.rawValue)\(leaving)"
+        return "  " + pad(name, 28) + pad(share(r.recall2), 13) + pad(share(r.recall5), 13)
             + pad("\(seconds(r.latencySeconds(quantile: 0.5))), \(seconds(r.latencySeconds(quantile: 0.9))) s", 22)
             + pad(TextFormat.fixed(r.falseStillsPerHour, decimals: 2), 16) + "\(r.decoyStills)"
     }

@@ -54,4 +54,36 @@ import Testing
         #expect(firstStopped?.0 == 62 && firstStopped?.1 == .stopped(sinceSeconds: 2))
         #expect(meanStopped?.0 == 60 && meanStopped?.1 == .stopped(sinceSeconds: 0))
     }
+
+    /// Ended by two fixes 30 s apart: a stray fix 120 m off during a stay neither ends it nor
+    /// resets its start (the first-fix-beyond rule starts over there); the stay is not said still
+    /// while the last fix is beyond the radius; a fix 350 m off ends it at once; leaving for good
+    /// is dated from the first fix beyond.
+    @Test func twoFixesThirtySecondsForgiveAStrayFix() {
+        var radar = StillnessRule(radiusMeters: 100, durationSeconds: 100, anchor: .firstFix)
+        var engine = StillnessRule(radiusMeters: 100, durationSeconds: 100, anchor: .firstFix, leaving: .twoFixesThirtySeconds)
+        func feed(_ p: Coordinate, _ t: Double) -> (StillnessRule.Change?, StillnessRule.Change?) {
+            (radar.add(p, at: t), engine.add(p, at: t))
+        }
+        // A fix every 20 s at the spot; the one at 80 s strays 120 m, the one at 100 s is back.
+        var changes: [(Double, StillnessRule.Change?, StillnessRule.Change?)] = []
+        for t in stride(from: 0.0, through: 200, by: 20) {
+            let (a, b) = feed(t == 80 ? Self.at(120) : Self.spot, t)
+            changes.append((t, a, b))
+        }
+        let engineFirst = changes.first { $0.2 != nil }
+        #expect(engineFirst?.0 == 100 && engineFirst?.2 == .stopped(sinceSeconds: 0))
+        // Started over at the stray (80 s), then again at 100 s, back within 100 m: still at 200.
+        let radarFirst = changes.first { $0.1 != nil }
+        #expect(radarFirst?.0 == 200 && radarFirst?.1 == .stopped(sinceSeconds: 100))
+        // A stray while still: pending, not a move; two beyond, 20 s apart: still pending; 40 s: moved.
+        #expect(engine.add(Self.at(150), at: 220) == nil && engine.isStill)
+        #expect(engine.add(Self.at(160), at: 240) == nil && engine.isStill)
+        #expect(engine.add(Self.at(170), at: 260) == .moved(atSeconds: 220) && !engine.isStill)
+        // Far: one fix beyond three radii ends the stay at once.
+        var far = StillnessRule(radiusMeters: 100, durationSeconds: 100, anchor: .firstFix, leaving: .twoFixesThirtySeconds)
+        for t in stride(from: 0.0, through: 120, by: 20) { _ = far.add(Self.spot, at: t) }
+        #expect(far.isStill)
+        #expect(far.add(Self.at(350), at: 140) == .moved(atSeconds: 140))
+    }
 }

@@ -29,7 +29,7 @@ import Testing
     }
 
     /// Under its own model the posterior is calibrated: stops drawn from the model (a place by the
-    /// prior, the user around its center, fixes with slowly changing errors, or "none" anywhere in
+    /// prior, the user around its center and inside its fence, fixes with slowly changing errors, or "none" anywhere in
     /// its disc) are right as often as the top answer's probability says, bin by bin, within 4
     /// binomial standard errors. A posterior that took correlated fixes for independent ones
     /// would be over-confident and fail.
@@ -50,7 +50,11 @@ import Testing
             } else {
                 let k = rng.nextInt(below: places.count)
                 truth = "p\(k)"
-                point = (places[k].0 + places[k].2 / 2 * rng.nextGaussian(), places[k].1 + places[k].2 / 2 * rng.nextGaussian())
+                // Around the center (σ = r / 2), never outside the fence.
+                repeat {
+                    point = (places[k].2 / 2 * rng.nextGaussian(), places[k].2 / 2 * rng.nextGaussian())
+                } while point.east * point.east + point.north * point.north > places[k].2 * places[k].2
+                point = (places[k].0 + point.east, places[k].1 + point.north)
             }
             let stopFixes = Self.fixes(around: point, count: 60, step: 1, sigma: 30, tau: attribution.correlationSeconds, rng: &rng)
             guard let top = attribution.posterior(fixes: stopFixes, candidates: candidates).first else { continue }
@@ -86,6 +90,55 @@ import Testing
         #expect(close.first?.id == "a" && apart.first?.id == "a")
         #expect((apart.first?.probability ?? 0) > (close.first?.probability ?? 1) + 0.2)
         #expect(abs(close.reduce(0) { $0 + $1.probability } - 1) < 1e-12)
+    }
+
+    /// One place's density, read back from the posterior of a lone candidate, equals a brute-force
+    /// integral over a 400 × 400 grid of the user's position (a Gaussian of σ r / 2 around the
+    /// center, cut off at the edge and renormalized) times the mean's Gaussian error around it:
+    /// inside, at the edge, outside, for places smaller and larger than the error.
+    @Test(arguments: [
+        (20.0, 10.0, 5.0), (60.0, 100.0, 10.0), (115.0, 100.0, 10.0), (130.0, 100.0, 30.0), (40.0, 15.0, 40.0), (0.0, 50.0, 2.0),
+        (75.0, 50.0, 0.5),
+    ])
+    func aPlacesDensityIsTheCutOffGaussianConvolvedWithTheError(distance: Double, radius: Double, sigma: Double) {
+        let attribution = StopAttribution()
+        let candidate = StopAttribution.Candidate(id: "a", fence: CircularFence(center: Self.origin, radiusMeters: radius))
+        let mean = Self.at(east: distance, north: 0)
+        let p =
+            attribution.posterior(mean: mean, meanVariance: sigma * sigma, candidates: [candidate]).first { $0.id == "a" }?.probability ?? 0
+        // p = f (1 − π0) / (f (1 − π0) + π0 / (π R²)), so f = p π0 / ((1 − p)(1 − π0) π R²).
+        let none = attribution.noneProbability
+        let noneDensity = none / (.pi * attribution.noneRadiusMeters * attribution.noneRadiusMeters)
+        let density = p * noneDensity / ((1 - p) * (1 - none))
+        let s = radius / 2
+        let steps = 400
+        let h = 2 * radius / Double(steps)
+        var mass = 0.0, integral = 0.0
+        for i in 0..<steps {
+            for j in 0..<steps {
+                let x = -radius + (Double(i) + 0.5) * h, y = -radius + (Double(j) + 0.5) * h
+                guard x * x + y * y <= radius * radius else { continue }
+                let place = exp(-(x * x + y * y) / (2 * s * s)) / (2 * .pi * s * s) * h * h
+                let dx = distance - x
+                mass += place
+                integral += place * exp(-(dx * dx + y * y) / (2 * sigma * sigma)) / (2 * .pi * sigma * sigma)
+            }
+        }
+        let expected = integral / mass
+        #expect(abs(density - expected) <= 0.01 * expected + 1e-12, "density \(density), grid \(expected)")
+    }
+
+    /// The mean's variance equals the brute-force double sum σ²/n² · Σᵢ Σⱼ ρ^|i−j| of an AR(1)
+    /// process's mean, from one fix (σ²) to fixes hours apart (σ²/n).
+    @Test(arguments: [(2, 1.0), (60, 1.0), (60, 20.0), (13, 600.0), (200, 0.01), (30, 36_000.0)])
+    func theMeansVarianceIsTheDoubleSum(count: Int, stepSeconds: Double) {
+        let attribution = StopAttribution()
+        let rho = exp(-stepSeconds / attribution.correlationSeconds)
+        var sum = 0.0
+        for i in 0..<count { for j in 0..<count { sum += pow(rho, Double(abs(i - j))) } }
+        let expected = 9.0 * sum / Double(count * count)
+        let variance = attribution.meanVariance(sigmaSquared: 9, count: count, spanSeconds: stepSeconds * Double(count - 1))
+        #expect(abs(variance - expected) <= 1e-6 * expected, "\(variance) vs \(expected)")
     }
 
     /// Far from every candidate the answer is "none of them"; with no candidate, "none" is certain.

@@ -211,7 +211,7 @@ import WalkSimulator
     /// `--min-recall-120` fails the run when rotate's measured recall of visits of at least 120 s
     /// is below it, and passes at the measured value.
     @Test func minimumRecallIsACheck() throws {
-        let base = ["simulate", "--set", "mixed", "--walks", "3", "--length-km", "3", "--quiet", "--seed", "1"]
+        let base = ["simulate", "--set", "mixed", "--walks", "3", "--length-km", "3", "--quiet", "--seed", "4"]
         let measured = CapturingConsole.run(base + ["--json"])
         #expect(measured.code == 0, "\(measured.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(measured.out.utf8)) as? [String: Any])

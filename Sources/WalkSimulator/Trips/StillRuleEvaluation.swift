@@ -4,8 +4,8 @@ import Geodesy
 /// Stillness rules (`StillnessRule`) over errand trips' fixes, against the trips' true stops:
 /// how many stops each rule notices and how soon, and how often it calls a moving user still.
 ///
-/// Every delivered fix of the trip (the continuous fixes an app would have with the receiver on:
-/// GNSS outdoors, Wi-Fi positions indoors) goes to the rule. A stop of at least 2 minutes is
+/// The delivered fixes of the trip (the continuous fixes an app would have with the receiver on:
+/// GNSS outdoors, Wi-Fi positions indoors), every one or one per interval, go to the rule. A stop of at least 2 minutes is
 /// noticed when the rule says still between its arrival and its departure; the latency is that
 /// moment less the arrival. A "still" said outside every stop is false when it falls outside every
 /// decoy too (the user was moving), and a decoy stop when it falls in one (a bus stop, a red
@@ -34,22 +34,26 @@ public enum StillRuleEvaluation {
         public func latencySeconds(quantile q: Double) -> Double? { nearestRank(latenciesSeconds, quantile: q) }
     }
 
-    /// Each rule over `trips` errand trips of `simulation` (its walk kind is ignored).
-    public static func run(_ simulation: Simulation, trips: Int, rules: [StillnessRule]) -> [Result] {
+    /// Each rule over `trips` errand trips of `simulation` (its walk kind is ignored), fed a fix
+    /// every `intervalSeconds` at most (1: every fix; 20: a burst of network fixes).
+    public static func run(_ simulation: Simulation, trips: Int, rules: [StillnessRule], intervalSeconds: Double = 1) -> [Result] {
         var results = rules.map(Result.init(rule:))
         for index in 0..<trips {
             let trip = simulation.trip(index)
-            for r in results.indices { score(trip, into: &results[r]) }
+            for r in results.indices { score(trip, intervalSeconds: intervalSeconds, into: &results[r]) }
         }
         return results
     }
 
     /// One trip through one rule.
-    static func score(_ trip: Trip, into result: inout Result) {
+    static func score(_ trip: Trip, intervalSeconds: Double = 1, into result: inout Result) {
         var rule = result.rule
         var stills: [Double] = []
+        var next = -Double.infinity
         for sample in trip.walk.samples {
-            guard let fix = sample.fix, case .stopped = rule.add(fix.coordinate, at: sample.timeSeconds) else { continue }
+            guard let fix = sample.fix, sample.timeSeconds >= next else { continue }
+            next = sample.timeSeconds + intervalSeconds
+            guard case .stopped = rule.add(fix.coordinate, at: sample.timeSeconds) else { continue }
             stills.append(sample.timeSeconds)
         }
         result.trips += 1
