@@ -29,6 +29,10 @@ public struct Stay: Hashable, Sendable, Codable {
     public var firstOutsideSeconds: Double?
     /// The visit reported at the arrival; nil until the stay is long enough.
     public var arrival: StoreVisit?
+    /// How fast the user left the stay before this one: the distance from its first fix to this
+    /// stay's first fix over the time between them, m/s (`approach_mps`); nil for the first stay
+    /// and after a visit.
+    public var approachSpeed: Double?
 
     /// A stay beginning at one fix.
     public init(at coordinate: Coordinate, timeSeconds: Double, variance: Double) {
@@ -69,6 +73,7 @@ public struct Stay: Hashable, Sendable, Codable {
         case outside
         case firstOutsideSeconds = "first_outside_t"
         case arrival
+        case approachSpeed = "approach_mps"
     }
 }
 
@@ -100,7 +105,9 @@ extension FenceMonitor {
                 if distance > rules.farDepartureFactor * radius
                     || (stay.outside >= rules.departureFixes && time - firstOutside >= rules.departureSeconds)
                 {
+                    let elapsed = time - stay.startSeconds
                     stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
+                    stay.approachSpeed = elapsed > 0 ? distance / elapsed : nil
                     state.cue?.moves += 1
                 }
                 return

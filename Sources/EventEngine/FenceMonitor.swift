@@ -284,7 +284,22 @@ public struct FenceMonitor: Sendable {
                 }
             }
         guard let rules = settings.visits else { return regions }
-        if passages, case .continuous = regions { return regions }
+        // Driving (the last stay left faster than `drivingSpeedMetersPerSecond`, no stay since):
+        // no GNSS for the fences passed; network fixes see the stop when the car parks.
+        let driving =
+            rules.drivingSpeedMetersPerSecond.map { limit in
+                state.stay.map { $0.arrival == nil && ($0.approachSpeed ?? 0) > limit } ?? false
+            } ?? false
+        // At a visit (at a place or at none) that has lasted `settleSeconds` the user is still:
+        // no GNSS for passages, a network fix every `visitIntervalSeconds` to see the departure;
+        // a fix beyond the stay brings GNSS back at once. Before, GNSS stays on: a wait at a
+        // crossing that became a visit ends within minutes, and the walker then passes fences.
+        if let stay = state.stay, let visit = stay.arrival, stay.outside == 0, case .continuous = regions,
+            (state.lastInputSeconds ?? stay.lastSeconds) - visit.arrivalSeconds >= rules.settleSeconds
+        {
+            return .networkFixes(intervalSeconds: rules.visitIntervalSeconds)
+        }
+        if passages, !driving, case .continuous = regions { return regions }
         let arrived = state.stay?.arrival != nil
         if let cue = state.cue, cue.moves < rules.burstMoves,
             (state.lastInputSeconds ?? cue.seconds) - cue.seconds <= rules.burstSeconds

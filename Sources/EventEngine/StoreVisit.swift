@@ -146,8 +146,22 @@ public struct VisitSettings: Hashable, Sendable {
     /// Seconds between network fixes where the regions cannot protect every place, without
     /// GNSS and without a stay under way.
     public var watchIntervalSeconds = 60.0
-    /// Seconds between network fixes during a visit there (to see the departure).
+    /// Seconds between network fixes during a visit (to see the departure): without GNSS, and
+    /// where the regions cannot protect every place, where the engine would otherwise keep GNSS
+    /// on for passages the user, still, does not make.
     public var visitIntervalSeconds = 120.0
+    /// How long a visit lasts, from its arrival time, before the engine turns GNSS off for it,
+    /// seconds: a wait at a crossing that became a visit ends within minutes, and the walker then
+    /// passes fences, which GNSS enters.
+    public var settleSeconds = 300.0
+    /// Faster than this the user is driving, m/s (`Stay.approachSpeed`, the speed at which the
+    /// last stay was left): then the engine does not keep GNSS on to enter the fences it passes,
+    /// where the regions cannot protect every place, and asks for network fixes every
+    /// `watchIntervalSeconds` instead, which see the stop when the car parks; nil keeps GNSS on.
+    /// 8 m/s (29 km/h) is above a cyclist's 4–6 m/s and a runner's, below urban traffic between
+    /// lights (a shop passed at 20 m/s is not a visit, and GNSS kept on for it is the most common
+    /// complaint about geofencing SDKs' battery use).
+    public var drivingSpeedMetersPerSecond: Double? = 8
 
     /// The defaults above.
     public init() {}

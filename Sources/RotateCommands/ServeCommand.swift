@@ -1,3 +1,4 @@
+import EventEngine
 import FencePlanner
 import RotateFormats
 import StateStore
@@ -68,6 +69,12 @@ public enum ServeCommand: Subcommand {
         commit is answered. A JSON state file of an earlier version is migrated once (and kept as
         FILE.json).
 
+        With --visits every device also reports store visits: each answer to a device carries
+        "visits", the engine's arrivals and departures (a stay of 100 m for 100 s), each with the
+        place as a posterior over the places near it and "none of them" (protocol version 5;
+        without --visits the lines are version 4's). The engine then asks for "network_fixes" at
+        times (a Wi-Fi or cell position every "interval_s", GNSS off).
+
         With --stateless the process holds no device: each device line may carry "state" (what the
         device's previous answer returned) and every answer to a device ends with the new "state",
         so replicas behind a load balancer can serve any device while the host keeps the states
@@ -87,6 +94,11 @@ public enum ServeCommand: Subcommand {
                     "Hold no device: each device line may carry its \"state\" and every answer returns the new one (any replica serves any device)."
             ),
             .alias("--snapshot-every", of: commitEvery),
+            OptionSpec(
+                "--visits",
+                help:
+                    "Report store visits: every answer to a device carries \"visits\" (arrivals and departures, the place as a posterior; protocol version 5)."
+            ),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
     static let commitEvery = OptionSpec(
@@ -99,6 +111,7 @@ public enum ServeCommand: Subcommand {
         var durability: Durability
         var commitEvery: Int
         var configuration: RotationConfiguration
+        var visits: Bool
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
@@ -112,23 +125,28 @@ public enum ServeCommand: Subcommand {
         return Options(
             places: try Inputs.requiredPlaces(arguments), statePath: statePath, stateless: stateless,
             durability: durability, commitEvery: commitEvery,
-            configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin))
+            configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin),
+            visits: arguments.flag("--visits"))
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
         let loaded = try Inputs.places(options.places, console: console)
+        var settings = FenceMonitor.Settings()
+        if options.visits { settings.visits = VisitSettings() }
         var server: Sidecar
         var store: SidecarStore?
         if let statePath = options.statePath {
             do {
                 (store, server) = try SidecarStore.open(
-                    path: statePath, catalog: loaded.catalog, configuration: options.configuration, durability: options.durability)
+                    path: statePath, catalog: loaded.catalog, configuration: options.configuration, durability: options.durability,
+                    settings: settings)
             } catch {
                 throw .failure("\(error)")
             }
             if let store { console.err(store.summary) }
         } else {
-            server = Sidecar(catalog: loaded.catalog, configuration: options.configuration, stateless: options.stateless)
+            server = Sidecar(
+                catalog: loaded.catalog, configuration: options.configuration, stateless: options.stateless, settings: settings)
         }
         Termination.install()
         try answer(&server, store: store, commitEvery: options.commitEvery, console: console)

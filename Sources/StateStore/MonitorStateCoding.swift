@@ -18,9 +18,10 @@ import Geodesy
 /// inside, no registrations before the first selection); `FenceMonitor` checks the rest
 /// against the catalog when the device resumes.
 public enum MonitorStateCoding {
-    /// The version of this form written in the first byte: 2 ends with a checksum; 1, written by
-    /// earlier builds, has none and is still read.
-    public static let version: UInt8 = 2
+    /// The version of this form written in the first byte: 3 adds the stay and the cue of store
+    /// visits (`MonitorState.stay`, `.cue`) after the flags; 2 ends with a checksum; both
+    /// earlier forms (2, and 1 without a checksum) are still read, without a stay or a cue.
+    public static let version: UInt8 = 3
 
     /// The form of a state packed against `catalog` (no place looked up), ending with a CRC-32C
     /// of the device's id and every byte before it: one flipped bit anywhere in the state (a
@@ -95,6 +96,7 @@ public enum MonitorStateCoding {
         writer.optionalDouble(state.lastInputSeconds)
         writer.optionalDouble(state.lastFixSeconds)
         writer.byte((state.lastTrustedFixContinuous ? 1 : 0) | (state.refreshExitPending ? 2 : 0) | (state.resetPending ? 4 : 0))
+        writeVisits(state, to: &writer)
         let check = writer.bytes.withUnsafeBytes { CRC32C.checksum($0, seed: CRC32C.checksum(of: device)) }
         withUnsafeBytes(of: check.littleEndian) { writer.bytes.append(contentsOf: $0) }
         return writer.bytes
@@ -130,6 +132,7 @@ public enum MonitorStateCoding {
         state.lastTrustedFixContinuous = flags & 1 != 0
         state.refreshExitPending = flags & 2 != 0
         state.resetPending = flags & 4 != 0
+        if stored.first == 3 { try readVisits(&reader, into: &state) }
         guard reader.isAtEnd else { throw StateCodingError("\(reader.remaining) bytes after the state") }
         return state
     }
@@ -143,7 +146,7 @@ public enum MonitorStateCoding {
         switch codec {
         case 1:
             return stored  // written before the checksum
-        case 2:
+        case 2, 3:
             guard stored.count >= 5 else { throw StateCodingError("truncated state (\(stored.count) bytes)") }
             let fields = UnsafeRawBufferPointer(rebasing: stored[0..<(stored.count - 4)])
             var check: UInt32 = 0
@@ -153,7 +156,107 @@ public enum MonitorStateCoding {
             }
             return fields
         default:
-            throw StateCodingError("unknown state codec version \(codec) (this build reads 1 and \(version))")
+            throw StateCodingError("unknown state codec version \(codec) (this build reads 1 to \(version))")
+        }
+    }
+
+    /// The stay and the cue (codec 3): a tag (1: a stay follows, 2: a cue follows), then the
+    /// stay's sums, its outside count and times, its approach speed and its arrival's visit,
+    /// then the cue's time, moves and place.
+    private static func writeVisits(_ state: MonitorState, to writer: inout ByteWriter) {
+        writer.byte((state.stay == nil ? 0 : 1) | (state.cue == nil ? 0 : 2))
+        if let stay = state.stay {
+            writer.coordinate(stay.anchor)
+            writer.double(stay.startSeconds)
+            writer.double(stay.lastSeconds)
+            writer.double(stay.sumX)
+            writer.double(stay.sumY)
+            writer.double(stay.sumZ)
+            writer.integer(stay.count)
+            writer.double(stay.sumVariance)
+            writer.integer(stay.outside)
+            writer.optionalDouble(stay.firstOutsideSeconds)
+            writer.optionalDouble(stay.approachSpeed)
+            if let visit = stay.arrival {
+                writer.byte(1)
+                writer.optionalString(visit.placeID)
+                writer.count(visit.candidates.count)
+                for candidate in visit.candidates {
+                    writer.string(candidate.placeID)
+                    writer.double(candidate.probability)
+                }
+                writer.double(visit.noneProbability)
+                writer.coordinate(visit.coordinate)
+                writer.double(visit.horizontalAccuracyMeters)
+                writer.double(visit.arrivalSeconds)
+                writer.optionalDouble(visit.departureSeconds)
+                writer.integer(visit.fixes)
+            } else {
+                writer.byte(0)
+            }
+        }
+        if let cue = state.cue {
+            writer.double(cue.seconds)
+            writer.integer(cue.moves)
+            writer.optionalString(cue.placeID)
+        }
+    }
+
+    /// Reads what `writeVisits` wrote, checked (finite times and sums, counts in range,
+    /// probabilities in 0...1).
+    private static func readVisits(_ reader: inout ByteReader, into state: inout MonitorState) throws(StateCodingError) {
+        let tag = try reader.byte()
+        guard tag < 4 else { throw StateCodingError("unknown visits tag \(tag)") }
+        func finite(_ value: Double, _ what: String) throws(StateCodingError) -> Double {
+            guard value.isFinite else { throw StateCodingError("a stay's \(what) must be finite") }
+            return value
+        }
+        func probability(_ value: Double) throws(StateCodingError) -> Double {
+            guard value >= 0, value <= 1 else { throw StateCodingError("a visit's probability must be within 0...1") }
+            return value
+        }
+        if tag & 1 != 0 {
+            var stay = Stay(at: try reader.coordinate(), timeSeconds: 0, variance: 0)
+            stay.startSeconds = try finite(try reader.double(), "start")
+            stay.lastSeconds = try finite(try reader.double(), "last time")
+            stay.sumX = try finite(try reader.double(), "sum")
+            stay.sumY = try finite(try reader.double(), "sum")
+            stay.sumZ = try finite(try reader.double(), "sum")
+            stay.count = try reader.integer()
+            stay.sumVariance = try finite(try reader.double(), "variance")
+            stay.outside = try reader.integer()
+            stay.firstOutsideSeconds = try reader.optionalDouble()
+            stay.approachSpeed = try reader.optionalDouble()
+            guard stay.count >= 1, stay.outside >= 0, stay.sumVariance >= 0 else {
+                throw StateCodingError("a stay needs at least one fix and non-negative counts")
+            }
+            if try reader.flag() {
+                let placeID = try reader.optionalString()
+                let candidateCount = try reader.count()
+                var candidates: [StoreVisit.Candidate] = []
+                for _ in 0..<candidateCount {
+                    let id = try reader.string()
+                    candidates.append(StoreVisit.Candidate(placeID: id, probability: try probability(try reader.double())))
+                }
+                let none = try probability(try reader.double())
+                let coordinate = try reader.coordinate()
+                let accuracy = try finite(try reader.double(), "accuracy")
+                let arrival = try finite(try reader.double(), "arrival")
+                let departure = try reader.optionalDouble()
+                let fixes = try reader.integer()
+                guard fixes >= 1, accuracy >= 0 else { throw StateCodingError("a visit needs a fix and an accuracy >= 0") }
+                stay.arrival = StoreVisit(
+                    placeID: placeID, candidates: candidates, noneProbability: none, coordinate: coordinate,
+                    horizontalAccuracyMeters: accuracy, arrivalSeconds: arrival, departureSeconds: departure, fixes: fixes)
+            }
+            state.stay = stay
+        }
+        if tag & 2 != 0 {
+            var cue = VisitCue(seconds: try finite(try reader.double(), "cue time"))
+            cue.moves = try reader.integer()
+            cue.placeID = try reader.optionalString()
+            guard cue.moves >= 0 else { throw StateCodingError("a cue's moves must be >= 0") }
+            state.cue = cue
         }
     }
 
@@ -324,6 +427,15 @@ private struct ByteWriter {
             byte(0)
         }
     }
+
+    mutating func optionalString(_ value: String?) {
+        if let value {
+            byte(1)
+            string(value)
+        } else {
+            byte(0)
+        }
+    }
 }
 
 /// Reads what `ByteWriter` wrote, refusing to run past the end.
@@ -403,6 +515,11 @@ private struct ByteReader {
         let value = try double()
         guard value.isFinite else { throw StateCodingError("a time or probability is not finite") }
         return value
+    }
+
+    mutating func optionalString() throws(StateCodingError) -> String? {
+        guard try flag() else { return nil }
+        return try string()
     }
 
     mutating func optionalInteger() throws(StateCodingError) -> Int? {

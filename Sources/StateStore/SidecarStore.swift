@@ -81,7 +81,8 @@ public final class SidecarStore: @unchecked Sendable {
     ///   holds, a file that is not a rotate state (or a JSON state file that does not read),
     ///   another schema, a corrupt database, or a database created from another places file.
     public static func open(
-        path: String, catalog: PlaceCatalog, configuration: RotationConfiguration, durability: Durability
+        path: String, catalog: PlaceCatalog, configuration: RotationConfiguration, durability: Durability,
+        settings: FenceMonitor.Settings = FenceMonitor.Settings()
     ) throws(StateFileError) -> (store: SidecarStore, sidecar: Sidecar) {
         try checkKind(of: path)
         let lock = try StateLock(databasePath: path)
@@ -95,7 +96,7 @@ public final class SidecarStore: @unchecked Sendable {
         var sidecar: Sidecar
         if database.isNew {
             try database.seed(catalog, digest: digest)
-            sidecar = Sidecar(catalog: catalog, configuration: configuration)
+            sidecar = Sidecar(catalog: catalog, configuration: configuration, settings: settings)
         } else {
             guard try database.seedDigest() == digest else {
                 throw StateFileError(
@@ -120,7 +121,7 @@ public final class SidecarStore: @unchecked Sendable {
                         path: path, reason: "corrupt: the stored places do not match the catalog version \(version) that was committed")
                 }
             }
-            sidecar = Sidecar(catalog: current, configuration: configuration)
+            sidecar = Sidecar(catalog: current, configuration: configuration, settings: settings)
         }
         let store = try SidecarStore(
             database: database, lock: lock, durability: durability, migrated: migrated, resumedMigration: resumedMigration,

@@ -24,10 +24,18 @@ public struct Sidecar: Sendable {
 
     /// A sidecar over `catalog` holding no device yet; device states come from `restore(_:from:)`,
     /// `lookUp(in:)`, or (with `stateless`) the lines themselves.
-    public init(catalog: PlaceCatalog, configuration: RotationConfiguration, stateless: Bool = false) {
-        devices = DeviceRegistry(catalog: catalog, configuration: configuration)
+    /// With `settings.visits` (`rotate serve --visits`) every device reports store visits and
+    /// every answer to a device carries `visits` (protocol version 5).
+    public init(
+        catalog: PlaceCatalog, configuration: RotationConfiguration, stateless: Bool = false,
+        settings: FenceMonitor.Settings = FenceMonitor.Settings()
+    ) {
+        devices = DeviceRegistry(catalog: catalog, configuration: configuration, settings: settings)
         self.stateless = stateless
     }
+
+    /// Whether answers carry the devices' visits (`FenceMonitor.Settings.visits` is set).
+    public var reportsVisits: Bool { devices.settings.visits != nil }
 
     /// Replays the change sets of a JSON state file (format 2, what the sidecar wrote before its
     /// state database) over the catalog and keeps the saved device states.
@@ -94,7 +102,7 @@ public struct Sidecar: Sendable {
             return [
                 SidecarResponse.catalog(
                     line: number, version: devices.catalog.version, places: devices.catalog.count, affected: affected,
-                    minimumRefreshMeters: minimumRefreshMeters)
+                    minimumRefreshMeters: minimumRefreshMeters, visits: reportsVisits)
             ]
         case .success(.reset(let device, let state)):
             lastWasReport = true
@@ -150,12 +158,14 @@ public struct Sidecar: Sendable {
         do {
             let output = try devices.handle(input, from: device)
             guard stateless else {
-                return SidecarResponse.report(line: number, device: device, output: output, minimumRefreshMeters: minimumRefreshMeters)
+                return SidecarResponse.report(
+                    line: number, device: device, output: output, minimumRefreshMeters: minimumRefreshMeters, visits: reportsVisits)
             }
             let state = devices.state(of: device)
             devices.forget(device)
             return SidecarResponse.report(
-                line: number, device: device, output: output, state: state, minimumRefreshMeters: minimumRefreshMeters)
+                line: number, device: device, output: output, state: state, minimumRefreshMeters: minimumRefreshMeters,
+                visits: reportsVisits)
         } catch {
             if stateless { devices.forget(device) }
             return SidecarResponse.error(line: number, error.description)

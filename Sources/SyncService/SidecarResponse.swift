@@ -15,12 +15,18 @@ public enum SidecarResponse {
     ///
     /// A refresh region is written with a radius of at least `minimumRefreshMeters`, the
     /// platform's minimum (`RefreshRegion.registrationRadiusMeters(minimum:)`).
+    ///
+    /// With `visits` (`rotate serve --visits`, protocol version 5) every answer also carries
+    /// `visits`: the engine's visit events, [{event, t, place?, candidates: [{place, p}], none_p,
+    /// lat, lon, accuracy_m, arrival_t, departure_t?, fixes}] (`place` absent when the visit
+    /// names none of the places; `departure_t` on departures only).
     public static func report(
-        line: Int, device: String, output: MonitorOutput, state: MonitorState? = nil, minimumRefreshMeters: Double = 0
+        line: Int, device: String, output: MonitorOutput, state: MonitorState? = nil, minimumRefreshMeters: Double = 0,
+        visits: Bool = false
     ) -> String {
         var object = JSONObject()
         object.add("line", line)
-        addDevice(device, output, minimumRefreshMeters: minimumRefreshMeters, to: &object)
+        addDevice(device, output, minimumRefreshMeters: minimumRefreshMeters, visits: visits, to: &object)
         if let state {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -31,7 +37,9 @@ public enum SidecarResponse {
 
     /// The answer to one device's input, without its line number (also an item of a catalog
     /// answer's `affected`).
-    static func addDevice(_ device: String, _ output: MonitorOutput, minimumRefreshMeters: Double, to object: inout JSONObject) {
+    static func addDevice(
+        _ device: String, _ output: MonitorOutput, minimumRefreshMeters: Double, visits: Bool = false, to object: inout JSONObject
+    ) {
         object.add("device", device)
         if let reconciliation = output.reconciliation {
             object.add("action", "reconcile")
@@ -84,7 +92,27 @@ public enum SidecarResponse {
                 location.add("interval_s", seconds, decimals: 2)
             }
         }
+        if visits { object.add("visits", objectsOf: output.visits, addVisit) }
         if let reason = output.ignored { object.add("ignored", reason) }
+    }
+
+    /// One visit event: what happened and when, then the visit (docs/sidecar.md, Visits).
+    static func addVisit(_ event: VisitEvent, to item: inout JSONObject) {
+        let visit = event.visit
+        item.add("event", event.kind.rawValue)
+        item.add("t", event.timeSeconds, decimals: 3)
+        if let place = visit.placeID { item.add("place", place) }
+        item.add("candidates", objectsOf: visit.candidates) { candidate, entry in
+            entry.add("place", candidate.placeID)
+            entry.add("p", candidate.probability, decimals: 4)
+        }
+        item.add("none_p", visit.noneProbability, decimals: 4)
+        item.add("lat", visit.coordinate.latitude, decimals: 7)
+        item.add("lon", visit.coordinate.longitude, decimals: 7)
+        item.add("accuracy_m", visit.horizontalAccuracyMeters, decimals: 2)
+        item.add("arrival_t", visit.arrivalSeconds, decimals: 3)
+        if let departure = visit.departureSeconds { item.add("departure_t", departure, decimals: 3) }
+        item.add("fixes", visit.fixes)
     }
 
     static func addRefresh(_ region: RefreshRegion, minimumRefreshMeters: Double, to refresh: inout JSONObject) {
@@ -106,7 +134,8 @@ public enum SidecarResponse {
     /// the devices the change reached, each as the answer to one of its inputs without `line`
     /// (an `update` to push, or `none` with `location` asking for one fix, and `place_events`).
     public static func catalog(
-        line: Int, version: Int, places: Int, affected: [(device: String, output: MonitorOutput)] = [], minimumRefreshMeters: Double = 0
+        line: Int, version: Int, places: Int, affected: [(device: String, output: MonitorOutput)] = [], minimumRefreshMeters: Double = 0,
+        visits: Bool = false
     ) -> String {
         var object = JSONObject()
         object.add("line", line)
@@ -114,7 +143,7 @@ public enum SidecarResponse {
         object.add("catalog_version", version)
         object.add("places", places)
         object.add("affected", objectsOf: affected) { item, object in
-            addDevice(item.device, item.output, minimumRefreshMeters: minimumRefreshMeters, to: &object)
+            addDevice(item.device, item.output, minimumRefreshMeters: minimumRefreshMeters, visits: visits, to: &object)
         }
         return object.finished()
     }

@@ -99,7 +99,8 @@ public struct RotateStrategy: MonitoringStrategy {
     /// Whether the engine reports visits (`FenceMonitor.Settings.visits`).
     public var reportsVisits: Bool { monitor.settings.visits != nil }
 
-    /// The arrivals the engine reported that name a place, each with the places it lists.
+    /// The arrivals the engine reported, each with the place it names (if any) and the places it
+    /// lists.
     public mutating func takeVisits() -> [ReportedVisit] {
         defer { visits.removeAll(keepingCapacity: true) }
         return visits
@@ -112,9 +113,9 @@ public struct RotateStrategy: MonitoringStrategy {
         placeEvents += output.placeEvents
         visitEvents += output.visits
         for event in output.visits where event.kind == .arrival {
-            guard let place = event.visit.placeID else { continue }
+            let place = event.visit.placeID
             let others = event.visit.candidates.map(\.placeID).filter { $0 != place }
-            visits.append(ReportedVisit(placeID: place, candidates: [place] + others, timeSeconds: event.timeSeconds))
+            visits.append(ReportedVisit(placeID: place, candidates: (place.map { [$0] } ?? []) + others, timeSeconds: event.timeSeconds))
         }
         for event in output.placeEvents where event.kind == .entry {
             entries.append(ReceivedEntry(placeID: event.placeID, timeSeconds: event.timeSeconds))

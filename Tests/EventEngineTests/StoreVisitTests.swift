@@ -279,6 +279,73 @@ import Testing
         }
     }
 
+    /// 1,500 places of 100 m within 1.5 km of the origin: more fences within reach than slots, so
+    /// the regions ask for continuous GNSS.
+    static func crowdedCatalog() throws -> PlaceCatalog {
+        var rng = SplitMix64(seed: 77)
+        let places = (0..<1_500).map { i in
+            Place(
+                id: "c\(i)",
+                coordinate: origin.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<1_500)),
+                radiusMeters: 100)
+        }
+        return try PlaceCatalog(places: places)
+    }
+
+    /// Where the regions ask for continuous GNSS: driving at 20 m/s (a stay left faster than
+    /// 8 m/s) the engine asks for network fixes instead; parked, the burst and then the visit's
+    /// own request, GNSS for the visit's first `settleSeconds` and network fixes after; a fix
+    /// beyond the stay brings GNSS back. With `drivingSpeedMetersPerSecond` nil, GNSS all along.
+    @Test(arguments: [true, false])
+    func drivingAndLongVisitsTurnGNSSOff(drivingRule: Bool) throws {
+        var settings = FenceMonitor.Settings()
+        var rules = VisitSettings()
+        if !drivingRule { rules.drivingSpeedMetersPerSecond = nil }
+        settings.visits = rules
+        var monitor = try FenceMonitor(catalog: Self.crowdedCatalog(), configuration: RotationConfiguration(), settings: settings)
+        let road = Self.origin.destination(bearingDegrees: 270, distanceMeters: 1_400)
+        var time = 0.0
+        var drivingRequests: [LocationRequest] = []
+        // Drive east for 120 s at 20 m/s, a fix a second while GNSS is asked for, else a network
+        // fix every interval the engine asks for.
+        while time < 120 {
+            let fix = Fix(road.destination(bearingDegrees: 90, distanceMeters: 20 * time), accuracyMeters: 5, timestampSeconds: time)
+            let request = monitor.handle(.fix(fix, source: .continuous)).location
+            if time > 30 { drivingRequests.append(request) }
+            if case .networkFixes(let interval) = request { time += interval } else { time += 1 }
+        }
+        // Parked at the origin, where the places are densest (whatever the pace of the last fixes).
+        let parked = Self.origin
+        if drivingRule {
+            #expect(drivingRequests.allSatisfy { !$0.keepsGNSSOn }, "\(drivingRequests)")
+            #expect(drivingRequests.contains(.networkFixes(intervalSeconds: rules.watchIntervalSeconds)))
+        } else {
+            #expect(drivingRequests.allSatisfy { $0.keepsGNSSOn }, "\(drivingRequests)")
+        }
+        // Parked: fixes within 10 m of the spot, at the pace the engine asks for.
+        var arrival: Double?
+        var requests: [(Double, LocationRequest)] = []
+        let start = time
+        while time < start + 900 {
+            let spot = parked.destination(bearingDegrees: time * 37, distanceMeters: 10)
+            let output = monitor.handle(.fix(Fix(spot, accuracyMeters: 20, timestampSeconds: time), source: .network))
+            if arrival == nil, let event = output.visits.first(where: { $0.kind == .arrival }) { arrival = event.visit.arrivalSeconds }
+            requests.append((time, output.location))
+            if case .networkFixes(let interval) = output.location { time += interval } else { time += 1 }
+        }
+        let arrived = try #require(arrival)
+        for (t, request) in requests where t > arrived + rules.stillSeconds {
+            if t < arrived + rules.settleSeconds {
+                #expect(request.keepsGNSSOn, "t \(t): \(request)")
+            } else {
+                #expect(request == .networkFixes(intervalSeconds: rules.visitIntervalSeconds), "t \(t): \(request)")
+            }
+        }
+        // A fix 150 m from the stay: GNSS again at once.
+        let away = parked.destination(bearingDegrees: 0, distanceMeters: 150)
+        #expect(monitor.handle(.fix(Fix(away, accuracyMeters: 20, timestampSeconds: time), source: .network)).location.keepsGNSSOn)
+    }
+
     /// The stay and the cue survive the state's JSON form; a state written without them reads.
     @Test func stateRoundTripsWithAStay() throws {
         var settings = FenceMonitor.Settings()

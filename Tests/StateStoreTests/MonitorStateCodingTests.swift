@@ -3,8 +3,9 @@ import FencePlanner
 import Foundation
 import Geodesy
 import RotateTestSupport
-import StateStore
 import Testing
+
+@testable import StateStore
 
 /// The binary form of device states in the state database.
 @Suite struct MonitorStateCodingTests {
@@ -15,12 +16,20 @@ import Testing
     static func states(seed: UInt64, count: Int) throws -> [MonitorState] {
         var rng = SplitMixForSeeds(state: seed)
         var states: [MonitorState] = [MonitorState()]
-        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(limit: 8, headroom: 1))
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(limit: 8, headroom: 1), settings: settings)
         var position = catalog.places[0].coordinate
         for step in 0..<count {
-            position = position.destination(bearingDegrees: Double(rng.next() % 360), distanceMeters: Double(rng.next() % 60))
+            // Mostly small steps (stays that become visits), sometimes a long one (a departure).
+            let stride = rng.next() % 10 == 0 ? Double(rng.next() % 400) : Double(rng.next() % 25)
+            position = position.destination(bearingDegrees: Double(rng.next() % 360), distanceMeters: stride)
             let fix = Fix(position, accuracyMeters: Double(rng.next() % 40 + 1), timestampSeconds: Double(step) * 5)
-            _ = monitor.handle(.fix(fix, source: step % 3 == 0 ? .wakeFix : .continuous))
+            _ = monitor.handle(.fix(fix, source: step % 3 == 0 ? .wakeFix : .network))
+            if rng.next() % 7 == 0 {
+                let place = catalog.places[Int(rng.next() % UInt64(catalog.places.count))].id
+                _ = monitor.handle(.region(RegionReport(regionID: place, kind: .entry, timeSeconds: Double(step) * 5 + 1)))
+            }
             var state = monitor.state
             if rng.next() % 4 == 0 { state.rotator.guarantee = .degraded(fallbackDistanceMeters: Double(rng.next() % 500)) }
             if rng.next() % 5 == 0 { state.rotator.guarantee = .saturated(overlapping: Int(rng.next() % 30)) }
@@ -37,6 +46,9 @@ import Testing
         let seed = TestSeed.value(salt: 0x5354_4F52)
         let states = try Self.states(seed: seed, count: 300)
         #expect(states.contains { !$0.tracks.isEmpty } && states.contains { $0.tracks.contains(where: \.inside) })
+        #expect(states.contains { $0.stay?.arrival != nil } && states.contains { $0.stay != nil && $0.stay?.arrival == nil })
+        #expect(
+            states.contains { $0.cue?.placeID != nil } && states.contains { $0.stay?.arrival?.placeID == nil && $0.stay?.arrival != nil })
         for state in states {
             let bytes = MonitorStateCoding.encode(state, in: Self.catalog)
             let read = try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog) }
@@ -45,14 +57,15 @@ import Testing
     }
 
     /// Every change of one byte of a stored state, anywhere in it, and a state read under another
-    /// device's id are refused (the CRC-32C at its end); the form earlier builds wrote (codec 1,
-    /// no checksum) still reads.
+    /// device's id are refused (the CRC-32C at its end); the forms earlier builds wrote (codec 2,
+    /// without the stay and the cue; codec 1, without a checksum either) still read, as the
+    /// state without its stay and cue.
     @Test func everyDamagedByteIsFoundAndTheFormWithoutChecksumStillReads() throws {
         let seed = TestSeed.value(salt: 0x4352_4343)
         var rng = SplitMixForSeeds(state: seed)
         for state in try Self.states(seed: seed, count: 30) {
             let bytes = MonitorStateCoding.encode(state, in: Self.catalog, device: "d7")
-            #expect(bytes.first == 2)
+            #expect(bytes.first == 3)
             for position in bytes.indices {
                 var damaged = bytes
                 damaged[position] ^= UInt8(truncatingIfNeeded: rng.next() % 255 + 1)
@@ -64,8 +77,19 @@ import Testing
                 try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d8") }
             }
             #expect(other?.reason == "checksum mismatch: the stored state is damaged")
-            let unchecked = [1] + bytes[1..<(bytes.count - 4)]
-            #expect(try unchecked.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "any") } == state)
+            // The earlier forms: the same fields up to the flags (those of the state without its
+            // stay and cue, whose tag is then 0 and last), with and without a checksum.
+            var plain = state
+            plain.stay = nil
+            plain.cue = nil
+            let fields = MonitorStateCoding.encode(plain, in: Self.catalog, device: "d7").dropLast(4)
+            #expect(fields.last == 0)
+            let unchecked = [1] + fields.dropFirst().dropLast()
+            #expect(try unchecked.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "any") } == plain)
+            let version2 = [2] + fields.dropFirst().dropLast()
+            let checksum = version2.withUnsafeBytes { CRC32C.checksum($0, seed: CRC32C.checksum(of: "d7")) }
+            let checked = version2 + withUnsafeBytes(of: checksum.littleEndian) { Array($0) }
+            #expect(try checked.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d7") } == plain)
         }
     }
 
@@ -102,8 +126,19 @@ import Testing
         noSelection.rotator.reselections = 0
         var badRadius = state
         badRadius.rotator.monitored[0].radiusMeters = .nan
+        var emptyStay = state
+        emptyStay.stay = Stay(at: Self.catalog.places[0].coordinate, timeSeconds: 3, variance: 4)
+        emptyStay.stay?.count = 0
+        var badProbability = state
+        badProbability.stay = Stay(at: Self.catalog.places[0].coordinate, timeSeconds: 3, variance: 4)
+        badProbability.stay?.arrival = StoreVisit(
+            placeID: "p", candidates: [], noneProbability: 1.5, coordinate: Self.catalog.places[0].coordinate, horizontalAccuracyMeters: 9,
+            arrivalSeconds: 3, fixes: 1)
+        var negativeMoves = state
+        negativeMoves.cue = VisitCue(seconds: 3)
+        negativeMoves.cue?.moves = -1
         state.lastInputSeconds = .infinity
-        for invalid in [duplicate, negative, noSelection, badRadius, state] {
+        for invalid in [duplicate, negative, noSelection, badRadius, emptyStay, badProbability, negativeMoves, state] {
             #expect(throws: StateCodingError.self) {
                 try MonitorStateCoding.encode(invalid, in: Self.catalog).withUnsafeBytes {
                     try MonitorStateCoding.decode($0, in: Self.catalog)

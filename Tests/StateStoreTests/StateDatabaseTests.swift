@@ -155,4 +155,46 @@ import Testing
             try SidecarStore.open(path: path, catalog: other, configuration: Self.configuration, durability: .batch)
         }
     }
+
+    /// With visits on, a stay under way is stored (codec 3) and goes on after a restart: the
+    /// arrival that follows is dated from the stay's first fix before the restart, and its
+    /// answer is the one a sidecar that never stopped gives.
+    @Test func aStayGoesOnAcrossARestart() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("visits.db").path
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        let spot = Self.catalog.places[40].coordinate
+        func line(_ t: Int) -> String {
+            let p = spot.destination(bearingDegrees: Double(t * 37 % 360), distanceMeters: 8)
+            return #"{"device":"v","lat":\#(p.latitude),"lon":\#(p.longitude),"t":\#(t),"accuracy_m":20,"source":"network"}"#
+        }
+        var uninterrupted = Sidecar(catalog: Self.catalog, configuration: Self.configuration, settings: settings)
+        var expected: [String] = []
+        for (n, t) in stride(from: 0, through: 160, by: 20).enumerated() { expected += uninterrupted.handle(line(t), number: n + 1) }
+        var answers: [String] = []
+        do {
+            let (store, sidecar) = try SidecarStore.open(
+                path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .always, settings: settings)
+            var server = sidecar
+            for (n, t) in stride(from: 0, through: 60, by: 20).enumerated() {
+                answers += server.handle(line(t), number: n + 1)
+                try store.commit(&server, linesHandled: n + 1, wait: true)
+            }
+            try store.close()
+        }
+        let (store, sidecar) = try SidecarStore.open(
+            path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .always, settings: settings)
+        var server = sidecar
+        for (n, t) in stride(from: 80, through: 160, by: 20).enumerated() { answers += server.handle(line(t), number: n + 5) }
+        try store.close()
+        #expect(answers == expected)
+        let visits = try answers.flatMap { answer in
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            return try #require(object["visits"] as? [[String: Any]])
+        }
+        #expect(visits.count == 1 && visits[0]["event"] as? String == "arrival" && visits[0]["arrival_t"] as? Double == 0, "\(visits)")
+        #expect(answers.allSatisfy { $0.contains(#""visits":["#) })
+    }
 }

@@ -241,4 +241,39 @@ import Testing
             #expect(throws: StateFileError.self, "\(corrupt)") { try SidecarState.read(path: path) }
         }
     }
+
+    /// With visits on (`rotate serve --visits`, protocol version 5) every answer to a device
+    /// carries `visits`; a stay of 100 s at a place is an arrival naming it, with its candidates,
+    /// and moving away a departure; without visits no answer has the key.
+    @Test func visitsAreReportedWhenAskedFor() throws {
+        let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 3_000, radii: 40...120, seed: 12)
+        let configuration = RotationConfiguration(limit: 10, headroom: 1)
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        let place = catalog.places[7]
+        let far = place.coordinate.destination(bearingDegrees: 90, distanceMeters: 2_000)
+        func lines() -> [String] {
+            stride(from: 0, through: 200, by: 20).map { t in
+                let p = t < 180 ? place.coordinate.destination(bearingDegrees: Double(t), distanceMeters: 5) : far
+                return #"{"device":"v","lat":\#(p.latitude),"lon":\#(p.longitude),"t":\#(t),"accuracy_m":10,"source":"network"}"#
+            }
+        }
+        var plain = Sidecar(catalog: catalog, configuration: configuration)
+        for (n, line) in lines().enumerated() { #expect(plain.handle(line, number: n + 1).allSatisfy { !$0.contains(#""visits""#) }) }
+        var sidecar = Sidecar(catalog: catalog, configuration: configuration, settings: settings)
+        var events: [[String: Any]] = []
+        for (n, line) in lines().enumerated() {
+            let answer = try #require(sidecar.handle(line, number: n + 1).first)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            events += try #require(object["visits"] as? [[String: Any]])
+        }
+        #expect(events.map { $0["event"] as? String } == ["arrival", "departure"])
+        let arrival = try #require(events.first)
+        #expect(arrival["place"] as? String == place.id)
+        #expect(arrival["arrival_t"] as? Double == 0 && arrival["t"] as? Double == 100 && arrival["departure_t"] == nil)
+        let candidates = try #require(arrival["candidates"] as? [[String: Any]])
+        #expect(candidates.first?["place"] as? String == place.id)
+        #expect((candidates.first?["p"] as? Double ?? 0) > 0.5)
+        #expect(events.last?["departure_t"] as? Double == 180)
+    }
 }

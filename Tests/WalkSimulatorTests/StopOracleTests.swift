@@ -40,6 +40,21 @@ import Testing
         #expect(StopOracle.score(stops: [], decoys: [], passages: [], visits: []).recall2 == nil)
     }
 
+    /// A visit that names no place claims nothing: during a stop it is neither misattributed
+    /// nor a duplicate, away from stops not false, and it detects no stop; its candidates count
+    /// for the candidate recall.
+    @Test func aVisitNamingNoPlaceCountsByItsCandidatesOnly() {
+        let stops = [Self.stop("a", 0, 600), Self.stop("b", 1_000, 1_600)]
+        let visits = [
+            ReportedVisit(placeID: nil, candidates: ["x", "a"], timeSeconds: 200),
+            ReportedVisit(placeID: nil, candidates: ["y"], timeSeconds: 1_200), ReportedVisit(placeID: nil, timeSeconds: 5_000),
+        ]
+        let score = StopOracle.score(stops: stops, decoys: [], passages: [], visits: visits)
+        #expect(score.detected == 0)
+        #expect(score.longCandidateDetected == 1)
+        #expect(score.misattributedVisits == 0 && score.duplicateVisits == 0 && score.falseVisits == 0)
+    }
+
     /// During a stop, a visit naming another place is misattributed; a second visit to the
     /// stop's place is a duplicate; a visit naming another place first with the right one among
     /// its candidates counts for the candidate recall only.

@@ -1,14 +1,15 @@
-/// A visit an app reported: the place it names, the candidates it weighed (the named place
-/// first), and when it was reported, seconds on the walk's clock. A design that names one place
-/// has that place as its only candidate; until apps report visits, each entry counts as one.
+/// A visit an app reported: the place it names (nil: none of them, the stop's place not known),
+/// the candidates it weighed (the named place first), and when it was reported, seconds on the
+/// walk's clock. A design that names one place has that place as its only candidate; until apps
+/// report visits, each entry counts as one.
 public struct ReportedVisit: Hashable, Sendable {
-    public var placeID: String
+    public var placeID: String?
     public var candidates: [String]
     public var timeSeconds: Double
 
-    public init(placeID: String, candidates: [String]? = nil, timeSeconds: Double) {
+    public init(placeID: String?, candidates: [String]? = nil, timeSeconds: Double) {
         self.placeID = placeID
-        self.candidates = candidates ?? [placeID]
+        self.candidates = candidates ?? placeID.map { [$0] } ?? []
         self.timeSeconds = timeSeconds
     }
 
@@ -29,7 +30,8 @@ public struct ReportedVisit: Hashable, Sendable {
 /// - A visit that detects nothing is **misattributed** when it comes during a stop (between its
 ///   arrival and departure) and names another place; a **duplicate** when it names the place of
 ///   a stop whose window holds it; otherwise **false** (a pass-by, a stop shorter than
-///   `minimumStopSeconds`, a bus stop or a red light near a fence, the shop next door).
+///   `minimumStopSeconds`, a bus stop or a red light near a fence, the shop next door). A visit
+///   that names no place claims none: it can only be a candidate detection.
 /// - **Pass-bys** are the occasions for a false visit: passages through a fence (the true
 ///   path's visits, `VisitOracle`) that overlap no stop at that place, and the decoy stops.
 public enum StopOracle {
@@ -62,7 +64,7 @@ public enum StopOracle {
                 kind: stop.kind, long: long, detected: match != nil, candidate: candidate,
                 latencySeconds: match.map { reported[$0].timeSeconds - stop.arrivalSeconds })
         }
-        for (i, visit) in reported.enumerated() where !used[i] {
+        for (i, visit) in reported.enumerated() where !used[i] && visit.placeID != nil {
             let time = visit.timeSeconds
             if counted.contains(where: { $0.placeID != visit.placeID && ($0.arrivalSeconds...$0.departureSeconds).contains(time) }) {
                 score.misattributedVisits += 1
