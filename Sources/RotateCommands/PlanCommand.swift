@@ -18,11 +18,13 @@ public enum PlanCommand: Subcommand {
         fixes covers what happens between them.
 
         The event engine (FenceMonitor) runs over the same fixes, each a continuous update, and
-        decides the place events in-app: they go into the trace and onto the map.
+        decides the place events in-app and the store visits (a stay of 100 m for 100 s, the place
+        as a posterior over the places near it): they go into the trace and onto the map.
 
         Formats: ndjson is the plan trace of docs/formats.md (a config line, one reselect line per
-        reselection with its diff, one place_event line per entry or exit, a summary line with the
-        oracle's misses; --trace-version 1 writes the trace without place events); csv is one row per
+        reselection with its diff, one place_event line per entry or exit, one visit line per store
+        visit's arrival or departure, a summary line with the oracle's misses; --trace-version 2
+        writes the trace without visits, 1 without place events either); csv is one row per
         reselection; geojson is a FeatureCollection of fences, refresh circles, reselection points,
         misses and the walk; svg is a map; summary is a short table (the default when stdout is a
         terminal, ndjson otherwise). --map FILE.svg writes the map as well, whatever the format.
@@ -41,7 +43,7 @@ public enum PlanCommand: Subcommand {
             OptionSpec("--out", value: "FILE", help: "Write the plan to FILE instead of stdout."),
             OptionSpec("--map", value: "FILE", help: "Also write an SVG map to FILE."),
             OptionSpec(
-                "--trace-version", value: "1|2", help: "Plan trace version to write (1: no place_event lines).",
+                "--trace-version", value: "1|2|3", help: "Plan trace version to write (2: no visit lines; 1: no place_event lines either).",
                 default: "\(PlanTrace.currentVersion)"),
         ]
 
@@ -86,15 +88,16 @@ public enum PlanCommand: Subcommand {
         let report = MissedFenceOracle.replay(
             walk, rotator: &rotator, catalog: places.catalog, placeSlots: configuration.placeSlots,
             platformDelaySeconds: options.delaySeconds, recordUpdates: true)
-        let events = try placeEvents(walkFile.fixes, catalog: places.catalog, configuration: configuration)
+        let (events, visits) = try engineEvents(walkFile.fixes, catalog: places.catalog, configuration: configuration)
         let trace = PlanTrace(
             configuration: configuration, places: places.catalog.count, defaultRadiusMeters: places.defaultRadiusMeters,
             fixes: report.fixes, updates: report.updates, missed: report.misses.count,
-            placeEvents: options.traceVersion >= 2 ? events.map(\.line) : nil)
+            placeEvents: options.traceVersion >= 2 ? events.map(\.line) : nil, visits: options.traceVersion >= 3 ? visits.map(\.line) : nil)
         var record = PlanRecord(
             catalog: places.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates,
             misses: report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) })
         record.placeEvents = events.compactMap(\.mark)
+        record.visits = visits.compactMap(\.mark)
         let title =
             "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
             + "\(report.reselections) reselections, \(report.misses.count) misses"
@@ -113,7 +116,7 @@ public enum PlanCommand: Subcommand {
             try TextOutput.emit(
                 summaryLines(
                     places: places, walkPath: options.walkPath, report: report, configuration: configuration,
-                    placeEvents: events.map(\.line), mapPath: options.mapPath), out: out, console: console)
+                    placeEvents: events.map(\.line), visits: visits.map(\.line), mapPath: options.mapPath), out: out, console: console)
         }
         if let mapPath = options.mapPath {
             try TextOutput.write([SVGMap.document(record, title: title)], to: mapPath)
@@ -124,22 +127,46 @@ public enum PlanCommand: Subcommand {
     }
 
     /// The event engine over the walk's fixes, each a continuous update (a fix's time, or its
-    /// index when the walk has no times): the place events as trace lines and map marks.
-    static func placeEvents(
+    /// index when the walk has no times), with store visits on: the place events and the visits
+    /// as trace lines and map marks (arrivals only on the map).
+    static func engineEvents(
         _ fixes: [Fix], catalog: PlaceCatalog, configuration: RotationConfiguration
-    ) throws(CommandError) -> [(line: PlanTrace.PlaceEvent, mark: PlanRecord.PlaceMark?)] {
+    ) throws(CommandError) -> (
+        placeEvents: [(line: PlanTrace.PlaceEvent, mark: PlanRecord.PlaceMark?)],
+        visits: [(line: PlanTrace.Visit, mark: PlanRecord.VisitMark?)]
+    ) {
         var monitor: FenceMonitor
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
         do {
-            monitor = try FenceMonitor(catalog: catalog, configuration: configuration)
+            monitor = try FenceMonitor(catalog: catalog, configuration: configuration, settings: settings)
         } catch {
             throw .usage("\(error)")
         }
         let timed = fixes.allSatisfy { $0.timestampSeconds != nil }
         var events: [(line: PlanTrace.PlaceEvent, mark: PlanRecord.PlaceMark?)] = []
+        var visits: [(line: PlanTrace.Visit, mark: PlanRecord.VisitMark?)] = []
         for (i, fix) in fixes.enumerated() {
             let time = timed ? fix.timestampSeconds ?? 0 : Double(i)
             let input = Fix(fix.coordinate, accuracyMeters: fix.accuracyMeters, timestampSeconds: time)
-            for event in monitor.handle(.fix(input, source: .continuous)).placeEvents {
+            let output = monitor.handle(.fix(input, source: .continuous))
+            for event in output.visits {
+                let visit = event.visit
+                let line = PlanTrace.Visit(
+                    fix: i, t: time, event: event.kind.rawValue, place: visit.placeID,
+                    candidates: visit.candidates.map { PlanTrace.Visit.Candidate(place: $0.placeID, p: $0.probability) },
+                    noneProbability: visit.noneProbability, lat: visit.coordinate.latitude, lon: visit.coordinate.longitude,
+                    accuracyMeters: visit.horizontalAccuracyMeters, arrivalT: visit.arrivalSeconds, departureT: visit.departureSeconds,
+                    fixes: visit.fixes)
+                let probability = visit.candidates.first { $0.placeID == visit.placeID }?.probability ?? visit.noneProbability
+                let mark =
+                    event.kind == .arrival
+                    ? PlanRecord.VisitMark(
+                        placeID: visit.placeID, probability: probability, position: visit.coordinate, arrivalSeconds: visit.arrivalSeconds)
+                    : nil
+                visits.append((line, mark))
+            }
+            for event in output.placeEvents {
                 var probability: Double?
                 if case .fixes(let p) = event.evidence { probability = p }
                 let line = PlanTrace.PlaceEvent(
@@ -153,7 +180,7 @@ public enum PlanCommand: Subcommand {
                 events.append((line, mark))
             }
         }
-        return events
+        return (events, visits)
     }
 
     static func csvLines(_ trace: PlanTrace) -> [String] {
@@ -179,7 +206,7 @@ public enum PlanCommand: Subcommand {
 
     static func summaryLines(
         places: Inputs.LoadedPlaces, walkPath: String, report: OracleReport,
-        configuration: RotationConfiguration, placeEvents: [PlanTrace.PlaceEvent], mapPath: String?
+        configuration: RotationConfiguration, placeEvents: [PlanTrace.PlaceEvent], visits: [PlanTrace.Visit], mapPath: String?
     ) -> [String] {
         var exact = 0, degraded = 0, saturated = 0
         for recorded in report.updates {
@@ -199,6 +226,8 @@ public enum PlanCommand: Subcommand {
             "registrations  \(report.starts) starts, \(report.stops) stops (\(TextFormat.fixed(report.perKilometer(report.churn), decimals: 1)) per km), at most \(report.maxSlotsUsed) regions at once",
             "misses         \(report.misses.count) (\(report.avoidableMisses) avoidable)",
             "place events   \(placeEvents.filter { $0.event == "entry" }.count) entries, \(placeEvents.filter { $0.event == "exit" }.count) exits (decided in-app from the walk's fixes)",
+            "visits         \(visits.filter { $0.event == "arrival" }.count) (stays of 100 m for 100 s), "
+                + "\(visits.filter { $0.event == "arrival" && $0.place != nil }.count) naming a place",
         ]
         if let mapPath { lines.append("map            \(mapPath)") }
         return lines

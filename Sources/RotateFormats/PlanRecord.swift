@@ -34,6 +34,28 @@ public struct PlanRecord: Sendable {
     public var misses: [Miss]
     /// The event engine's entries and exits along the walk, where they were decided.
     public var placeEvents: [PlaceMark] = []
+    /// The event engine's store visits (their arrivals), where the stay's fixes put them.
+    public var visits: [VisitMark] = []
+
+    /// A store visit drawn on the map.
+    public struct VisitMark: Hashable, Sendable {
+        /// The place it names; nil: none of the places.
+        public var placeID: String?
+        /// The probability of that place (of "none of them" without one).
+        public var probability: Double
+        /// The mean of the stay's fixes.
+        public var position: Coordinate
+        /// When the stay began, seconds.
+        public var arrivalSeconds: Double
+
+        /// Creates a mark.
+        public init(placeID: String?, probability: Double, position: Coordinate, arrivalSeconds: Double) {
+            self.placeID = placeID
+            self.probability = probability
+            self.position = position
+            self.arrivalSeconds = arrivalSeconds
+        }
+    }
 
     /// An entry or exit drawn on the map.
     public struct PlaceMark: Hashable, Sendable {

@@ -6,7 +6,7 @@ import Foundation
 /// place event, and a `summary` line.
 public struct PlanTrace: Equatable, Sendable {
     /// The version written by default; version 1 has no `place_event` lines.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
 
     /// The `config` line: the trace's version and the configuration the plan ran with.
     public struct Config: Equatable, Sendable {
@@ -93,6 +93,63 @@ public struct PlanTrace: Equatable, Sendable {
         }
     }
 
+    /// A store visit of the event engine: an arrival or a departure, at a walk fix (version 3).
+    public struct Visit: Equatable, Sendable {
+        /// A place the visit may have been at, and its probability.
+        public struct Candidate: Equatable, Sendable {
+            public var place: String
+            public var p: Double
+
+            public init(place: String, p: Double) {
+                self.place = place
+                self.p = p
+            }
+        }
+
+        /// 0-based index of the walk fix at which it was decided.
+        public var fix: Int
+        /// Its time, seconds (the fix's).
+        public var t: Double
+        /// `arrival` or `departure`.
+        public var event: String
+        /// The place it names; nil when "none of them" is more likely than 0.5.
+        public var place: String?
+        /// The places at least 2 % probable, most probable first.
+        public var candidates: [Candidate]
+        /// The probability that it was at none of the places (`none_p`).
+        public var noneProbability: Double
+        /// The mean of the stay's fixes.
+        public var lat: Double
+        public var lon: Double
+        /// The 68 % radius of that mean's error, meters (`accuracy_m`).
+        public var accuracyMeters: Double
+        /// The stay's first fix, seconds (`arrival_t`).
+        public var arrivalT: Double
+        /// Departures only: the first fix that left the stay, seconds (`departure_t`).
+        public var departureT: Double?
+        /// The fixes the attribution used.
+        public var fixes: Int
+
+        /// Creates a visit line; nothing is validated here.
+        public init(
+            fix: Int, t: Double, event: String, place: String?, candidates: [Candidate], noneProbability: Double, lat: Double, lon: Double,
+            accuracyMeters: Double, arrivalT: Double, departureT: Double?, fixes: Int
+        ) {
+            self.fix = fix
+            self.t = t
+            self.event = event
+            self.place = place
+            self.candidates = candidates
+            self.noneProbability = noneProbability
+            self.lat = lat
+            self.lon = lon
+            self.accuracyMeters = accuracyMeters
+            self.arrivalT = arrivalT
+            self.departureT = departureT
+            self.fixes = fixes
+        }
+    }
+
     /// The `summary` line: totals over the walk.
     public struct Summary: Equatable, Sendable {
         /// Fixes in the walk.
@@ -113,27 +170,31 @@ public struct PlanTrace: Equatable, Sendable {
     public var reselections: [Reselect]
     /// Written and read from version 2 on; empty in a version 1 trace.
     public var placeEvents: [PlaceEvent]
+    /// Written and read from version 3 on; empty before.
+    public var visits: [Visit]
     /// The `summary` line.
     public var summary: Summary
 
     /// Creates a trace from its lines.
-    public init(config: Config, reselections: [Reselect], placeEvents: [PlaceEvent] = [], summary: Summary) {
+    public init(config: Config, reselections: [Reselect], placeEvents: [PlaceEvent] = [], visits: [Visit] = [], summary: Summary) {
         self.config = config
         self.reselections = reselections
         self.placeEvents = placeEvents
+        self.visits = visits
         self.summary = summary
     }
 
     /// The trace of a replay: its reselections in order, over a walk of `fixes` fixes, with
-    /// `missed` missed fences; with `placeEvents` (in fix order) a version 2 trace, without them
-    /// version 1.
+    /// `missed` missed fences; with `placeEvents` and `visits` (each in fix order) a version 3
+    /// trace, with place events only version 2, without either version 1.
     public init(
         configuration: RotationConfiguration, places: Int, defaultRadiusMeters: Double, fixes: Int, updates: [RecordedUpdate],
-        missed: Int, placeEvents: [PlaceEvent]? = nil
+        missed: Int, placeEvents: [PlaceEvent]? = nil, visits: [Visit]? = nil
     ) {
         self.placeEvents = placeEvents ?? []
+        self.visits = placeEvents == nil ? [] : visits ?? []
         config = Config(
-            version: placeEvents == nil ? 1 : PlanTrace.currentVersion, limit: configuration.limit, headroom: configuration.headroom,
+            version: placeEvents == nil ? 1 : visits == nil ? 2 : 3, limit: configuration.limit, headroom: configuration.headroom,
             placeSlots: configuration.placeSlots,
             places: places, radiusMeters: defaultRadiusMeters, marginMeters: configuration.marginMeters,
             minRefreshRadiusMeters: configuration.minRefreshRadiusMeters)
@@ -170,17 +231,27 @@ public struct PlanTrace: Equatable, Sendable {
                 + "\"place_slots\":\(config.placeSlots),\"places\":\(config.places),\"radius_m\":\(Self.number(config.radiusMeters)),"
                 + "\"margin_m\":\(Self.number(config.marginMeters)),\"min_refresh_radius_m\":\(Self.number(config.minRefreshRadiusMeters))}"
         )
-        // Place events after the reselection of their fix, in fix order.
-        var nextEvent = 0
-        func placeEventLines(before fix: Int) {
-            guard config.version >= 2 else { return }
-            while nextEvent < placeEvents.count, placeEvents[nextEvent].fix < fix {
-                let e = placeEvents[nextEvent]
+        // Place events and visits after the reselection of their fix, in fix order (a fix's
+        // place events before its visits).
+        var events: [(fix: Int, line: String)] = []
+        if config.version >= 2 {
+            for e in placeEvents {
                 var line =
                     "{\"type\":\"place_event\",\"fix\":\(e.fix),\"t\":\(Self.number(e.t)),\"place\":\(JSONObject.quoted(e.place)),"
                     + "\"event\":\(JSONObject.quoted(e.event)),\"evidence\":\(JSONObject.quoted(e.evidence))"
                 if let p = e.probability { line += ",\"p\":\(Self.number(p))" }
-                lines.append(line + "}")
+                events.append((e.fix, line + "}"))
+            }
+        }
+        if config.version >= 3 {
+            for v in visits { events.append((v.fix, Self.visitLine(v))) }
+        }
+        // Stable: equal fixes keep place events first.
+        events = events.enumerated().sorted { ($0.element.fix, $0.offset) < ($1.element.fix, $1.offset) }.map(\.element)
+        var nextEvent = 0
+        func placeEventLines(before fix: Int) {
+            while nextEvent < events.count, events[nextEvent].fix < fix {
+                lines.append(events[nextEvent].line)
                 nextEvent += 1
             }
         }
@@ -209,6 +280,20 @@ public struct PlanTrace: Equatable, Sendable {
         return lines
     }
 
+    /// A `visit` line, keys in the spec's order.
+    static func visitLine(_ v: Visit) -> String {
+        var line = "{\"type\":\"visit\",\"fix\":\(v.fix),\"t\":\(Self.number(v.t)),\"event\":\(JSONObject.quoted(v.event))"
+        if let place = v.place { line += ",\"place\":\(JSONObject.quoted(place))" }
+        line +=
+            ",\"candidates\":["
+            + v.candidates.map { "{\"place\":\(JSONObject.quoted($0.place)),\"p\":\(Self.number($0.p))}" }.joined(separator: ",") + "]"
+        line +=
+            ",\"none_p\":\(Self.number(v.noneProbability)),\"lat\":\(Self.number(v.lat)),\"lon\":\(Self.number(v.lon)),"
+            + "\"accuracy_m\":\(Self.number(v.accuracyMeters)),\"arrival_t\":\(Self.number(v.arrivalT))"
+        if let departure = v.departureT { line += ",\"departure_t\":\(Self.number(departure))" }
+        return line + ",\"fixes\":\(v.fixes)}"
+    }
+
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -232,6 +317,7 @@ public struct PlanTrace: Equatable, Sendable {
         var summary: Summary?
         var reselections: [Reselect] = []
         var placeEvents: [PlaceEvent] = []
+        var visits: [Visit] = []
         let decoder = JSONDecoder()
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = offset + 1
@@ -294,13 +380,26 @@ public struct PlanTrace: Equatable, Sendable {
                         place: try id(try need(fields.place, "place"), "place"),
                         event: try need(fields.event, "event"), evidence: try need(fields.evidence, "evidence"),
                         probability: fields.p))
+            case "visit":
+                var candidates: [Visit.Candidate] = []
+                for candidate in try need(fields.candidates, "candidates") {
+                    candidates.append(Visit.Candidate(place: try id(candidate.place, "candidates"), p: candidate.p))
+                }
+                visits.append(
+                    Visit(
+                        fix: try need(fields.fix, "fix"), t: try need(fields.t, "t"), event: try need(fields.event, "event"),
+                        place: try fields.place.map { value throws(PlanTraceError) in try id(value, "place") }, candidates: candidates,
+                        noneProbability: try need(fields.noneProbability, "none_p"), lat: try need(fields.lat, "lat"),
+                        lon: try need(fields.lon, "lon"), accuracyMeters: try need(fields.accuracyMeters, "accuracy_m"),
+                        arrivalT: try need(fields.arrivalT, "arrival_t"), departureT: fields.departureT,
+                        fixes: try need(fields.fixes, "fixes")))
             default:
                 continue
             }
         }
         guard let config else { throw PlanTraceError(line: 1, reason: "no config line") }
         guard let summary else { throw PlanTraceError(line: 1, reason: "no summary line") }
-        return PlanTrace(config: config, reselections: reselections, placeEvents: placeEvents, summary: summary)
+        return PlanTrace(config: config, reselections: reselections, placeEvents: placeEvents, visits: visits, summary: summary)
     }
 
     /// Any trace line: every key optional, checked per type by `parse`.
@@ -317,6 +416,11 @@ public struct PlanTrace: Equatable, Sendable {
             }
         }
 
+        struct CandidateLine: Decodable {
+            var place: String
+            var p: Double
+        }
+
         var type: String
         var version, limit, headroom, placeSlots, places: Int?
         var radiusMeters, marginMeters, minRefreshRadiusMeters: Double?
@@ -331,9 +435,15 @@ public struct PlanTrace: Equatable, Sendable {
         var fixes, reselections, starts, stops, missed: Int?
         var t, p: Double?
         var place, event, evidence: String?
+        var candidates: [CandidateLine]?
+        var noneProbability, accuracyMeters, arrivalT, departureT: Double?
 
         enum CodingKeys: String, CodingKey {
-            case type, version, limit, headroom, places, fix, lat, lon, t, p, place, event, evidence
+            case type, version, limit, headroom, places, fix, lat, lon, t, p, place, event, evidence, candidates
+            case noneProbability = "none_p"
+            case accuracyMeters = "accuracy_m"
+            case arrivalT = "arrival_t"
+            case departureT = "departure_t"
             case start, stop, monitored, refresh, guarantee, fallback, overlapping, fixes, reselections, starts, stops, missed
             case placeSlots = "place_slots"
             case radiusMeters = "radius_m"
@@ -376,6 +486,11 @@ public struct PlanTrace: Equatable, Sendable {
             place = try c.decodeIfPresent(String.self, forKey: .place)
             event = try c.decodeIfPresent(String.self, forKey: .event)
             evidence = try c.decodeIfPresent(String.self, forKey: .evidence)
+            candidates = try c.decodeIfPresent([CandidateLine].self, forKey: .candidates)
+            noneProbability = try c.decodeIfPresent(Double.self, forKey: .noneProbability)
+            accuracyMeters = try c.decodeIfPresent(Double.self, forKey: .accuracyMeters)
+            arrivalT = try c.decodeIfPresent(Double.self, forKey: .arrivalT)
+            departureT = try c.decodeIfPresent(Double.self, forKey: .departureT)
         }
     }
 }

@@ -23,6 +23,7 @@ public enum SVGMap {
         svg += canvas.reselectionPoints(record.reselections)
         svg += canvas.misses(record.misses)
         svg += canvas.placeEvents(record.placeEvents)
+        svg += canvas.visits(record.visits)
         svg += canvas.scaleBar()
         svg += canvas.legend(title: title)
         svg.append("</svg>")
@@ -208,6 +209,21 @@ extension SVGMap {
             }
         }
 
+        /// The store visits: teal diamonds at the stay's mean, labelled above and to the right
+        /// (on a white halo, over the walk) with the place they name ("none" when none of the
+        /// places is likely enough).
+        func visits(_ marks: [PlanRecord.VisitMark]) -> [String] {
+            marks.map { mark in
+                let (x, y) = screen(mark.position)
+                let name = mark.placeID.map(escape) ?? "none"
+                let minutes = Int(mark.arrivalSeconds / 60)
+                return
+                    "<g><path d=\"M\(f(x)),\(f(y - 8)) L\(f(x + 7)),\(f(y)) L\(f(x)),\(f(y + 8)) L\(f(x - 7)),\(f(y)) Z\" fill=\"#0b7a75\" stroke=\"white\" stroke-width=\"1.5\"/>"
+                    + "<text x=\"\(f(x + 9))\" y=\"\(f(y - 9))\" fill=\"#0b7a75\" font-weight=\"bold\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">\(name)</text>"
+                    + "<title>visit at \(name), p \(CSVWriter.decimal(mark.probability, decimals: 2)), from \(minutes) min</title></g>"
+            }
+        }
+
         /// A scale bar at the bottom left: the round length (1, 2 or 5 times a power of ten)
         /// nearest below a fifth of the width, labeled in m or km.
         func scaleBar() -> [String] {
@@ -231,7 +247,7 @@ extension SVGMap {
         func legend(title: String) -> [String] {
             var svg = [
                 "<text x=\"\(f(width - 24))\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#222\">N</text><path d=\"M\(f(width - 24)),34 l-6,14 l6,-4 l6,4 z\" fill=\"#222\"/>",
-                "<rect x=\"10\" y=\"10\" width=\"300\" height=\"190\" rx=\"6\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>",
+                "<rect x=\"10\" y=\"10\" width=\"300\" height=\"210\" rx=\"6\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>",
                 "<text x=\"20\" y=\"30\" font-weight=\"bold\" fill=\"#222\">\(escape(title))</text>",
             ]
             for (i, (symbol, label)) in Self.legendEntries.enumerated() {
@@ -256,6 +272,7 @@ extension SVGMap {
             ("<path d=\"M23,146 L33,156 M23,156 L33,146\" stroke=\"#d0021b\" stroke-width=\"3\"/>", "missed fence"),
             ("<path d=\"M28,166 L33,176 L23,176 Z\" fill=\"#2e9e44\" stroke=\"#2e9e44\"/>", "entry (filled: in-app; hollow: platform)"),
             ("<path d=\"M28,196 L33,186 L23,186 Z\" fill=\"#7b3fb0\" stroke=\"#7b3fb0\"/>", "exit (the same)"),
+            ("<path d=\"M28,205 L34,211 L28,217 L22,211 Z\" fill=\"#0b7a75\"/>", "store visit (the place it names)"),
         ]
     }
 }

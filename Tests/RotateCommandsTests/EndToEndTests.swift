@@ -60,9 +60,10 @@ import Testing
         let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
         #expect(rows.first?.hasPrefix("fix,lat,lon,guarantee") == true)
         #expect(rows.count == trace.reselections.count + 1)
-        // Version 2: the event engine's place events, each place entered before it is left, the
-        // same on the map; version 1 on request, without them.
-        #expect(trace.config.version == 2 && !trace.placeEvents.isEmpty)
+        // Version 3: the event engine's place events, each place entered before it is left, the
+        // same on the map, and its visits (arrivals on the map); versions 2 and 1 on request,
+        // without visits, and without place events either.
+        #expect(trace.config.version == 3 && !trace.placeEvents.isEmpty)
         var inside: Set<String> = []
         for event in trace.placeEvents {
             if event.event == "entry" { #expect(inside.insert(event.place).inserted) } else { #expect(inside.remove(event.place) != nil) }
@@ -70,9 +71,39 @@ import Testing
         }
         let svg = try run(["plan", "--places", shops, "--walk", walk, "--format", "svg"]).out
         #expect(svg.components(separatedBy: "<title>entry ").count - 1 == trace.placeEvents.filter { $0.event == "entry" }.count)
+        #expect(svg.components(separatedBy: "<title>visit at ").count - 1 == trace.visits.filter { $0.event == "arrival" }.count)
+        let v2 = try PlanTrace.parse(
+            try run(["plan", "--places", shops, "--walk", walk, "--format", "ndjson", "--trace-version", "2"]).out)
+        #expect(v2.config.version == 2 && v2.visits.isEmpty && v2.placeEvents == trace.placeEvents)
         let v1 = try PlanTrace.parse(
             try run(["plan", "--places", shops, "--walk", walk, "--format", "ndjson", "--trace-version", "1"]).out)
         #expect(v1.config.version == 1 && v1.placeEvents.isEmpty && v1.reselections == trace.reselections)
+    }
+
+    /// A walk that stops for 5 minutes at a shop: the trace has an arrival naming it (dated from
+    /// the stay's first fix) and a departure, and the map a visit marked with its name.
+    @Test func planTracesAndMapsAStoreVisit() throws {
+        // shop001 (46.0732033, 14.5137286, 100 m) in Datasets/shops-500.csv.
+        let shop = Coordinate(validLatitude: 46.0732033, longitude: 14.5137286)
+        var rows = ["t,lat,lon,accuracy_m"]
+        for t in stride(from: 0, through: 900, by: 5) {
+            // 300 m west of the shop at 1.5 m/s, 5 minutes at it, then 300 m east.
+            let offset = t < 200 ? -300 + 1.5 * Double(t) : t < 500 ? 0 : 1.5 * Double(t - 500)
+            let p = shop.destination(bearingDegrees: 90, distanceMeters: offset)
+            rows.append("\(t),\(p.latitude),\(p.longitude),10")
+        }
+        let stopWalk = try write(rows.joined(separator: "\n") + "\n", "stop.csv")
+        let map = temporary("stop.svg")
+        let result = try run(["plan", "--places", shops, "--walk", stopWalk, "--format", "ndjson", "--map", map])
+        #expect(result.code == 0, "\(result.err)")
+        let trace = try PlanTrace.parse(result.out)
+        #expect(trace.visits.map(\.event) == ["arrival", "departure"])
+        let arrival = try #require(trace.visits.first)
+        #expect(arrival.place == "shop001" && arrival.candidates.first?.place == "shop001")
+        #expect(arrival.arrivalT >= 195 && arrival.arrivalT <= 205 && arrival.t >= arrival.arrivalT + 100)
+        #expect(trace.visits.last?.departureT.map { $0 > 500 && $0 < 600 } == true)
+        let svg = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(svg.components(separatedBy: "<title>visit at shop001").count == 2)
     }
 
     @Test(arguments: [

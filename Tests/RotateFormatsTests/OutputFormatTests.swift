@@ -113,6 +113,39 @@ import WalkSimulator
         #expect(try PlanTrace.parse(future.joined(separator: "\n")) == v2)
     }
 
+    /// Version 3 writes visit lines after the place events of the same fix, in fix order, with the
+    /// spec's keys (`place` and `departure_t` only when there are), and reads them back; version
+    /// 2 writes none of them.
+    @Test func visitsAreVersionThreeLines() throws {
+        let (v1, _, _) = try replay()
+        let fixes = v1.reselections.map(\.fix)
+        var v3 = v1
+        v3.config.version = 3
+        v3.placeEvents = [PlanTrace.PlaceEvent(fix: fixes[1], t: 10, place: "a", event: "entry", evidence: "app", probability: 0.95)]
+        v3.visits = [
+            PlanTrace.Visit(
+                fix: fixes[1], t: 10, event: "arrival", place: "a", candidates: [.init(place: "a", p: 0.9), .init(place: "b\"q", p: 0.05)],
+                noneProbability: 0.05, lat: 46.05, lon: 14.5, accuracyMeters: 12.5, arrivalT: 2.5, departureT: nil, fixes: 7),
+            PlanTrace.Visit(
+                fix: fixes[2] + 1, t: 900, event: "departure", place: nil, candidates: [], noneProbability: 0.8, lat: -33.9, lon: 151.2,
+                accuracyMeters: 40, arrivalT: 700, departureT: 880.25, fixes: 12),
+        ]
+        let lines = v3.ndjsonLines
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let types = objects.map { $0["type"] as? String ?? "" }
+        let eventIndex = try #require(types.firstIndex(of: "place_event"))
+        #expect(types[eventIndex + 1] == "visit", "a fix's visit after its place event")
+        let visitObjects = objects.filter { $0["type"] as? String == "visit" }
+        #expect(visitObjects.count == 2)
+        let base = ["type", "fix", "t", "event", "candidates", "none_p", "lat", "lon", "accuracy_m", "arrival_t", "fixes"]
+        #expect(Set(visitObjects[0].keys) == Set(base + ["place"]))
+        #expect(Set(visitObjects[1].keys) == Set(base + ["departure_t"]))
+        #expect(try PlanTrace.parse(lines.joined(separator: "\n")) == v3)
+        var v2 = v3
+        v2.config.version = 2
+        #expect(!v2.ndjsonLines.contains { $0.contains("\"visit\"") })
+    }
+
     @Test(arguments: [
         ("{\"type\":\"config\"", 1), ("{\"type\":\"summary\",\"fixes\":1,\"reselections\":0,\"starts\":0,\"stops\":0,\"missed\":0}", 1),
         ("not json", 1), ("{\"type\":\"weird\"}", 1), ("[1,2]", 1),
