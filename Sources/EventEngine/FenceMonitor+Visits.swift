@@ -157,11 +157,15 @@ extension FenceMonitor {
         }
         let posterior = model.posterior(mean: mean, meanVariance: variance, candidates: candidates)
         let none = posterior.first { $0.id == nil }?.probability ?? 0
-        let listed = posterior.compactMap { entry in
-            entry.id.flatMap {
-                entry.probability >= rules.minimumCandidateProbability
-                    ? StoreVisit.Candidate(placeID: $0, probability: entry.probability) : nil
-            }
+        // The most probable places until they and "none of them" hold `candidateMass` of the
+        // probability (a credible set), each at least `minimumCandidateProbability`.
+        var listed: [StoreVisit.Candidate] = []
+        var held = none
+        for entry in posterior {
+            guard let id = entry.id else { continue }
+            guard held < rules.candidateMass, entry.probability >= rules.minimumCandidateProbability else { break }
+            listed.append(StoreVisit.Candidate(placeID: id, probability: entry.probability))
+            held += entry.probability
         }
         let top = posterior.lazy.compactMap(\.id).first
         return StoreVisit(

@@ -32,8 +32,11 @@ public struct StoreVisit: Hashable, Sendable, Codable {
     /// The most probable place, or nil when the stop was more likely at none of the catalog's
     /// places than `VisitSettings.maximumNoneProbability` (`place` in JSON).
     public var placeID: String?
-    /// The places at least `VisitSettings.minimumCandidateProbability` probable, most probable
-    /// first (ties by id).
+    /// The places the visit may have been at, most probable first (ties by id): a credible set,
+    /// the most probable places until they and "none of them" hold
+    /// `VisitSettings.candidateMass` (99 %) of the probability, each at least
+    /// `VisitSettings.minimumCandidateProbability`. With calibrated probabilities the place of a
+    /// stop at a place is among them 99 times in 100, however many small places are near.
     public var candidates: [Candidate]
     /// The probability that the visit was at none of the catalog's places (`none_p` in JSON).
     public var noneProbability: Double
@@ -129,7 +132,12 @@ public struct VisitSettings: Hashable, Sendable {
     /// them is at most this (`StoreVisit.placeID`).
     public var maximumNoneProbability = 0.5
     /// Candidates less probable than this are not listed (`StoreVisit.candidates`).
-    public var minimumCandidateProbability = 0.02
+    public var minimumCandidateProbability = 0.001
+    /// The candidates listed hold, with "none of them", at least this share of the probability
+    /// (`StoreVisit.candidates`, a credible set): 0.99. In a mall of 10-40 m shops under 50-65 m
+    /// Wi-Fi error that is a few places at the median and 40-60 at the 90th percentile; over
+    /// isolated places one.
+    public var candidateMass = 0.99
     /// The posterior's model (fix error correlation, the prior of "none of them").
     public var attribution = StopAttribution()
     /// Where the platform's regions cannot protect every place (`degraded`, `saturated`):

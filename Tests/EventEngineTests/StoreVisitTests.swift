@@ -153,7 +153,15 @@ import Testing
             let posterior = model.posterior(fixes: stopFixes, candidates: candidates)
             let none = try #require(posterior.first { $0.id == nil }).probability
             #expect(abs(event.visit.noneProbability - none) < 1e-9)
-            let listed = posterior.filter { $0.id != nil && $0.probability >= rules.minimumCandidateProbability }
+            // The credible set: places by probability while the listed ones and "none" hold less
+            // than `candidateMass`, each at least `minimumCandidateProbability`.
+            var listed: [(id: String?, probability: Double)] = []
+            var held = posterior.first { $0.id == nil }?.probability ?? 0
+            for entry in posterior.filter({ $0.id != nil }).sorted(by: { $0.probability > $1.probability }) {
+                if held >= rules.candidateMass || entry.probability < rules.minimumCandidateProbability { break }
+                listed.append(entry)
+                held += entry.probability
+            }
             #expect(event.visit.candidates.map(\.placeID) == listed.map { $0.id ?? "" }, "seed \(seed)")
             for (candidate, entry) in zip(event.visit.candidates, listed) { #expect(abs(candidate.probability - entry.probability) < 1e-9) }
             let top = posterior.first { $0.id != nil }?.id
