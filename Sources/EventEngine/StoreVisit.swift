@@ -171,8 +171,36 @@ public struct VisitSettings: Hashable, Sendable {
     /// complaint about geofencing SDKs' battery use).
     public var drivingSpeedMetersPerSecond: Double? = 8
 
-    /// The defaults above.
+    /// The defaults above (`VisitBudget.balanced`).
     public init() {}
+
+    /// The defaults, set for `budget`: `lowPower` never keeps GNSS on for the engine (network
+    /// fixes only where the regions cannot protect every place: `passages` off), `balanced`
+    /// keeps it on for passages on foot only (the defaults), `responsive` also at driving speed
+    /// and through whole visits (`drivingSpeedMetersPerSecond` nil, `settleSeconds` infinite).
+    public init(budget: VisitBudget) {
+        switch budget {
+        case .lowPower: passages = false
+        case .balanced: break
+        case .responsive:
+            drivingSpeedMetersPerSecond = nil
+            settleSeconds = .infinity
+        }
+    }
+}
+
+/// How much battery the engine may spend on location beyond the platform's region monitoring,
+/// as a preset of `VisitSettings` (`init(budget:)`); Benchmarks/RESULTS.md measures each one's
+/// stop recall and energy on errand trips.
+public enum VisitBudget: String, Hashable, Sendable, CaseIterable {
+    /// No GNSS for visits or passages: network fixes where the regions cannot protect every
+    /// place; passages through fences there are not entered.
+    case lowPower = "low-power"
+    /// GNSS for the fences a walker passes where the regions cannot protect them, not at
+    /// driving speed nor during a visit past its first 5 minutes (the default).
+    case balanced
+    /// GNSS wherever the regions cannot protect every place, driving and during visits too.
+    case responsive
 }
 
 /// A reason to look for a stop now: a place was entered at `seconds`; the stay has moved on

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import EventEngine
 import FencePlanner
 import Geodesy
 import PlatformEmulator
@@ -76,6 +77,9 @@ public enum SimulateCommand: Subcommand {
             "--strategy", value: "NAME", help: "With --platform: what the app monitors (rotate or a reference design, below).",
             default: "rotate"),
         OptionSpec(
+            "--visit-budget", value: "low-power|balanced|responsive",
+            help: "With --platform: rotate's battery budget for store visits (VisitSettings presets).", default: "balanced"),
+        OptionSpec(
             "--compare", help: "With --platform: replay rotate and every reference design on the same walks, one row (or JSON line) each."),
         OptionSpec(
             "--bound",
@@ -151,10 +155,10 @@ public enum SimulateCommand: Subcommand {
         let expectReferenceMisses = arguments.flag("--expect-reference-misses")
         if platformName == "none",
             compare || arguments.isGiven("--strategy") || minimumRecall120 != nil || expectReferenceMisses
-                || arguments.isGiven("--reboot-every")
+                || arguments.isGiven("--reboot-every") || arguments.isGiven("--visit-budget")
         {
             throw .usage(
-                "--strategy, --compare, --min-recall-120, --expect-reference-misses and --reboot-every need a platform (not --platform none)"
+                "--strategy, --compare, --min-recall-120, --expect-reference-misses, --reboot-every and --visit-budget need a platform (not --platform none)"
             )
         }
         if expectReferenceMisses, !compare {
@@ -202,6 +206,7 @@ public enum SimulateCommand: Subcommand {
         default: scenario.errands.drivingShare = 0.5
         }
         scenario.platformDelaySeconds = try arguments.double("--delay", in: 0...86_400)
+        scenario.visitBudget = try arguments.choice("--visit-budget", of: VisitBudget.self)
         scenario.configuration.limit = try arguments.int("--limit", in: 1...10_000)
         scenario.configuration.headroom = try arguments.int("--headroom", in: 0...10_000)
         scenario.configuration.stickinessMeters = try arguments.double("--stickiness", in: 0...100_000)

@@ -1,3 +1,4 @@
+import EventEngine
 import FencePlanner
 import Geodesy
 
@@ -25,6 +26,8 @@ public struct Simulation: Sendable {
         /// The planner's configuration; its margin is replaced by the required one unless
         /// `marginOverrideMeters` is set.
         public var configuration = RotationConfiguration()
+        /// rotate's battery budget for store visits (`VisitSettings.init(budget:)`).
+        public var visitBudget = VisitBudget.balanced
         public var marginOverrideMeters: Double?
         public var seed: UInt64 = 1
         /// How errand trips move and stop (`walkKind == .errands`).
@@ -174,7 +177,8 @@ public struct Simulation: Sendable {
         let visits = platform.replay.visits(on: path, path: truePath, catalog: catalog)
         let meters = lengthMeters ?? truePath.lengthMeters
         for s in totals.indices {
-            var strategy = try totals[s].strategy.make(catalog: catalog, configuration: platform.configuration)
+            var strategy = try totals[s].strategy.make(
+                catalog: catalog, configuration: platform.configuration, visitBudget: scenario.visitBudget)
             totals[s].report.merge(
                 platform.replay.replay(
                     path, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, path: truePath, visits: visits,

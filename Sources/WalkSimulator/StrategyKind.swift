@@ -14,10 +14,12 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
 
     /// A fresh strategy of this kind: rotate with `configuration`, the reference designs with its
     /// region limit.
-    public func make(catalog: PlaceCatalog, configuration: RotationConfiguration) throws(ConfigurationError) -> any MonitoringStrategy {
+    public func make(
+        catalog: PlaceCatalog, configuration: RotationConfiguration, visitBudget: VisitBudget = .balanced
+    ) throws(ConfigurationError) -> any MonitoringStrategy {
         switch self {
         case .rotate:
-            try RotateStrategy(catalog: catalog, configuration: configuration, settings: Self.rotateSettings)
+            try RotateStrategy(catalog: catalog, configuration: configuration, settings: Self.rotateSettings(visitBudget))
         case .nearest19Floor50: NearestWithRefreshStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .nearest18SignificantChange: NearestSignificantChangeStrategy(catalog: catalog, regionLimit: configuration.limit)
         case .fixedTrigger: FixedTriggerStrategy(catalog: catalog, regionLimit: configuration.limit)
@@ -27,10 +29,11 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// rotate's engine settings in the lab: the defaults, with store visits reported.
-    static var rotateSettings: FenceMonitor.Settings {
+    /// rotate's engine settings in the lab: the defaults, with store visits reported within
+    /// `budget`.
+    static func rotateSettings(_ budget: VisitBudget = .balanced) -> FenceMonitor.Settings {
         var settings = FenceMonitor.Settings()
-        settings.visits = VisitSettings()
+        settings.visits = VisitSettings(budget: budget)
         return settings
     }
 

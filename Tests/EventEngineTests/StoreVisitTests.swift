@@ -354,6 +354,38 @@ import Testing
         #expect(monitor.handle(.fix(Fix(away, accuracyMeters: 20, timestampSeconds: time), source: .network)).location.keepsGNSSOn)
     }
 
+    /// The budget presets set the parameters they name and nothing else; on the crowded
+    /// catalog's drive, `lowPower` never asks for GNSS and `responsive` asks for it for at least
+    /// three requests in four.
+    @Test func budgetPresetsSetTheirParameters() throws {
+        let defaults = VisitSettings()
+        var low = defaults
+        low.passages = false
+        var responsive = defaults
+        responsive.drivingSpeedMetersPerSecond = nil
+        responsive.settleSeconds = .infinity
+        #expect(VisitSettings(budget: .balanced) == defaults)
+        #expect(VisitSettings(budget: .lowPower) == low)
+        #expect(VisitSettings(budget: .responsive) == responsive)
+        for (budget, gnss) in [(VisitBudget.lowPower, false), (.responsive, true)] {
+            var settings = FenceMonitor.Settings()
+            settings.visits = VisitSettings(budget: budget)
+            var monitor = try FenceMonitor(catalog: Self.crowdedCatalog(), configuration: RotationConfiguration(), settings: settings)
+            let road = Self.origin.destination(bearingDegrees: 270, distanceMeters: 1_400)
+            var requests: [LocationRequest] = []
+            var time = 0.0
+            while time < 120 {
+                let fix = Fix(road.destination(bearingDegrees: 90, distanceMeters: 20 * time), accuracyMeters: 5, timestampSeconds: time)
+                let request = monitor.handle(.fix(fix, source: .continuous)).location
+                if time > 0, request != .oneFix { requests.append(request) }
+                if case .networkFixes(let interval) = request { time += interval } else { time += 1 }
+            }
+            // Where the regions protect every place (the drive's ends) no budget keeps GNSS on.
+            let withGNSS = requests.filter(\.keepsGNSSOn).count
+            #expect(!requests.isEmpty && (gnss ? withGNSS * 4 >= requests.count * 3 : withGNSS == 0), "\(budget): \(requests)")
+        }
+    }
+
     /// The stay and the cue survive the state's JSON form; a state written without them reads.
     @Test func stateRoundTripsWithAStay() throws {
         var settings = FenceMonitor.Settings()

@@ -342,6 +342,7 @@ import WalkSimulator
         ["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
         ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"], ["--platform", "none", "--compare"],
         ["--platform", "none", "--strategy", "rotate"], ["--platform", "ios", "--strategy", "nearest5"],
+        ["--platform", "none", "--visit-budget", "low-power"], ["--visit-budget", "frugal"],
         ["--min-recall-120", "2"], ["--expect-reference-misses"], ["--platform", "none", "--min-recall-120", "0.5"],
         ["--strategy", "fixed-trigger", "--min-recall-120", "0.5"], ["--platform", "ios", "--bound"],
         ["--platform", "ios", "--cushion", "200-60"], ["--platform", "ios", "--cushion", "x"],
