@@ -4,7 +4,9 @@ import Geodesy
 import SpatialIndex
 
 /// A stay under way: fixes within the still radius of its first one, summed so that the state
-/// stays the same size however long the stay lasts.
+/// stays the same size however long the stay lasts. Each fix counts by the inverse of its error's
+/// variance, so that a few GNSS fixes (σ 5 m) outweigh many Wi-Fi positions (σ 43 m): the mean
+/// is the inverse-variance weighted mean, the best linear estimate of the user's position.
 public struct Stay: Hashable, Sendable, Codable {
     /// The stay's first fix: the still rule's anchor.
     public var anchor: Coordinate
@@ -12,7 +14,8 @@ public struct Stay: Hashable, Sendable, Codable {
     public var startSeconds: Double
     /// The last fix's time that stayed, seconds (`last_t`).
     public var lastSeconds: Double
-    /// The sum of the stayed fixes' unit vectors (their mean's direction), x (`sum_x`).
+    /// The sum of the stayed fixes' unit vectors, each weighted by 1 / its variance per axis
+    /// (their weighted mean's direction), x (`sum_x`).
     public var sumX: Double
     /// Its y component (`sum_y`).
     public var sumY: Double
@@ -20,8 +23,9 @@ public struct Stay: Hashable, Sendable, Codable {
     public var sumZ: Double
     /// The fixes that stayed.
     public var count: Int
-    /// The sum of their error variances per axis, m² (`sum_variance`).
-    public var sumVariance: Double
+    /// The sum of their weights, 1 / each fix's error variance per axis, m⁻² (`sum_weight`):
+    /// the weighted mean's variance per axis, were the errors independent, is its inverse.
+    public var sumWeight: Double
     /// Consecutive fixes beyond the radius (of the first fix before the arrival, of the mean
     /// after it).
     public var outside = 0
@@ -33,29 +37,54 @@ public struct Stay: Hashable, Sendable, Codable {
     /// stay's first fix over the time between them, m/s (`approach_mps`); nil for the first stay
     /// and after a visit.
     public var approachSpeed: Double?
+    /// The reference precise fix (accuracy at most `VisitSettings.preciseAccuracyMeters`: GNSS
+    /// under the sky), the stay's first, then each check's: a precise fix `motionSeconds` later
+    /// is compared with it to tell a user standing from one walking (`precise`, `precise_t`,
+    /// `precise_accuracy_m` in JSON).
+    public var precise: Coordinate?
+    /// Its time, seconds.
+    public var preciseSeconds: Double?
+    /// Its accuracy, meters.
+    public var preciseAccuracyMeters: Double?
+    /// Whether precise fixes have said the user stands (`moving` false once): the arrival no
+    /// longer waits for them (`still_checked` in JSON).
+    public var stillChecked = false
+    /// When the stay's confirmation began (the first fix of its last
+    /// `VisitSettings.confirmSeconds` before the arrival), seconds; nil before (`confirm_t`).
+    public var confirmSince: Double?
 
-    /// A stay beginning at one fix.
+    /// A stay beginning at one fix whose error has `variance` per axis, m² (> 0).
     public init(at coordinate: Coordinate, timeSeconds: Double, variance: Double) {
         anchor = coordinate
         startSeconds = timeSeconds
         lastSeconds = timeSeconds
         let vector = UnitVector(coordinate)
-        sumX = vector.x
-        sumY = vector.y
-        sumZ = vector.z
+        let weight = Self.weight(variance: variance)
+        sumX = weight * vector.x
+        sumY = weight * vector.y
+        sumZ = weight * vector.z
         count = 1
-        sumVariance = variance
+        sumWeight = weight
     }
+
+    /// A fix's weight: 1 / its variance, with the variance at least 1 cm² (a fix reporting an
+    /// accuracy of 0 does not take the whole stay).
+    static func weight(variance: Double) -> Double { 1 / max(variance, 1e-4) }
+
+    /// The harmonic mean of the stayed fixes' variances per axis, m²: what one fix of the stay
+    /// is worth (`count` fixes of this variance make the same weighted mean's variance).
+    public var fixVariance: Double { Double(count) / sumWeight }
 
     /// The mean of the stayed fixes.
     public var mean: Coordinate { Coordinate(UnitVector(x: sumX, y: sumY, z: sumZ)) }
 
     mutating func include(_ vector: UnitVector, variance: Double, at time: Double) {
-        sumX += vector.x
-        sumY += vector.y
-        sumZ += vector.z
+        let weight = Self.weight(variance: variance)
+        sumX += weight * vector.x
+        sumY += weight * vector.y
+        sumZ += weight * vector.z
         count += 1
-        sumVariance += variance
+        sumWeight += weight
         lastSeconds = time
         outside = 0
         firstOutsideSeconds = nil
@@ -69,11 +98,93 @@ public struct Stay: Hashable, Sendable, Codable {
         case sumY = "sum_y"
         case sumZ = "sum_z"
         case count
+        case sumWeight = "sum_weight"
         case sumVariance = "sum_variance"
         case outside
         case firstOutsideSeconds = "first_outside_t"
         case arrival
         case approachSpeed = "approach_mps"
+        case precise
+        case preciseSeconds = "precise_t"
+        case preciseAccuracyMeters = "precise_accuracy_m"
+        case confirmSince = "confirm_t"
+        case stillChecked = "still_checked"
+    }
+
+    /// Reads a stay; one written before fixes were weighted (`sum_variance`, the sums of unit
+    /// vectors unweighted) is read with every fix weighted alike, by 1 / their mean variance.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        anchor = try container.decode(Coordinate.self, forKey: .anchor)
+        startSeconds = try container.decode(Double.self, forKey: .startSeconds)
+        lastSeconds = try container.decode(Double.self, forKey: .lastSeconds)
+        sumX = try container.decode(Double.self, forKey: .sumX)
+        sumY = try container.decode(Double.self, forKey: .sumY)
+        sumZ = try container.decode(Double.self, forKey: .sumZ)
+        count = try container.decode(Int.self, forKey: .count)
+        if let weight = try container.decodeIfPresent(Double.self, forKey: .sumWeight) {
+            sumWeight = weight
+        } else {
+            let sumVariance = try container.decode(Double.self, forKey: .sumVariance)
+            let weight = Self.weight(variance: sumVariance / Double(max(count, 1)))
+            sumX *= weight
+            sumY *= weight
+            sumZ *= weight
+            sumWeight = weight * Double(count)
+        }
+        outside = try container.decodeIfPresent(Int.self, forKey: .outside) ?? 0
+        firstOutsideSeconds = try container.decodeIfPresent(Double.self, forKey: .firstOutsideSeconds)
+        arrival = try container.decodeIfPresent(StoreVisit.self, forKey: .arrival)
+        approachSpeed = try container.decodeIfPresent(Double.self, forKey: .approachSpeed)
+        precise = try container.decodeIfPresent(Coordinate.self, forKey: .precise)
+        preciseSeconds = try container.decodeIfPresent(Double.self, forKey: .preciseSeconds)
+        preciseAccuracyMeters = try container.decodeIfPresent(Double.self, forKey: .preciseAccuracyMeters)
+        confirmSince = try container.decodeIfPresent(Double.self, forKey: .confirmSince)
+        stillChecked = try container.decodeIfPresent(Bool.self, forKey: .stillChecked) ?? false
+    }
+
+    /// Writes the stay (`sum_weight`, never the old `sum_variance`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(anchor, forKey: .anchor)
+        try container.encode(startSeconds, forKey: .startSeconds)
+        try container.encode(lastSeconds, forKey: .lastSeconds)
+        try container.encode(sumX, forKey: .sumX)
+        try container.encode(sumY, forKey: .sumY)
+        try container.encode(sumZ, forKey: .sumZ)
+        try container.encode(count, forKey: .count)
+        try container.encode(sumWeight, forKey: .sumWeight)
+        try container.encode(outside, forKey: .outside)
+        try container.encodeIfPresent(firstOutsideSeconds, forKey: .firstOutsideSeconds)
+        try container.encodeIfPresent(arrival, forKey: .arrival)
+        try container.encodeIfPresent(approachSpeed, forKey: .approachSpeed)
+        try container.encodeIfPresent(precise, forKey: .precise)
+        try container.encodeIfPresent(preciseSeconds, forKey: .preciseSeconds)
+        try container.encodeIfPresent(preciseAccuracyMeters, forKey: .preciseAccuracyMeters)
+        try container.encodeIfPresent(confirmSince, forKey: .confirmSince)
+        if stillChecked { try container.encode(true, forKey: .stillChecked) }
+    }
+
+    /// Whether precise fixes say the user is walking on: `fix` (accuracy `accuracy`) and the
+    /// stay's reference precise fix, at least `rules.motionSeconds` apart, are farther apart than
+    /// 1.5 times their accuracies together and `rules.motionSlackMeters` (a phone's accuracy is
+    /// a 68 % radius; the factor keeps a user standing from looking like a walker one check in
+    /// fifty). Nil when they cannot tell: `fix` is not precise, no reference is old enough yet,
+    /// or the check is off (`motionSeconds` 0).
+    func moving(_ fix: Fix, accuracy: Double, at time: Double, rules: VisitSettings) -> Bool? {
+        guard rules.motionSeconds > 0, accuracy <= rules.preciseAccuracyMeters, let reference = precise, let since = preciseSeconds,
+            time - since >= rules.motionSeconds
+        else { return nil }
+        let limit = 1.5 * (accuracy + (preciseAccuracyMeters ?? accuracy)) + rules.motionSlackMeters
+        return fix.coordinate.distance(to: reference) > limit
+    }
+
+    /// Makes `fix` the reference for `moving` when it is precise and there is none.
+    mutating func notePrecise(_ fix: Fix, accuracy: Double, at time: Double, rules: VisitSettings) {
+        guard accuracy <= rules.preciseAccuracyMeters, precise == nil else { return }
+        precise = fix.coordinate
+        preciseSeconds = time
+        preciseAccuracyMeters = accuracy
     }
 }
 
@@ -90,6 +201,7 @@ extension FenceMonitor {
         let vector = UnitVector(fix.coordinate)
         guard var stay = state.stay else {
             state.stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
+            state.stay?.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
             return
         }
         defer { state.stay = stay }
@@ -107,13 +219,41 @@ extension FenceMonitor {
                 {
                     let elapsed = time - stay.startSeconds
                     stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
+                    stay.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
                     stay.approachSpeed = elapsed > 0 ? distance / elapsed : nil
                     state.cue?.moves += 1
                 }
                 return
             }
+            // Precise fixes (GNSS under the sky) tell a walker who waited at a crossing from a
+            // user standing still: one that walks on is not staying, and a new stay begins here
+            // (a move, as leaving is).
+            // A check says standing: this fix is the next check's reference.
+            switch stay.moving(fix, accuracy: accuracy, at: time, rules: rules) {
+            case true?:
+                let elapsed = time - stay.startSeconds
+                let walked = Self.meters(vector, UnitVector(stay.anchor))
+                stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
+                stay.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
+                stay.approachSpeed = elapsed > 0 ? walked / elapsed : nil
+                return
+            case false?:
+                stay.precise = fix.coordinate
+                stay.preciseSeconds = time
+                stay.preciseAccuracyMeters = accuracy
+                stay.stillChecked = true
+            case nil: break
+            }
             stay.include(vector, variance: variance, at: time)
+            stay.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
+            if stay.confirmSince == nil, rules.confirmSeconds > 0, time - stay.startSeconds >= rules.stillSeconds - rules.confirmSeconds {
+                stay.confirmSince = time
+            }
             if time - stay.startSeconds >= rules.stillSeconds {
+                // Precise fixes that have not yet said whether the user stands postpone the arrival.
+                if rules.motionSeconds > 0, accuracy <= rules.preciseAccuracyMeters, stay.precise != nil, !stay.stillChecked {
+                    return
+                }
                 let visit = attribute(stay, rules: rules)
                 stay.arrival = visit
                 // A visit at a place answers the cue; one at none of them ends its burst only:
@@ -141,6 +281,14 @@ extension FenceMonitor {
         visit.departureSeconds = firstOutside
         output.visits.append(VisitEvent(kind: .departure, visit: visit, timeSeconds: time))
         stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
+        stay.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
+    }
+
+    /// Whether the stay's fixes leave its answer uncertain: neither a place nor "none of them" is
+    /// at least `VisitSettings.confirmBelowProbability` probable.
+    func uncertain(_ stay: Stay, rules: VisitSettings) -> Bool {
+        let visit = attribute(stay, rules: rules)
+        return max(visit.candidates.first?.probability ?? 0, visit.noneProbability) < rules.confirmBelowProbability
     }
 
     /// The visit a stay makes: its mean, that mean's accuracy, and the posterior over the places
@@ -149,7 +297,7 @@ extension FenceMonitor {
         let mean = stay.mean
         let model = rules.attribution
         let variance = model.meanVariance(
-            sigmaSquared: stay.sumVariance / Double(stay.count), count: stay.count, spanSeconds: stay.lastSeconds - stay.startSeconds)
+            sigmaSquared: stay.fixVariance, count: stay.count, spanSeconds: stay.lastSeconds - stay.startSeconds)
         let nearby = catalog.index.within(rules.candidateRadiusMeters, of: mean, measuredTo: .edge)
         let candidates = nearby.map { neighbor in
             let fence = catalog.fences[neighbor.index]

@@ -284,6 +284,17 @@ public struct FenceMonitor: Sendable {
                 }
             }
         guard let rules = settings.visits else { return regions }
+        // A stay about to become a visit whose place its fixes leave uncertain: GNSS for its last
+        // `confirmSeconds`, whose fixes (where the sky is in view) attribute it within meters and
+        // tell a walker from a user standing; given up when no precise fix came within
+        // `preciseWithinSeconds` (indoors). A stay far from every place, or deep inside a large
+        // one, needs no confirmation.
+        if rules.confirmSeconds > 0, let stay = state.stay, stay.arrival == nil, stay.count >= 2, let since = stay.confirmSince {
+            let now = state.lastInputSeconds ?? stay.lastSeconds
+            if (stay.preciseSeconds ?? -.infinity) >= since || (now - since < rules.preciseWithinSeconds && uncertain(stay, rules: rules)) {
+                return .continuous(distanceFilterMeters: 0)
+            }
+        }
         // Driving (the last stay left faster than `drivingSpeedMetersPerSecond`, no stay since):
         // no GNSS for the fences passed; network fixes see the stop when the car parks.
         let driving =

@@ -170,6 +170,47 @@ public struct VisitSettings: Hashable, Sendable {
     /// lights (a shop passed at 20 m/s is not a visit, and GNSS kept on for it is the most common
     /// complaint about geofencing SDKs' battery use).
     public var drivingSpeedMetersPerSecond: Double? = 8
+    /// The one fix the engine asks for after a refresh exit, a catalog change or a reset
+    /// (`LocationRequest.oneFix`) comes from Wi-Fi or cell (true: iOS
+    /// `kCLLocationAccuracyHundredMeters`, Android `PRIORITY_BALANCED_POWER_ACCURACY`) instead of
+    /// GNSS (false). The planner's margin covers a network fix's error, and a fix less accurate
+    /// than `RotationConfiguration.maxTrustedAccuracyMeters` drops no place the user may be
+    /// inside; what it costs is an in-app decision of the places within reach from a coarser
+    /// position. Where the regions cannot protect every place, the refresh region is small and
+    /// its exits come every few minutes; a GNSS fix for each, indoors where the receiver runs to
+    /// its longest, is most of the battery an hour of shopping costs without it.
+    public var networkWakeFix = false
+    /// For this long before a stay becomes a visit (its last `confirmSeconds` of
+    /// `stillSeconds`), the engine asks for GNSS fixes, seconds (0: never): outdoors they put the
+    /// stay within meters where Wi-Fi positions leave it 40-60 m off, so that a bus stop 10-20 m
+    /// outside a fence, a red light beside a fuel station or a pavement beside a café is told
+    /// from the place (weighted by their accuracy, they outweigh the stay's Wi-Fi positions);
+    /// indoors they cost the same and add nothing (`preciseWithinSeconds`). They also tell a
+    /// walker from a user standing (`motionSeconds`). 40 s of GNSS, 10 J at 250 mW, is 2.8 mWh
+    /// per stay confirmed.
+    public var confirmSeconds = 40.0
+    /// A stay is confirmed only while its fixes leave its answer less probable than this: a stay
+    /// deep inside a large place, or far from every place, is not (a walk through a park does
+    /// not keep GNSS on).
+    public var confirmBelowProbability = 0.95
+    /// A fix reporting this accuracy or better is precise (GNSS under the sky; Wi-Fi positions
+    /// report 30-100 m), meters.
+    public var preciseAccuracyMeters = 20.0
+    /// The GNSS of a stay's confirmation stops when no precise fix has come this long after it
+    /// began, seconds: indoors the receiver finds no satellites. A warm receiver fixes in 1-5 s
+    /// under the sky (Android's compatibility definition asks for 5 s); 10 s allows for iOS's
+    /// unpublished figure (1-10 s).
+    public var preciseWithinSeconds = 10.0
+    /// Two precise fixes of a stay at least this far apart in time tell whether the user is
+    /// walking on, seconds: a walker at 1.2 m/s covers 36 m in 30 s, beyond two GNSS fixes'
+    /// error (0: no such check). Checked once per such interval, each check's fix the next one's
+    /// reference.
+    public var motionSeconds = 30.0
+    /// Two precise fixes `motionSeconds` apart that are farther apart than 1.5 times their
+    /// accuracies together and this say the user is walking on, meters: the stay begins again
+    /// there (a walker who waited at a crossing inside a fence is not visiting the place), and
+    /// until a check says the user stands, a stay with precise fixes does not arrive.
+    public var motionSlackMeters = 5.0
 
     /// The defaults above (`VisitBudget.balanced`).
     public init() {}
@@ -180,7 +221,10 @@ public struct VisitSettings: Hashable, Sendable {
     /// and through whole visits (`drivingSpeedMetersPerSecond` nil, `settleSeconds` infinite).
     public init(budget: VisitBudget) {
         switch budget {
-        case .lowPower: passages = false
+        case .lowPower:
+            passages = false
+            networkWakeFix = true
+            confirmSeconds = 0
         case .balanced: break
         case .responsive:
             drivingSpeedMetersPerSecond = nil

@@ -61,20 +61,26 @@ public struct StopAttribution: Hashable, Sendable {
     /// id, none last), summing to 1; with no fix, the prior.
     public func posterior(fixes: [StopFix], candidates: [Candidate]) -> [(id: String?, probability: Double)] {
         guard let origin = fixes.first?.coordinate else { return posterior(mean: nil, meanVariance: 0, candidates: candidates) }
-        // The fixes' mean in a plane tangent at the first fix, meters east and north.
+        // The fixes' mean in a plane tangent at the first fix, meters east and north, each fix
+        // weighted by the inverse of its variance (the best linear estimate: a GNSS fix outweighs
+        // a Wi-Fi position 60 to 1).
         var east = 0.0
         var north = 0.0
+        var weights = 0.0
         for fix in fixes {
+            let weight = 1 / max(pow(sigma(accuracyMeters: fix.accuracyMeters), 2), 1e-4)
+            weights += weight
             let distance = origin.distance(to: fix.coordinate)
             guard distance > 0 else { continue }
             let bearing = origin.initialBearingDegrees(to: fix.coordinate) * .pi / 180
-            east += distance * sin(bearing)
-            north += distance * cos(bearing)
+            east += weight * distance * sin(bearing)
+            north += weight * distance * cos(bearing)
         }
         let n = Double(fixes.count)
-        let offset = (east * east + north * north).squareRoot() / n
+        let offset = (east * east + north * north).squareRoot() / weights
         let mean = offset > 0 ? origin.destination(bearingDegrees: atan2(east, north) * 180 / .pi, distanceMeters: offset) : origin
-        let sigma2 = fixes.map { pow(sigma(accuracyMeters: $0.accuracyMeters), 2) }.reduce(0, +) / n
+        // What one fix is worth: the harmonic mean of the variances.
+        let sigma2 = n / weights
         let span = (fixes.last?.timeSeconds ?? 0) - (fixes.first?.timeSeconds ?? 0)
         let variance = meanVariance(sigmaSquared: sigma2, count: fixes.count, spanSeconds: span)
         return posterior(mean: mean, meanVariance: variance, candidates: candidates)

@@ -18,10 +18,12 @@ import Geodesy
 /// inside, no registrations before the first selection); `FenceMonitor` checks the rest
 /// against the catalog when the device resumes.
 public enum MonitorStateCoding {
-    /// The version of this form written in the first byte: 3 adds the stay and the cue of store
-    /// visits (`MonitorState.stay`, `.cue`) after the flags; 2 ends with a checksum; both
-    /// earlier forms (2, and 1 without a checksum) are still read, without a stay or a cue.
-    public static let version: UInt8 = 3
+    /// The version of this form written in the first byte: 4 writes a stay's fixes weighted by
+    /// the inverse of their variance (`Stay.sumWeight`); 3 adds the stay and the cue of store
+    /// visits (`MonitorState.stay`, `.cue`) after the flags, its sums unweighted with the sum of
+    /// the variances (read as every fix weighted alike); 2 ends with a checksum; every earlier
+    /// form (3, 2, and 1 without a checksum) is still read, 2 and 1 without a stay or a cue.
+    public static let version: UInt8 = 4
 
     /// The form of a state packed against `catalog` (no place looked up), ending with a CRC-32C
     /// of the device's id and every byte before it: one flipped bit anywhere in the state (a
@@ -132,7 +134,7 @@ public enum MonitorStateCoding {
         state.lastTrustedFixContinuous = flags & 1 != 0
         state.refreshExitPending = flags & 2 != 0
         state.resetPending = flags & 4 != 0
-        if stored.first == 3 { try readVisits(&reader, into: &state) }
+        if let codec = stored.first, codec >= 3 { try readVisits(&reader, into: &state, weighted: codec >= 4) }
         guard reader.isAtEnd else { throw StateCodingError("\(reader.remaining) bytes after the state") }
         return state
     }
@@ -146,7 +148,7 @@ public enum MonitorStateCoding {
         switch codec {
         case 1:
             return stored  // written before the checksum
-        case 2, 3:
+        case 2, 3, 4:
             guard stored.count >= 5 else { throw StateCodingError("truncated state (\(stored.count) bytes)") }
             let fields = UnsafeRawBufferPointer(rebasing: stored[0..<(stored.count - 4)])
             var check: UInt32 = 0
@@ -160,9 +162,11 @@ public enum MonitorStateCoding {
         }
     }
 
-    /// The stay and the cue (codec 3): a tag (1: a stay follows, 2: a cue follows), then the
-    /// stay's sums, its outside count and times, its approach speed and its arrival's visit,
-    /// then the cue's time, moves and place.
+    /// The stay and the cue (codec 3 and 4): a tag (1: a stay follows, 2: a cue follows), then
+    /// the stay's sums (codec 4: weighted, then the sum of the weights; codec 3: unweighted, then
+    /// the sum of the variances), its outside count and times, its approach speed, (codec 4) its
+    /// precise reference fix, time and accuracy, its confirmation's start and whether a check
+    /// said the user stands, and its arrival's visit, then the cue's time, moves and place.
     private static func writeVisits(_ state: MonitorState, to writer: inout ByteWriter) {
         writer.byte((state.stay == nil ? 0 : 1) | (state.cue == nil ? 0 : 2))
         if let stay = state.stay {
@@ -173,10 +177,16 @@ public enum MonitorStateCoding {
             writer.double(stay.sumY)
             writer.double(stay.sumZ)
             writer.integer(stay.count)
-            writer.double(stay.sumVariance)
+            writer.double(stay.sumWeight)
             writer.integer(stay.outside)
             writer.optionalDouble(stay.firstOutsideSeconds)
             writer.optionalDouble(stay.approachSpeed)
+            writer.byte(stay.precise == nil ? 0 : 1)
+            if let precise = stay.precise { writer.coordinate(precise) }
+            writer.optionalDouble(stay.preciseSeconds)
+            writer.optionalDouble(stay.preciseAccuracyMeters)
+            writer.optionalDouble(stay.confirmSince)
+            writer.byte(stay.stillChecked ? 1 : 0)
             if let visit = stay.arrival {
                 writer.byte(1)
                 writer.optionalString(visit.placeID)
@@ -204,7 +214,9 @@ public enum MonitorStateCoding {
 
     /// Reads what `writeVisits` wrote, checked (finite times and sums, counts in range,
     /// probabilities in 0...1).
-    private static func readVisits(_ reader: inout ByteReader, into state: inout MonitorState) throws(StateCodingError) {
+    private static func readVisits(
+        _ reader: inout ByteReader, into state: inout MonitorState, weighted: Bool
+    ) throws(StateCodingError) {
         let tag = try reader.byte()
         guard tag < 4 else { throw StateCodingError("unknown visits tag \(tag)") }
         func finite(_ value: Double, _ what: String) throws(StateCodingError) -> Double {
@@ -216,19 +228,36 @@ public enum MonitorStateCoding {
             return value
         }
         if tag & 1 != 0 {
-            var stay = Stay(at: try reader.coordinate(), timeSeconds: 0, variance: 0)
+            var stay = Stay(at: try reader.coordinate(), timeSeconds: 0, variance: 1)
             stay.startSeconds = try finite(try reader.double(), "start")
             stay.lastSeconds = try finite(try reader.double(), "last time")
             stay.sumX = try finite(try reader.double(), "sum")
             stay.sumY = try finite(try reader.double(), "sum")
             stay.sumZ = try finite(try reader.double(), "sum")
             stay.count = try reader.integer()
-            stay.sumVariance = try finite(try reader.double(), "variance")
+            let sum = try finite(try reader.double(), weighted ? "weight" : "variance")
             stay.outside = try reader.integer()
             stay.firstOutsideSeconds = try reader.optionalDouble()
             stay.approachSpeed = try reader.optionalDouble()
-            guard stay.count >= 1, stay.outside >= 0, stay.sumVariance >= 0 else {
-                throw StateCodingError("a stay needs at least one fix and non-negative counts")
+            if weighted {
+                if try reader.flag() { stay.precise = try reader.coordinate() }
+                stay.preciseSeconds = try reader.optionalDouble()
+                stay.preciseAccuracyMeters = try reader.optionalDouble()
+                stay.confirmSince = try reader.optionalDouble()
+                stay.stillChecked = try reader.flag()
+            }
+            guard stay.count >= 1, stay.outside >= 0, sum >= 0, !weighted || sum > 0 else {
+                throw StateCodingError("a stay needs at least one fix, a positive weight and non-negative counts")
+            }
+            if weighted {
+                stay.sumWeight = sum
+            } else {
+                // Codec 3: every fix weighted alike, by 1 / the fixes' mean variance.
+                let weight = 1 / max(sum / Double(stay.count), 1e-4)
+                stay.sumX *= weight
+                stay.sumY *= weight
+                stay.sumZ *= weight
+                stay.sumWeight = weight * Double(stay.count)
             }
             if try reader.flag() {
                 let placeID = try reader.optionalString()

@@ -53,6 +53,9 @@ public protocol MonitoringStrategy {
     mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions?
     /// A background fix arrived.
     mutating func received(_ fix: Fix) -> MonitoredRegions?
+    /// Whether the fix the app obtains when a trigger's exit wakes it comes from Wi-Fi or cell
+    /// (a network fix: no GNSS) instead of the GNSS receiver.
+    var wakeFixFromNetwork: Bool { get }
     /// Whether what the strategy monitors now keeps every fence within reach covered (rotate's
     /// `exact` guarantee); false while it is `degraded` or `saturated`. True for designs that
     /// make no such promise.
@@ -104,6 +107,7 @@ extension MonitoringStrategy {
     public var decidesPlaceEvents: Bool { false }
     public var guaranteeIsExact: Bool { true }
     public var ignoresRegionLimit: Bool { false }
+    public var wakeFixFromNetwork: Bool { false }
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
     public var reportsVisits: Bool { false }

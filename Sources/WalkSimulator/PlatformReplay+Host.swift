@@ -1,4 +1,5 @@
 import FencePlanner
+import Foundation
 import Geodesy
 import PlatformEmulator
 import PlatformFacts
@@ -21,6 +22,11 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// The motion classifier, for a strategy that listens to it.
     var motion: MotionActivityClassifier?
     var lastPeriodic: Double?
+    /// The network fixes' error now (east, north, meters) and when it was drawn, and its source.
+    var networkError: (east: Double, north: Double, timeSeconds: Double)?
+    var networkRandom: SplitMix64
+    let networkNoise: PlatformProfile.PositionNoise
+    let networkAccuracy: Double
 
     /// What is registered and accepted, in registration order: the diff's previous side.
     var registeredPlaces: [Fence] = []
@@ -59,6 +65,9 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             seed: replay.seed &+ 0xA076_1D64_78BD_642F &* UInt64(walkIndex + 1))
         placeSlots = replay.placeSlots
         wakeSeed = replay.seed &+ 0xE703_7ED1_A0B4_28DB &* UInt64(walkIndex + 1)
+        networkRandom = SplitMix64(seed: wakeSeed ^ 0x5EED_0F0F_57A7_1C00)
+        networkNoise = replay.networkFixNoise
+        networkAccuracy = replay.networkFixAccuracyMeters
         let sources = platform.profile.locationSources
         wakeFix = sources.first { $0.kind == .wakeFix }?.timeToFixSeconds ?? 0...0
         significant = sources.first { $0.kind == .significantChange } ?? sources.first { $0.kind == .backgroundUpdates }
@@ -97,12 +106,19 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             lastPeriodic = time
         }
         deliverEvents()
-        if let due = wake, time >= due.dueSeconds, let fix = sample.fix {
+        if let due = wake, time >= due.dueSeconds, let sampleFix = sample.fix {
             wake = nil
             report.fixesRequested += 1
             // The receiver runs until the fix comes, unless continuous updates keep it on anyway;
-            // indoors it finds no satellites and runs to its longest before the Wi-Fi position.
-            if asks != .continuous { report.gnssOnSeconds += sample.indoors ? wakeFix.upperBound : due.fixSeconds }
+            // indoors it finds no satellites and runs to its longest before the Wi-Fi position. A
+            // network fix leaves it off.
+            let fromNetwork = strategy.wakeFixFromNetwork && asks != .continuous
+            let fix = fromNetwork ? networkFix(sample) ?? sampleFix : sampleFix
+            if fromNetwork {
+                report.networkFixes += 1
+            } else if asks != .continuous {
+                report.gnssOnSeconds += sample.indoors ? wakeFix.upperBound : due.fixSeconds
+            }
             if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
             apply(strategy.triggerExited(due.id, at: fix), at: time)
         }
@@ -134,6 +150,30 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         registeredPlaces.removeAll()
         registeredTriggers.removeAll()
         apply(strategy.platformReset(at: time) ?? lastRegions, at: time)
+    }
+
+    /// The fix a network request obtains at `sample`: indoors the sample's own (a Wi-Fi
+    /// position); outdoors the true position off by the network error, which follows a
+    /// first-order Gauss–Markov process between the fixes made (`PlatformReplay.networkFixNoise`).
+    /// Nil where the sample has no fix.
+    mutating func networkFix(_ sample: Walk.Sample) -> Fix? {
+        guard let fix = sample.fix else { return nil }
+        let sigma = networkNoise.sigmaMeters
+        guard !sample.indoors, sigma > 0 else { return fix }
+        let time = sample.timeSeconds
+        var error: (east: Double, north: Double, timeSeconds: Double)
+        if let last = networkError {
+            let rho = exp(-max(0, time - last.timeSeconds) / networkNoise.correlationSeconds)
+            let fresh = sigma * (1 - rho * rho).squareRoot()
+            error = (rho * last.east + fresh * networkRandom.nextGaussian(), rho * last.north + fresh * networkRandom.nextGaussian(), time)
+        } else {
+            error = (sigma * networkRandom.nextGaussian(), sigma * networkRandom.nextGaussian(), time)
+        }
+        networkError = error
+        let reported = sample.truePosition.destination(
+            bearingDegrees: atan2(error.east, error.north) * 180 / .pi,
+            distanceMeters: (error.east * error.east + error.north * error.north).squareRoot())
+        return Fix(reported, accuracyMeters: networkAccuracy, timestampSeconds: fix.timestampSeconds ?? time)
     }
 
     /// The events the phone delivered: a trigger's exit schedules the woken app's fix, a place
@@ -191,7 +231,9 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
                 apply(strategy.received(fix), at: time)
             }
         case .periodic:
-            guard let fix = sample.fix, time - (lastPeriodic ?? -.infinity) >= strategy.periodicFixSeconds else { break }
+            guard sample.fix != nil, time - (lastPeriodic ?? -.infinity) >= strategy.periodicFixSeconds, let fix = networkFix(sample) else {
+                break
+            }
             lastPeriodic = time
             report.backgroundFixes += 1
             report.networkFixes += 1
@@ -205,13 +247,15 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             let displacement = significant.minimumDisplacementMeters ?? 0
             let elapsed = time - last.timeSeconds
             if elapsed >= interval.upperBound
-                || (elapsed >= interval.lowerBound && fix.coordinate.distance(to: last.position) >= displacement)
+                || (elapsed >= interval.lowerBound && fix.coordinate.distance(to: last.position) >= displacement),
+                let network = networkFix(sample)
             {
+                // The OS measures the move by its own estimate; the app gets a network position.
                 lastBackground = (time, fix.coordinate)
                 report.backgroundFixes += 1
                 report.networkFixes += 1
                 if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
-                apply(strategy.received(fix), at: time)
+                apply(strategy.received(network), at: time)
             }
         }
     }

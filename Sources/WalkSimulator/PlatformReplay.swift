@@ -30,6 +30,16 @@ public struct PlatformReplay: Sendable {
     /// survive a reboot (Android) every registration is gone, and the strategy's host registers
     /// again (`MonitoringStrategy.platformReset(at:)`).
     public var rebootEverySeconds: Double?
+    /// The error of a network fix (a Wi-Fi or cell position: periodic and significant-change
+    /// updates, and a wake fix a strategy asks from the network) outdoors, where the walk's own
+    /// fix is GNSS: a first-order Gauss–Markov process per walk, sampled when a network fix is
+    /// made (indoors the walk's fix is already a Wi-Fi position). Wi-Fi's σ 36.5 m per axis
+    /// (`PlatformProfile.PositionNoise.networkLocation`, range 0–78 m).
+    public var networkFixNoise = PlatformProfile.PositionNoise.networkLocation
+    /// The accuracy a network fix reports outdoors, meters: 65, what iOS reports for Wi-Fi
+    /// positions (field reports: transistorsoft flutter_background_geolocation issues #399 and
+    /// #510); range 40–100.
+    public var networkFixAccuracyMeters = 65.0
 
     /// A replay on `platform` (`.iOS`, `.android`, `.ideal(delaySeconds:)`, or one with other
     /// cushions, latency or noise).

@@ -46,6 +46,9 @@ public struct RotateStrategy: MonitoringStrategy {
         return 0
     }
 
+    /// The engine's `VisitSettings.networkWakeFix`.
+    public var wakeFixFromNetwork: Bool { monitor.settings.visits?.networkWakeFix ?? false }
+
     public var declaresSaturation: Bool {
         if case .saturated = monitor.rotator.state.guarantee { return true }
         return false

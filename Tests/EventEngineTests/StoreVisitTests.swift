@@ -59,29 +59,60 @@ import Testing
         var fixes: [Fix]
     }
 
-    /// The visits of `fixes` by the rule's definition, with every fix of a stay kept.
+    /// The visits of `fixes` by the rule's definition, with every fix of a stay kept: a stay's
+    /// mean weights each fix by 1 / its variance; a precise fix within the radius at least
+    /// `motionSeconds` after the reference (the stay's first precise fix, then each check's) is a
+    /// check: farther from it than 1.5 times their accuracies and the slack begins a new stay
+    /// (walking on), else it is the new reference and the user stands; once long enough, a stay
+    /// arrives unless this fix is precise, the stay has a reference and no check said standing.
     static func reference(_ fixes: [Fix], _ rules: VisitSettings) -> [Expected] {
         var events: [Expected] = []
         var stay: [Fix] = []
         var arrived = false
         var outside: [Fix] = []
+        var precise: Fix?
+        var stillChecked = false
+        func accuracy(_ fix: Fix) -> Double { fix.accuracyMeters ?? rules.attribution.defaultAccuracyMeters }
+        func isPrecise(_ fix: Fix) -> Bool { accuracy(fix) <= rules.preciseAccuracyMeters }
         func mean(_ fixes: [Fix]) -> Coordinate {
-            let vectors = fixes.map { UnitVector($0.coordinate) }
-            return Coordinate(
-                UnitVector(x: vectors.map(\.x).reduce(0, +), y: vectors.map(\.y).reduce(0, +), z: vectors.map(\.z).reduce(0, +)))
+            var sum = (x: 0.0, y: 0.0, z: 0.0)
+            for fix in fixes {
+                let weight = 1 / max(pow(rules.attribution.sigma(accuracyMeters: fix.accuracyMeters), 2), 1e-4)
+                let vector = UnitVector(fix.coordinate)
+                sum = (sum.x + weight * vector.x, sum.y + weight * vector.y, sum.z + weight * vector.z)
+            }
+            return Coordinate(UnitVector(x: sum.x, y: sum.y, z: sum.z))
         }
-        for fix in fixes where (fix.accuracyMeters ?? 50) <= rules.maxAccuracyMeters {
+        for fix in fixes where accuracy(fix) <= rules.maxAccuracyMeters {
             let time = fix.timestampSeconds ?? 0
             guard let first = stay.first else {
                 stay = [fix]
+                precise = isPrecise(fix) ? fix : nil
+                stillChecked = false
                 continue
             }
             if !arrived {
                 let distance = fix.coordinate.distance(to: first.coordinate)
                 if distance <= rules.stillRadiusMeters {
+                    if rules.motionSeconds > 0, isPrecise(fix), let reference = precise,
+                        time - (reference.timestampSeconds ?? 0) >= rules.motionSeconds
+                    {
+                        let limit = 1.5 * (accuracy(fix) + accuracy(reference)) + rules.motionSlackMeters
+                        if fix.coordinate.distance(to: reference.coordinate) > limit {
+                            stay = [fix]
+                            precise = fix
+                            stillChecked = false
+                            outside = []
+                            continue
+                        }
+                        precise = fix
+                        stillChecked = true
+                    }
                     stay.append(fix)
                     outside = []
+                    if precise == nil, isPrecise(fix) { precise = fix }
                     if time - (first.timestampSeconds ?? 0) >= rules.stillSeconds {
+                        if rules.motionSeconds > 0, isPrecise(fix), precise != nil, !stillChecked { continue }
                         arrived = true
                         events.append(Expected(kind: .arrival, arrival: first.timestampSeconds ?? 0, time: time, fixes: stay))
                     }
@@ -92,6 +123,8 @@ import Testing
                     || (outside.count >= rules.departureFixes && time - (outside[0].timestampSeconds ?? 0) >= rules.departureSeconds)
                 {
                     stay = [fix]
+                    precise = isPrecise(fix) ? fix : nil
+                    stillChecked = false
                     outside = []
                 }
                 continue
@@ -112,6 +145,8 @@ import Testing
                         kind: .departure, arrival: first.timestampSeconds ?? 0, departure: outside[0].timestampSeconds, time: time,
                         fixes: stay))
                 stay = [fix]
+                precise = isPrecise(fix) ? fix : nil
+                stillChecked = false
                 arrived = false
                 outside = []
             }
@@ -128,6 +163,7 @@ import Testing
         var rules = VisitSettings()
         rules.stillRadiusMeters = [60.0, 100, 150][seed % 3]
         rules.stillSeconds = [60.0, 100, 240][seed / 3 % 3]
+        rules.motionSeconds = [25.0, 0][seed / 9 % 2]
         settings.visits = rules
         var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
         let fixes = Self.trip(seed: UInt64(seed))
@@ -175,6 +211,8 @@ import Testing
     func firstArrivalIsTheStillnessRulesStop(seed: Int) throws {
         var settings = FenceMonitor.Settings()
         settings.visits = VisitSettings()
+        // The still rule alone: no wait for precise fixes to say the user is standing.
+        settings.visits?.motionSeconds = 0
         var monitor = try FenceMonitor(catalog: Self.catalog(seed: 1), configuration: RotationConfiguration(), settings: settings)
         var rule = StillnessRule(radiusMeters: 100, durationSeconds: 100, anchor: .firstFix, leaving: .twoFixesThirtySeconds)
         var stopped: (since: Double, at: Double)?
@@ -246,6 +284,8 @@ import Testing
         var settings = FenceMonitor.Settings()
         var rules = VisitSettings()
         rules.burstIntervalSeconds = 15
+        // GNSS to confirm a stay has its own test.
+        rules.confirmSeconds = 0
         settings.visits = rules
         for stays in [true, false] {
             var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
@@ -361,6 +401,8 @@ import Testing
         let defaults = VisitSettings()
         var low = defaults
         low.passages = false
+        low.networkWakeFix = true
+        low.confirmSeconds = 0
         var responsive = defaults
         responsive.drivingSpeedMetersPerSecond = nil
         responsive.settleSeconds = .infinity
@@ -386,6 +428,82 @@ import Testing
         }
     }
 
+    /// A stay about to become a visit whose place is uncertain asks for GNSS for its last
+    /// `confirmSeconds`: under the sky (precise fixes) until the arrival, indoors (Wi-Fi
+    /// positions only) for `preciseWithinSeconds`; never far from every place, nor with the
+    /// low-power budget.
+    @Test(arguments: [(true, true, VisitBudget.balanced), (false, true, .balanced), (true, false, .balanced), (true, true, .lowPower)])
+    func aStayAboutToBeAVisitIsConfirmedWithGNSS(outdoors: Bool, nearPlace: Bool, budget: VisitBudget) throws {
+        // Two overlapping shops, the stay between them: Wi-Fi positions cannot tell which.
+        let catalog = try PlaceCatalog(places: [
+            Place(id: "west", coordinate: Self.origin.destination(bearingDegrees: 270, distanceMeters: 20), radiusMeters: 60),
+            Place(id: "east", coordinate: Self.origin.destination(bearingDegrees: 90, distanceMeters: 20), radiusMeters: 60),
+        ])
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings(budget: budget)
+        let rules = try #require(settings.visits)
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+        let spot = nearPlace ? Self.origin : Self.origin.destination(bearingDegrees: 30, distanceMeters: 900)
+        var time = 0.0
+        var gnss: [Double] = []
+        var arrival: Double?
+        while time < 400 {
+            let asked = monitor.locationRequest()
+            // GNSS gives precise fixes outdoors; indoors, and otherwise, Wi-Fi positions.
+            let precise = asked.keepsGNSSOn && outdoors
+            let fix = Fix(
+                spot.destination(bearingDegrees: time * 47, distanceMeters: precise ? 3 : 25), accuracyMeters: precise ? 6 : 65,
+                timestampSeconds: time)
+            let output = monitor.handle(.fix(fix, source: asked.keepsGNSSOn ? .continuous : .network))
+            if arrival == nil, output.visits.contains(where: { $0.kind == .arrival }) { arrival = time }
+            if output.location.keepsGNSSOn { gnss.append(time) }
+            time += output.location.keepsGNSSOn ? 1 : 20
+        }
+        let arrived = try #require(arrival)
+        if !nearPlace || budget == .lowPower {
+            #expect(gnss.isEmpty, "\(gnss)")
+            return
+        }
+        let begun = try #require(gnss.first)
+        #expect(begun >= rules.stillSeconds - rules.confirmSeconds && begun < rules.stillSeconds - rules.confirmSeconds + 20)
+        if outdoors {
+            // GNSS until the arrival, none after it.
+            #expect(gnss.last == arrived - 1 || gnss.last == arrived, "\(gnss), arrival \(arrived)")
+        } else {
+            #expect((gnss.last ?? 0) - begun < rules.preciseWithinSeconds, "\(gnss)")
+        }
+        #expect(gnss.allSatisfy { $0 <= arrived })
+    }
+
+    /// Precise fixes tell a walker who waited at a crossing inside a fence from a user standing
+    /// there: the walker (40 s to the crossing at 1.3 m/s, a minute's wait, then on) makes no
+    /// visit, unless the check is off; the user standing makes one once the stay is long enough.
+    @Test(arguments: [true, false])
+    func aWalkerWhoWaitedAtACrossingIsNoVisit(motionCheck: Bool) throws {
+        let catalog = try PlaceCatalog(places: [Place(id: "cafe", coordinate: Self.origin, radiusMeters: 100)])
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        if !motionCheck { settings.visits?.motionSeconds = 0 }
+        let rules = try #require(settings.visits)
+        for walksOn in [true, false] {
+            var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+            var arrivals: [Double] = []
+            for t in stride(from: 0.0, through: 300, by: 1) {
+                let walked = walksOn ? 1.3 * (min(t, 40) + max(0, t - 100)) : 0
+                let position = Self.origin.destination(bearingDegrees: 90, distanceMeters: walked).destination(
+                    bearingDegrees: t * 71, distanceMeters: 2)
+                let output = monitor.handle(.fix(Fix(position, accuracyMeters: 5, timestampSeconds: t), source: .continuous))
+                arrivals += output.visits.filter { $0.kind == .arrival }.map(\.timeSeconds)
+            }
+            if walksOn && motionCheck {
+                #expect(arrivals.isEmpty, "\(arrivals)")
+            } else {
+                #expect(arrivals.count == 1, "\(arrivals)")
+                #expect(arrivals.first == rules.stillSeconds)
+            }
+        }
+    }
+
     /// The stay and the cue survive the state's JSON form; a state written without them reads.
     @Test func stateRoundTripsWithAStay() throws {
         var settings = FenceMonitor.Settings()
@@ -402,5 +520,18 @@ import Testing
         object["cue"] = nil
         let old = try JSONDecoder().decode(MonitorState.self, from: JSONSerialization.data(withJSONObject: object))
         #expect(old.stay == nil && old.cue == nil && old.tracks == monitor.state.tracks)
+        // A stay written before fixes were weighted: unweighted sums and `sum_variance`, read as
+        // every fix weighted by 1 / the mean variance (here 400 m² each).
+        let stay = try #require(monitor.state.stay)
+        var unweighted = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(stay)) as? [String: Any])
+        let vector = UnitVector(stay.anchor)
+        unweighted["sum_weight"] = nil
+        unweighted["sum_variance"] = 400.0 * Double(stay.count)
+        unweighted["sum_x"] = vector.x * Double(stay.count)
+        unweighted["sum_y"] = vector.y * Double(stay.count)
+        unweighted["sum_z"] = vector.z * Double(stay.count)
+        let read = try JSONDecoder().decode(Stay.self, from: JSONSerialization.data(withJSONObject: unweighted))
+        #expect(abs(read.fixVariance - 400) < 1e-9 && read.mean.distance(to: stay.anchor) < 1e-6)
+        #expect(read.count == stay.count && read.startSeconds == stay.startSeconds)
     }
 }

@@ -100,7 +100,9 @@ import Testing
         #expect(trace.visits.map(\.event) == ["arrival", "departure"])
         let arrival = try #require(trace.visits.first)
         #expect(arrival.place == "shop001" && arrival.candidates.first?.place == "shop001")
-        #expect(arrival.arrivalT >= 195 && arrival.arrivalT <= 205 && arrival.t >= arrival.arrivalT + 100)
+        // The stay begins at the last check that saw the walker walking (one every 30 s), at most
+        // 30 s before the stop.
+        #expect(arrival.arrivalT >= 165 && arrival.arrivalT <= 205 && arrival.t >= arrival.arrivalT + 100)
         #expect(trace.visits.last?.departureT.map { $0 > 500 && $0 < 600 } == true)
         let svg = try String(contentsOfFile: map, encoding: .utf8)
         #expect(svg.components(separatedBy: "<title>visit at shop001").count == 2)

@@ -24,7 +24,9 @@ import Testing
             // Mostly small steps (stays that become visits), sometimes a long one (a departure).
             let stride = rng.next() % 10 == 0 ? Double(rng.next() % 400) : Double(rng.next() % 25)
             position = position.destination(bearingDegrees: Double(rng.next() % 360), distanceMeters: stride)
-            let fix = Fix(position, accuracyMeters: Double(rng.next() % 40 + 1), timestampSeconds: Double(step) * 5)
+            // Accuracies of 15-54 m: now and then precise (at most 20 m), rarely enough that
+            // precise fixes seldom say a user walks and stays become visits.
+            let fix = Fix(position, accuracyMeters: Double(rng.next() % 40 + 15), timestampSeconds: Double(step) * 5)
             _ = monitor.handle(.fix(fix, source: step % 3 == 0 ? .wakeFix : .network))
             if rng.next() % 7 == 0 {
                 let place = catalog.places[Int(rng.next() % UInt64(catalog.places.count))].id
@@ -65,7 +67,7 @@ import Testing
         var rng = SplitMixForSeeds(state: seed)
         for state in try Self.states(seed: seed, count: 30) {
             let bytes = MonitorStateCoding.encode(state, in: Self.catalog, device: "d7")
-            #expect(bytes.first == 3)
+            #expect(bytes.first == MonitorStateCoding.version)
             for position in bytes.indices {
                 var damaged = bytes
                 damaged[position] ^= UInt8(truncatingIfNeeded: rng.next() % 255 + 1)
@@ -91,6 +93,40 @@ import Testing
             let checked = version2 + withUnsafeBytes(of: checksum.littleEndian) { Array($0) }
             #expect(try checked.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d7") } == plain)
         }
+    }
+
+    /// A stay in codec 3's form (its sums unweighted, then the sum of the variances; no precise
+    /// reference) reads as every fix weighted alike, by 1 / the fixes' mean variance, with no
+    /// precise reference.
+    @Test func aCodec3StayReadsWithEveryFixWeightedAlike() throws {
+        let coordinate = Self.catalog.places[0].coordinate
+        var state = MonitorState()
+        state.stay = Stay(at: coordinate, timeSeconds: 3, variance: 1)
+        state.stay?.count = 3
+        // Codec 4's fields end with the stay: sums (3 × 8 bytes), count (8), weight (8), outside (8),
+        // first outside, approach speed, precise flag, precise time, precise accuracy, confirm
+        // start (1 byte each, all absent), the still check (1, false), the arrival flag (1).
+        let fields = Array(MonitorStateCoding.encode(state, in: Self.catalog, device: "d3").dropLast(4))
+        let n = fields.count
+        #expect(Array(fields[(n - 8)...]) == [0, 0, 0, 0, 0, 0, 0, 0])
+        let vector = UnitVector(coordinate)
+        func bytes(_ value: Double) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+        var old: [UInt8] = [3] + fields[1..<(n - 56)]
+        for component in [vector.x, vector.y, vector.z] { old += bytes(3 * component) }
+        old += fields[(n - 32)..<(n - 24)]  // the count
+        old += bytes(3 * 400)  // three fixes of 400 m² each
+        old += fields[(n - 16)..<(n - 6)]  // outside, first outside, approach speed
+        let codec3 = old + [fields[n - 1]]
+        let checksum = codec3.withUnsafeBytes { CRC32C.checksum($0, seed: CRC32C.checksum(of: "d3")) }
+        let stored = codec3 + withUnsafeBytes(of: checksum.littleEndian) { Array($0) }
+        let read = try stored.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d3") }
+        let stay = try #require(read.stay)
+        let weight = 1 / (3 * 400.0 / 3)
+        #expect(stay.count == 3 && stay.sumWeight == weight * 3)
+        #expect(stay.sumX == 3 * vector.x * weight && stay.sumY == 3 * vector.y * weight && stay.sumZ == 3 * vector.z * weight)
+        #expect(stay.precise == nil && stay.confirmSince == nil)
+        #expect(abs(stay.fixVariance - 400) < 1e-9)
+        #expect(stay.mean.distance(to: coordinate) < 1e-6)
     }
 
     /// A cut or damaged form is refused or read as some valid state; it never crashes.

@@ -1,3 +1,4 @@
+import EventEngine
 import FencePlanner
 import Geodesy
 import PlatformEmulator
@@ -281,5 +282,99 @@ struct WithoutBackgroundFixes<Inner: MonitoringStrategy>: MonitoringStrategy {
             withBackstop.visitsEnteredUnmonitored < refreshOnly.visitsEnteredUnmonitored,
             "\(withBackstop.visitsEnteredUnmonitored) with, \(refreshOnly.visitsEnteredUnmonitored) without")
         #expect(withBackstop.backgroundFixes > 0)
+    }
+}
+
+/// Asks for a network fix every `periodicFixSeconds` and keeps every fix it receives.
+struct PeriodicRecorder: MonitoringStrategy {
+    var received: [Fix] = []
+    var name: String { "periodic" }
+    var backgroundFixes: BackgroundFixes { .periodic }
+    var periodicFixSeconds: Double { 30 }
+    mutating func begin(at fix: Fix) -> MonitoredRegions { MonitoredRegions(places: [], triggers: []) }
+    mutating func triggerExited(_ id: String, at fix: Fix) -> MonitoredRegions? { nil }
+    mutating func received(_ fix: Fix) -> MonitoredRegions? {
+        received.append(fix)
+        return nil
+    }
+}
+
+@Suite struct NetworkFixTests {
+    /// A walk of fixes without error along a line, indoors between `indoors` seconds.
+    static func walk(seconds: Int, indoors: ClosedRange<Double>) -> Walk {
+        let start = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        let samples = (0...seconds).map { t in
+            let truth = start.destination(bearingDegrees: 90, distanceMeters: Double(t) * 0.5)
+            let inside = indoors.contains(Double(t))
+            // Indoors the walk's own fix stands for a Wi-Fi position, off by a fixed 30 m.
+            let reported = inside ? truth.destination(bearingDegrees: 0, distanceMeters: 30) : truth
+            return Walk.Sample(
+                timeSeconds: Double(t), truePosition: truth,
+                fix: Fix(reported, accuracyMeters: inside ? 65 : 5, timestampSeconds: Double(t)),
+                indoors: inside)
+        }
+        return Walk(samples: samples, kind: .errands)
+    }
+
+    /// A network fix outdoors is the true position off by Wi-Fi's error (σ per axis as set,
+    /// checked against the distances to the truth), reporting the network accuracy; indoors it is
+    /// the walk's own fix (already a Wi-Fi position); without noise, the walk's fix everywhere.
+    @Test func networkFixesCarryWiFiErrorOutdoorsAndTheWalksFixIndoors() throws {
+        let walk = Self.walk(seconds: 30_000, indoors: 20_000...25_000)
+        let catalog = try PlaceCatalog(places: [
+            Place(id: "a", coordinate: Coordinate(validLatitude: 46.2, longitude: 14.7), radiusMeters: 50)
+        ])
+        let truth = Dictionary(uniqueKeysWithValues: walk.samples.map { ($0.timeSeconds, $0) })
+        var replay = PlatformReplay(platform: .ideal(delaySeconds: 0), seed: 5)
+        var strategy = PeriodicRecorder()
+        _ = replay.replay(walk, strategy: &strategy, catalog: catalog)
+        #expect(strategy.received.count > 900)
+        var squares = 0.0
+        var outdoors = 0
+        for fix in strategy.received {
+            let time = try #require(fix.timestampSeconds)
+            let sample = try #require(truth[time])
+            if sample.indoors {
+                #expect(fix == sample.fix)
+            } else {
+                #expect(fix.accuracyMeters == replay.networkFixAccuracyMeters)
+                let error = fix.coordinate.distance(to: sample.truePosition)
+                squares += error * error
+                outdoors += 1
+            }
+        }
+        // E[east² + north²] = 2σ²; the errors are correlated over 60 s, fixes 30 s apart.
+        let sigma = (squares / Double(2 * outdoors)).squareRoot()
+        #expect(abs(sigma - replay.networkFixNoise.sigmaMeters) < 0.2 * replay.networkFixNoise.sigmaMeters)
+
+        replay.networkFixNoise = .none
+        var exact = PeriodicRecorder()
+        _ = replay.replay(walk, strategy: &exact, catalog: catalog)
+        #expect(!exact.received.isEmpty)
+        for fix in exact.received { #expect(fix == truth[fix.timestampSeconds ?? -1]?.fix) }
+    }
+
+    /// rotate with `networkWakeFix` never turns the GNSS receiver on for the fix after a refresh
+    /// exit: with low-power's settings its replay has no GNSS time and counts every wake fix (each
+    /// fix requested after the first) as a network fix; the same settings with GNSS wake fixes
+    /// turn the receiver on.
+    @Test func networkWakeFixesLeaveTheReceiverOff() throws {
+        let simulation = try PlatformReplayTests.simulation(walks: 2, set: .uniform)
+        let replay = PlatformReplay(platform: .iOS, seed: 3)
+        var network = FenceMonitor.Settings()
+        network.visits = VisitSettings(budget: .lowPower)
+        var gnss = network
+        gnss.visits?.networkWakeFix = false
+        for index in 0..<simulation.scenario.walks {
+            let walk = simulation.walk(index)
+            var a = try RotateStrategy(catalog: simulation.catalog, configuration: simulation.configuration, settings: network)
+            var b = try RotateStrategy(catalog: simulation.catalog, configuration: simulation.configuration, settings: gnss)
+            let withNetwork = replay.replay(walk, walkIndex: index, strategy: &a, catalog: simulation.catalog)
+            let withGNSS = replay.replay(walk, walkIndex: index, strategy: &b, catalog: simulation.catalog)
+            #expect(withGNSS.gnssOnSeconds > 0)
+            #expect(withNetwork.gnssOnSeconds == 0)
+            #expect(withNetwork.fixesRequested > 1)
+            #expect(withNetwork.networkFixes >= withNetwork.fixesRequested - 1)
+        }
     }
 }
