@@ -25,8 +25,9 @@ public enum SimulateCommand: Subcommand {
         state. The same walks are then replayed through an emulated phone (--platform, default ios;
         ideal: a fixed --delay; ios, android: the platform's cushion, stay, latency, noise and
         limits, docs/design/emulators.md; none: skip) and the entries it would report are scored
-        against the visits on the true path. Those figures are reported; --min-recall-120 and
-        --expect-reference-misses turn them into checks (exit 1). Strategies: rotate (its event engine);
+        against the visits on the true path. Those figures are reported; --min-recall-120,
+        --min-stop-recall-5, --max-false-visits and --expect-reference-misses turn them into
+        checks (exit 1). Strategies: rotate (its event engine);
         the reference designs nearest19-floor50, nearest18-significant-change and fixed-trigger
         (docs/design/simulator.md), radar-responsive and stationary-geofence (modelled on Radar's and
         transistorsoft's SDKs, docs/design/stops.md); every-place, the platform's own bound (every
@@ -108,6 +109,12 @@ public enum SimulateCommand: Subcommand {
             "--min-recall-120", value: "R",
             help: "Exit 1 if rotate's recall of visits of at least 120 s on the platform is below R (0...1)."),
         OptionSpec(
+            "--min-stop-recall-5", value: "R",
+            help: "With stops (errands, --stops): exit 1 if rotate's recall of stops of at least 5 minutes is below R (0...1)."),
+        OptionSpec(
+            "--max-false-visits", value: "F",
+            help: "With stops (errands, --stops): exit 1 if rotate's false visits per 100 pass-bys exceed F."),
+        OptionSpec(
             "--expect-reference-misses",
             help: "With --compare: exit 1 if a nearest-places reference design shows no visit entered while its fence was unmonitored."),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
@@ -124,6 +131,10 @@ public enum SimulateCommand: Subcommand {
         var platform: Platform?
         var compare: Bool
         var minimumRecall120: Double?
+        /// Rotate's stop checks: recall of stops of at least 5 minutes, false visits per 100
+        /// pass-bys.
+        var minimumStopRecall5: Double?
+        var maximumFalseVisits: Double?
         var expectReferenceMisses: Bool
         var json: Bool
         var quiet: Bool
@@ -152,6 +163,8 @@ public enum SimulateCommand: Subcommand {
         }
         let strategies = compare ? StrategyKind.allCases.filter { $0 != .everyPlace || bound } : [strategy]
         let minimumRecall120 = try arguments.doubleIfGiven("--min-recall-120", in: 0...1)
+        let minimumStopRecall5 = try arguments.doubleIfGiven("--min-stop-recall-5", in: 0...1)
+        let maximumFalseVisits = try arguments.doubleIfGiven("--max-false-visits", in: 0...10_000)
         let expectReferenceMisses = arguments.flag("--expect-reference-misses")
         if platformName == "none",
             compare || arguments.isGiven("--strategy") || minimumRecall120 != nil || expectReferenceMisses
@@ -167,12 +180,22 @@ public enum SimulateCommand: Subcommand {
         if minimumRecall120 != nil, !strategies.contains(.rotate) {
             throw .usage("--min-recall-120 checks rotate: use it with --strategy rotate or --compare")
         }
+        if minimumStopRecall5 != nil || maximumFalseVisits != nil {
+            guard platformName != "none", strategies.contains(.rotate) else {
+                throw .usage(
+                    "--min-stop-recall-5 and --max-false-visits check rotate on a platform: use them with --strategy rotate or --compare")
+            }
+            guard scenario.walkKind == .errands || arguments.isGiven("--stops") else {
+                throw .usage("--min-stop-recall-5 and --max-false-visits need stops: --kind errands, or --walk with --stops")
+            }
+        }
         let platform =
             platformName == "none" ? nil : try self.platform(platformName, strategies: strategies, scenario: scenario, arguments)
         return Options(
             scenario: scenario, places: try Inputs.PlaceOptions(arguments), walkPath: arguments.string("--walk"),
             stopsPath: try stopsPath(arguments, platformName: platformName),
             strict: arguments.flag("--strict"), platform: platform, compare: compare, minimumRecall120: minimumRecall120,
+            minimumStopRecall5: minimumStopRecall5, maximumFalseVisits: maximumFalseVisits,
             expectReferenceMisses: expectReferenceMisses, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"))
     }
 
@@ -432,6 +455,20 @@ public enum SimulateCommand: Subcommand {
             failures.append(
                 "rotate's recall of visits >= 120 s is \(TextFormat.fixed(rotate.score.recall120, decimals: 4)), "
                     + "below --min-recall-120 \(TextFormat.fixed(minimumRecall120, decimals: 4))")
+        }
+        let rotateStops = outcome.platformReports.first(where: { $0.strategy == .rotate })?.report.stops
+        if let minimum = options.minimumStopRecall5, let stops = rotateStops {
+            let recall = stops.recall5 ?? 0
+            if recall < minimum {
+                failures.append(
+                    "rotate's recall of stops >= 5 min is \(TextFormat.fixed(recall, decimals: 4)), "
+                        + "below --min-stop-recall-5 \(TextFormat.fixed(minimum, decimals: 4))")
+            }
+        }
+        if let maximum = options.maximumFalseVisits, let stops = rotateStops, let rate = stops.falseVisitsPer100PassBys, rate > maximum {
+            failures.append(
+                "rotate's false visits per 100 pass-bys are \(TextFormat.fixed(rate, decimals: 2)), "
+                    + "above --max-false-visits \(TextFormat.fixed(maximum, decimals: 2))")
         }
         if options.expectReferenceMisses {
             for entry in outcome.platformReports where entry.strategy.flawIsUnmonitoredFences && entry.report.visitsEnteredUnmonitored == 0

@@ -225,6 +225,34 @@ import WalkSimulator
         #expect(failing.err.contains("below --min-recall-120"))
     }
 
+    /// `--min-stop-recall-5` and `--max-false-visits` fail the run when rotate's measured stop
+    /// recall falls below, or its false visits per 100 pass-bys rise above, and pass at the
+    /// measured values.
+    @Test func stopGoalsAreChecks() throws {
+        // Low-power walks over isolated places: stops missed and false visits (nothing confirms).
+        let base = [
+            "simulate", "--kind", "errands", "--set", "uniform", "--travel", "walking", "--visit-budget", "low-power", "--walks", "6",
+            "--quiet", "--seed", "5",
+        ]
+        let measured = CapturingConsole.run(base + ["--json"])
+        #expect(measured.code == 0, "\(measured.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(measured.out.utf8)) as? [String: Any])
+        let recall = try #require(object["stop_recall_5min"] as? Double)
+        let falseVisits = try #require(object["false_visits_per_100_pass_bys"] as? Double)
+        try #require(recall > 0 && recall < 1 && falseVisits > 0)
+        let passing = CapturingConsole.run(
+            base + ["--min-stop-recall-5", "\(recall - 1e-5)", "--max-false-visits", "\(falseVisits + 0.01)"])
+        #expect(passing.code == 0, "\(passing.err)")
+        let lowRecall = CapturingConsole.run(base + ["--min-stop-recall-5", "\(recall + 0.001)"])
+        #expect(lowRecall.code == 1)
+        #expect(lowRecall.err.contains("below --min-stop-recall-5"))
+        let manyFalse = CapturingConsole.run(base + ["--max-false-visits", "\(falseVisits - 0.01)"])
+        #expect(manyFalse.code == 1)
+        #expect(manyFalse.err.contains("above --max-false-visits"))
+        // Without stops there is nothing to check: a usage error.
+        #expect(CapturingConsole.run(["simulate", "--kind", "walk", "--walks", "1", "--min-stop-recall-5", "0.5"]).code == 2)
+    }
+
     /// `--expect-reference-misses` passes where the reference designs enter unmonitored fences
     /// (clustered places) and fails where they cannot (a catalog that fits in the region limit).
     @Test func referenceDesignsMustShowTheirKnownMisses() {
