@@ -59,7 +59,7 @@ public struct Stay: Hashable, Sendable, Codable {
         startSeconds = timeSeconds
         lastSeconds = timeSeconds
         let vector = UnitVector(coordinate)
-        let weight = Self.weight(variance: variance)
+        let weight = StopAttribution.weight(variance: variance)
         sumX = weight * vector.x
         sumY = weight * vector.y
         sumZ = weight * vector.z
@@ -67,9 +67,27 @@ public struct Stay: Hashable, Sendable, Codable {
         sumWeight = weight
     }
 
-    /// A fix's weight: 1 / its variance, with the variance at least 1 cm² (a fix reporting an
-    /// accuracy of 0 does not take the whole stay).
-    static func weight(variance: Double) -> Double { 1 / max(variance, 1e-4) }
+    /// A stay beginning at `fix` after `previous`, left `meters` from its first fix: the approach
+    /// speed is that over the time between their first fixes; `fix` is the precise reference
+    /// when it is precise.
+    init(at fix: Fix, accuracy: Double, variance: Double, timeSeconds: Double, after previous: Stay?, meters: Double, rules: VisitSettings)
+    {
+        self.init(at: fix.coordinate, timeSeconds: timeSeconds, variance: variance)
+        notePrecise(fix, accuracy: accuracy, at: timeSeconds, rules: rules)
+        if let previous, timeSeconds > previous.startSeconds { approachSpeed = meters / (timeSeconds - previous.startSeconds) }
+    }
+
+    /// Weights the stay's fixes alike, by 1 / their mean variance, from the unweighted sums of
+    /// their unit vectors (`sumX`, `sumY`, `sumZ` as read) and `sumVariance`, the sum of their
+    /// variances: the form stays had before fixes were weighted (`sum_variance` in JSON,
+    /// `MonitorStateCoding` codec 3).
+    public mutating func weighAlike(sumVariance: Double) {
+        let weight = StopAttribution.weight(variance: sumVariance / Double(max(count, 1)))
+        sumX *= weight
+        sumY *= weight
+        sumZ *= weight
+        sumWeight = weight * Double(count)
+    }
 
     /// The harmonic mean of the stayed fixes' variances per axis, m²: what one fix of the stay
     /// is worth (`count` fixes of this variance make the same weighted mean's variance).
@@ -79,7 +97,7 @@ public struct Stay: Hashable, Sendable, Codable {
     public var mean: Coordinate { Coordinate(UnitVector(x: sumX, y: sumY, z: sumZ)) }
 
     mutating func include(_ vector: UnitVector, variance: Double, at time: Double) {
-        let weight = Self.weight(variance: variance)
+        let weight = StopAttribution.weight(variance: variance)
         sumX += weight * vector.x
         sumY += weight * vector.y
         sumZ += weight * vector.z
@@ -125,12 +143,8 @@ public struct Stay: Hashable, Sendable, Codable {
         if let weight = try container.decodeIfPresent(Double.self, forKey: .sumWeight) {
             sumWeight = weight
         } else {
-            let sumVariance = try container.decode(Double.self, forKey: .sumVariance)
-            let weight = Self.weight(variance: sumVariance / Double(max(count, 1)))
-            sumX *= weight
-            sumY *= weight
-            sumZ *= weight
-            sumWeight = weight * Double(count)
+            sumWeight = 0
+            weighAlike(sumVariance: try container.decode(Double.self, forKey: .sumVariance))
         }
         outside = try container.decodeIfPresent(Int.self, forKey: .outside) ?? 0
         firstOutsideSeconds = try container.decodeIfPresent(Double.self, forKey: .firstOutsideSeconds)
@@ -182,6 +196,11 @@ public struct Stay: Hashable, Sendable, Codable {
     /// Makes `fix` the reference for `moving` when it is precise and there is none.
     mutating func notePrecise(_ fix: Fix, accuracy: Double, at time: Double, rules: VisitSettings) {
         guard accuracy <= rules.preciseAccuracyMeters, precise == nil else { return }
+        setReference(fix, accuracy: accuracy, at: time)
+    }
+
+    /// Makes `fix` the reference for `moving`.
+    mutating func setReference(_ fix: Fix, accuracy: Double, at time: Double) {
         precise = fix.coordinate
         preciseSeconds = time
         preciseAccuracyMeters = accuracy
@@ -200,8 +219,7 @@ extension FenceMonitor {
         let variance = sigma * sigma
         let vector = UnitVector(fix.coordinate)
         guard var stay = state.stay else {
-            state.stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
-            state.stay?.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
+            state.stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, meters: 0, rules: rules)
             return
         }
         defer { state.stay = stay }
@@ -217,30 +235,21 @@ extension FenceMonitor {
                 if distance > rules.farDepartureFactor * radius
                     || (stay.outside >= rules.departureFixes && time - firstOutside >= rules.departureSeconds)
                 {
-                    let elapsed = time - stay.startSeconds
-                    stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
-                    stay.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
-                    stay.approachSpeed = elapsed > 0 ? distance / elapsed : nil
+                    stay = Stay(
+                        at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, meters: distance, rules: rules)
                     state.cue?.moves += 1
                 }
                 return
             }
             // Precise fixes (GNSS under the sky) tell a walker who waited at a crossing from a
-            // user standing still: one that walks on is not staying, and a new stay begins here
-            // (a move, as leaving is).
-            // A check says standing: this fix is the next check's reference.
+            // user standing still: one that walks on is not staying, and a new stay begins here;
+            // one standing makes this fix the next check's reference.
             switch stay.moving(fix, accuracy: accuracy, at: time, rules: rules) {
             case true?:
-                let elapsed = time - stay.startSeconds
-                let walked = Self.meters(vector, UnitVector(stay.anchor))
-                stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
-                stay.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
-                stay.approachSpeed = elapsed > 0 ? walked / elapsed : nil
+                stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, meters: distance, rules: rules)
                 return
             case false?:
-                stay.precise = fix.coordinate
-                stay.preciseSeconds = time
-                stay.preciseAccuracyMeters = accuracy
+                stay.setReference(fix, accuracy: accuracy, at: time)
                 stay.stillChecked = true
             case nil: break
             }
@@ -280,8 +289,7 @@ extension FenceMonitor {
         var visit = attribute(stay, rules: rules)
         visit.departureSeconds = firstOutside
         output.visits.append(VisitEvent(kind: .departure, visit: visit, timeSeconds: time))
-        stay = Stay(at: fix.coordinate, timeSeconds: time, variance: variance)
-        stay.notePrecise(fix, accuracy: accuracy, at: time, rules: rules)
+        stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, meters: 0, rules: rules)
     }
 
     /// Whether the stay's fixes leave its answer uncertain: neither a place nor "none of them" is

@@ -68,7 +68,7 @@ public struct StopAttribution: Hashable, Sendable {
         var north = 0.0
         var weights = 0.0
         for fix in fixes {
-            let weight = 1 / max(pow(sigma(accuracyMeters: fix.accuracyMeters), 2), 1e-4)
+            let weight = Self.weight(variance: pow(sigma(accuracyMeters: fix.accuracyMeters), 2))
             weights += weight
             let distance = origin.distance(to: fix.coordinate)
             guard distance > 0 else { continue }
@@ -100,6 +100,11 @@ public struct StopAttribution: Hashable, Sendable {
         let share = (1 + 2 * rho / q - 2 * rho * (1 - pow(rho, n)) / (n * q * q)) / n
         return sigmaSquared * min(1, max(share, 1 / n))
     }
+
+    /// A fix's weight in a mean of fixes of different accuracy: 1 / its error's variance per
+    /// axis, with the variance at least 1 cm² (a fix reporting an accuracy of 0 does not take the
+    /// whole mean).
+    public static func weight(variance: Double) -> Double { 1 / max(variance, 1e-4) }
 
     /// The σ per axis of one fix's error from its reported accuracy (a 68 % radius), meters.
     public func sigma(accuracyMeters: Double?) -> Double { (accuracyMeters ?? defaultAccuracyMeters) / Self.radius68PerSigma }

@@ -253,11 +253,7 @@ public enum MonitorStateCoding {
                 stay.sumWeight = sum
             } else {
                 // Codec 3: every fix weighted alike, by 1 / the fixes' mean variance.
-                let weight = 1 / max(sum / Double(stay.count), 1e-4)
-                stay.sumX *= weight
-                stay.sumY *= weight
-                stay.sumZ *= weight
-                stay.sumWeight = weight * Double(stay.count)
+                stay.weighAlike(sumVariance: sum)
             }
             if try reader.flag() {
                 let placeID = try reader.optionalString()
