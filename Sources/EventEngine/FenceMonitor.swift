@@ -216,6 +216,7 @@ public struct FenceMonitor: Sendable {
             output.ignored = "the input has no finite time"
             return finish(output, at: state.lastInputSeconds ?? 0)
         }
+        chargeBudget(until: time)
         // A state resumed over another catalog version may track places that are gone or were
         // redefined: their visits end now.
         if trackPositions.contains(-1) { endTracksNotInCatalog(at: time, into: &output) }
@@ -259,17 +260,80 @@ public struct FenceMonitor: Sendable {
         state.rotator = rotator.state
         output.guarantee = rotator.state.guarantee
         output.location = locationRequest()
+        output.oneFixFromNetwork = oneFixFromNetwork
+        if output.location == .oneFix, output.ignored == nil, let budget = settings.visits?.budget, let account = state.energy {
+            state.energy = budget.account(
+                account, until: time, under: .none, oneOffJoules: budget.oneFixJoules(fromNetwork: output.oneFixFromNetwork))
+        }
+        output.givenUp = state.energy?.goalsGivenUp ?? []
         return output
     }
+
+    /// Charges the battery budget's account (`VisitSettings.budget`) for the location service in
+    /// force since its last charge, the one the previous output asked for; opens a full account
+    /// at the first input.
+    private mutating func chargeBudget(until time: Double) {
+        guard let budget = settings.visits?.budget else { return }
+        guard let account = state.energy else {
+            state.energy = EnergyAccount(balanceJoules: budget.capacityJoules, seconds: time)
+            return
+        }
+        state.energy = budget.account(account, until: time, under: locationRequest())
+    }
+
+    /// How many goals the battery budget gives up now (`VisitGoal.allCases`, in order; 0
+    /// without a budget).
+    var goalsGivenUp: Int { settings.visits?.budget == nil ? 0 : state.energy?.givenUp ?? 0 }
+
+    /// The visit settings in force: `Settings.visits` less what the battery budget gives up
+    /// (`passageEntries`: no GNSS for passages; `precision`: no GNSS confirmation, the one-off fix
+    /// from the network; `latency`: network fixes four times rarer).
+    var visitRules: VisitSettings? {
+        guard var rules = settings.visits else { return nil }
+        let givenUp = goalsGivenUp
+        if givenUp >= 1 { rules.passages = false }
+        if givenUp >= 2 {
+            rules.confirmSeconds = 0
+            rules.networkWakeFix = true
+        }
+        if givenUp >= 3 {
+            rules.burstIntervalSeconds *= 4
+            rules.watchIntervalSeconds *= 4
+            rules.visitIntervalSeconds *= 4
+        }
+        return rules
+    }
+
+    /// Whether the one-off fix the engine asks for (`LocationRequest.oneFix`) may come from
+    /// Wi-Fi or cell (`VisitSettings.networkWakeFix`, or a budget that gave up `precision`).
+    public var oneFixFromNetwork: Bool { visitRules?.networkWakeFix ?? false }
 
     /// The least location service that keeps the guarantee (see `LocationRequest`), and, with
     /// `Settings.visits`, sees stops: network fixes in a burst after a cue (a place entered)
     /// until the stay is a visit or the user moves on, then every `watchIntervalSeconds` while
     /// inside a place without a visit; where the regions cannot protect every place and
     /// `VisitSettings.passages` is off, network fixes instead of GNSS.
+    /// A battery budget (`VisitSettings.budget`) that gave up `stops` leaves only the one-off
+    /// fixes and what needs no fix of the engine's own; one that gave up `reselection` also
+    /// leaves the fix after a refresh exit to the backstop (significant changes).
     public func locationRequest() -> LocationRequest {
-        if rotator.state.reselections == 0 || state.refreshExitPending || rotator.mustReselect { return .oneFix }
-        let passages = settings.visits?.passages ?? true
+        let givenUp = goalsGivenUp
+        let backstop = rotator.state.refresh == nil ? LocationRequest.none : settings.exactBackstop
+        if rotator.state.reselections == 0 || rotator.mustReselect { return .oneFix }
+        if state.refreshExitPending {
+            return givenUp >= 5 && settings.exactBackstop == .significantChanges ? .significantChanges : .oneFix
+        }
+        let request = visitRequest()
+        guard givenUp >= 4 else { return request }
+        switch request {
+        case .continuous, .networkFixes: return backstop
+        case .none, .significantChanges, .oneFix: return request
+        }
+    }
+
+    /// `locationRequest()` past its one-off fix, by the visit settings in force (`visitRules`).
+    private func visitRequest() -> LocationRequest {
+        let passages = visitRules?.passages ?? true
         // A place entered in-app that the platform does not monitor: only fixes can see its exit.
         let monitored = rotator.state.monitored
         let unmonitoredInside = state.tracks.contains { track in track.inside && !monitored.contains { $0.id == track.id } }
@@ -283,7 +347,7 @@ public struct FenceMonitor: Sendable {
                 case .exact?, nil: rotator.state.refresh == nil ? .none : settings.exactBackstop
                 }
             }
-        guard let rules = settings.visits else { return regions }
+        guard let rules = visitRules else { return regions }
         // A stay about to become a visit whose place its fixes leave uncertain: GNSS for its last
         // `confirmSeconds`, whose fixes (where the sky is in view) attribute it within meters and
         // tell a walker from a user standing; given up when no precise fix came within

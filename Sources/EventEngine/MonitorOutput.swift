@@ -18,6 +18,13 @@ public struct MonitorOutput: Hashable, Sendable {
     public var reconciliation: Reconciliation?
     /// The location service the host should run from now on.
     public var location: LocationRequest = .none
+    /// With `location` `.oneFix`: whether a Wi-Fi or cell position will do
+    /// (`FenceMonitor.oneFixFromNetwork`; iOS `kCLLocationAccuracyHundredMeters`, Android
+    /// `PRIORITY_BALANCED_POWER_ACCURACY`).
+    public var oneFixFromNetwork = false
+    /// The goals a battery budget gives up now, in order (`VisitSettings.budget`; empty without
+    /// one or while its account holds enough).
+    public var givenUp: [VisitGoal] = []
     /// The guarantee in force with that request (nil before the first selection).
     public var guarantee: Guarantee?
     /// Why the input was ignored, if it was (it changed nothing).

@@ -32,6 +32,9 @@ public struct MonitorState: Hashable, Sendable, Codable {
     public var stay: Stay?
     /// The last cue to look for a stop (a place entered), while visits are reported.
     public var cue: VisitCue?
+    /// The battery budget's account, when the settings hold one (`VisitSettings.budget`); nil
+    /// until the first input.
+    public var energy: EnergyAccount?
 
     /// The state of a new monitor: nothing registered, nothing tracked, no input yet.
     public init() {}
@@ -46,13 +49,16 @@ public struct MonitorState: Hashable, Sendable, Codable {
     /// inside its refresh region and near no place change nothing else: an engine resumed from
     /// the state stored before them answers every later input in time order exactly as the
     /// uninterrupted engine does. The only difference: resumed, it accepts a report older than
-    /// one it had already answered (its clock is the stored one). The sidecar writes its database
+    /// one it had already answered (its clock is the stored one). A battery budget's account is
+    /// written back when what it gives up changes: resumed, the engine charges the time since
+    /// as one span of the service then in force, which the inputs between did not change. The sidecar writes its database
     /// by this rule; a host that stores states writes back only when it holds.
     public func isWorthStoring(comparedTo stored: MonitorState?) -> Bool {
         guard let stored else { return true }
         if rotator != stored.rotator || tracks != stored.tracks || refreshExitPending != stored.refreshExitPending
             || resetPending != stored.resetPending || lastTrustedFixContinuous != stored.lastTrustedFixContinuous
             || formatVersion != stored.formatVersion || stay != stored.stay || cue != stored.cue
+            || energy?.givenUp != stored.energy?.givenUp
         {
             return true
         }
@@ -71,7 +77,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         case lastFixSeconds = "last_fix_t"
         case refreshExitPending = "refresh_exit_pending"
         case resetPending = "reset_pending"
-        case stay, cue
+        case stay, cue, energy
     }
 
     /// Decodes and validates: this build's format version, unique track ids, finite times and
@@ -98,6 +104,7 @@ public struct MonitorState: Hashable, Sendable, Codable {
         resetPending = try container.decodeIfPresent(Bool.self, forKey: .resetPending) ?? false
         stay = try container.decodeIfPresent(Stay.self, forKey: .stay)
         cue = try container.decodeIfPresent(VisitCue.self, forKey: .cue)
+        energy = try container.decodeIfPresent(EnergyAccount.self, forKey: .energy)
         guard Set(tracks.map(\.id)).count == tracks.count else {
             throw DecodingError.dataCorruptedError(forKey: .tracks, in: container, debugDescription: "duplicate track ids")
         }

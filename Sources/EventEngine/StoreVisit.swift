@@ -1,5 +1,6 @@
 import FenceRules
 import Geodesy
+import PlatformFacts
 
 /// A store visit: the user stopped somewhere, and which place it was.
 ///
@@ -211,9 +212,19 @@ public struct VisitSettings: Hashable, Sendable {
     /// there (a walker who waited at a crossing inside a fence is not visiting the place), and
     /// until a check says the user stands, a stay with precise fixes does not arrive.
     public var motionSlackMeters = 5.0
+    /// A battery budget for the location the engine asks for (nil: none, the settings above
+    /// decide alone): as its account empties the engine gives up goals, in order, for cheaper
+    /// services (`EnergyBudget`, `MonitorOutput.givenUp`).
+    public var budget: EnergyBudget?
 
     /// The defaults above (`VisitBudget.balanced`).
     public init() {}
+
+    /// The defaults (`balanced`), held to an average of `milliwatts` for the location the engine
+    /// asks for, charged at `energy`'s costs (`EnergyBudget`).
+    public init(budgetMilliwatts milliwatts: Double, energy: PlatformProfile.Energy = .iOS) {
+        budget = EnergyBudget(milliwatts: milliwatts, energy: energy)
+    }
 
     /// The defaults, set for `budget`: `lowPower` never keeps GNSS on for the engine (network
     /// fixes only where the regions cannot protect every place: `passages` off), `balanced`

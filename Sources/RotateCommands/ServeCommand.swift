@@ -73,7 +73,11 @@ public enum ServeCommand: Subcommand {
         "visits", the engine's arrivals and departures (a stay of 100 m for 100 s), each with the
         place as a posterior over the places near it and "none of them" (protocol version 5;
         without --visits the lines are version 4's). The engine then asks for "network_fixes" at
-        times (a Wi-Fi or cell position every "interval_s", GNSS off).
+        times (a Wi-Fi or cell position every "interval_s", GNSS off). --visit-budget (which implies
+        --visits) sets how much battery the engine's own location may cost: low-power, balanced or
+        responsive, or an average in mW. Under a number the engine gives up goals as its account
+        runs short, and says so in "given_up" (protocol version 6: "location" also says
+        "source":"network" when a one_fix may come from Wi-Fi or cell).
 
         With --stateless the process holds no device: each device line may carry "state" (what the
         device's previous answer returned) and every answer to a device ends with the new "state",
@@ -99,6 +103,11 @@ public enum ServeCommand: Subcommand {
                 help:
                     "Report store visits: every answer to a device carries \"visits\" (arrivals and departures, the place as a posterior; protocol version 5)."
             ),
+            OptionSpec(
+                "--visit-budget", value: VisitBudgetOption.valueName,
+                help:
+                    "Store visits within a battery budget (implies --visits, whose budget is otherwise balanced): a preset, or the average mW each device's own location may cost (protocol version 6: \"given_up\", one_fix \"source\")."
+            ),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
     static let commitEvery = OptionSpec(
@@ -112,6 +121,8 @@ public enum ServeCommand: Subcommand {
         var commitEvery: Int
         var configuration: RotationConfiguration
         var visits: Bool
+        /// The devices' battery budget when `--visit-budget` is given (nil: the defaults).
+        var visitBudget: VisitBudgetOption?
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
@@ -126,13 +137,14 @@ public enum ServeCommand: Subcommand {
             places: try Inputs.requiredPlaces(arguments), statePath: statePath, stateless: stateless,
             durability: durability, commitEvery: commitEvery,
             configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin),
-            visits: arguments.flag("--visits"))
+            visits: arguments.flag("--visits") || arguments.isGiven("--visit-budget"),
+            visitBudget: arguments.isGiven("--visit-budget") ? try VisitBudgetOption.parse(arguments) : nil)
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
         let loaded = try Inputs.places(options.places, console: console)
         var settings = FenceMonitor.Settings()
-        if options.visits { settings.visits = VisitSettings() }
+        if options.visits { settings.visits = options.visitBudget?.settings(energy: .iOS) ?? VisitSettings() }
         var server: Sidecar
         var store: SidecarStore?
         if let statePath = options.statePath {

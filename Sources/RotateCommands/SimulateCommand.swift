@@ -78,8 +78,10 @@ public enum SimulateCommand: Subcommand {
             "--strategy", value: "NAME", help: "With --platform: what the app monitors (rotate or a reference design, below).",
             default: "rotate"),
         OptionSpec(
-            "--visit-budget", value: "low-power|balanced|responsive",
-            help: "With --platform: rotate's battery budget for store visits (VisitSettings presets).", default: "balanced"),
+            "--visit-budget", value: VisitBudgetOption.valueName,
+            help:
+                "With --platform: rotate's battery budget for store visits: a preset, or the average mW its own location may cost (balanced, giving up goals as the budget runs short).",
+            default: "balanced"),
         OptionSpec(
             "--compare", help: "With --platform: replay rotate and every reference design on the same walks, one row (or JSON line) each."),
         OptionSpec(
@@ -229,7 +231,10 @@ public enum SimulateCommand: Subcommand {
         default: scenario.errands.drivingShare = 0.5
         }
         scenario.platformDelaySeconds = try arguments.double("--delay", in: 0...86_400)
-        scenario.visitBudget = try arguments.choice("--visit-budget", of: VisitBudget.self)
+        switch try VisitBudgetOption.parse(arguments) {
+        case .preset(let preset): scenario.visitBudget = preset
+        case .milliwatts(let milliwatts): scenario.visitBudgetMilliwatts = milliwatts
+        }
         scenario.configuration.limit = try arguments.int("--limit", in: 1...10_000)
         scenario.configuration.headroom = try arguments.int("--headroom", in: 0...10_000)
         scenario.configuration.stickinessMeters = try arguments.double("--stickiness", in: 0...100_000)

@@ -18,12 +18,15 @@ import Geodesy
 /// inside, no registrations before the first selection); `FenceMonitor` checks the rest
 /// against the catalog when the device resumes.
 public enum MonitorStateCoding {
-    /// The version of this form written in the first byte: 4 writes a stay's fixes weighted by
+    /// The version of this form written in the first byte: 5 ends the fields with the battery
+    /// budget's account (`MonitorState.energy`: a flag, its balance, time, goals given up and
+    /// joules spent); 4 writes a stay's fixes weighted by
     /// the inverse of their variance (`Stay.sumWeight`); 3 adds the stay and the cue of store
     /// visits (`MonitorState.stay`, `.cue`) after the flags, its sums unweighted with the sum of
     /// the variances (read as every fix weighted alike); 2 ends with a checksum; every earlier
-    /// form (3, 2, and 1 without a checksum) is still read, 2 and 1 without a stay or a cue.
-    public static let version: UInt8 = 4
+    /// form (4, 3, 2, and 1 without a checksum) is still read, 4 and earlier without an account,
+    /// 2 and 1 without a stay or a cue.
+    public static let version: UInt8 = 5
 
     /// The form of a state packed against `catalog` (no place looked up), ending with a CRC-32C
     /// of the device's id and every byte before it: one flipped bit anywhere in the state (a
@@ -99,6 +102,13 @@ public enum MonitorStateCoding {
         writer.optionalDouble(state.lastFixSeconds)
         writer.byte((state.lastTrustedFixContinuous ? 1 : 0) | (state.refreshExitPending ? 2 : 0) | (state.resetPending ? 4 : 0))
         writeVisits(state, to: &writer)
+        writer.byte(state.energy == nil ? 0 : 1)
+        if let account = state.energy {
+            writer.double(account.balanceJoules)
+            writer.double(account.seconds)
+            writer.byte(UInt8(account.givenUp))
+            writer.double(account.spentJoules)
+        }
         let check = writer.bytes.withUnsafeBytes { CRC32C.checksum($0, seed: CRC32C.checksum(of: device)) }
         withUnsafeBytes(of: check.littleEndian) { writer.bytes.append(contentsOf: $0) }
         return writer.bytes
@@ -135,6 +145,16 @@ public enum MonitorStateCoding {
         state.refreshExitPending = flags & 2 != 0
         state.resetPending = flags & 4 != 0
         if let codec = stored.first, codec >= 3 { try readVisits(&reader, into: &state, weighted: codec >= 4) }
+        if let codec = stored.first, codec >= 5, try reader.flag() {
+            let balance = try reader.double()
+            let seconds = try reader.double()
+            let givenUp = Int(try reader.byte())
+            let spent = try reader.double()
+            guard balance.isFinite, seconds.isFinite, spent.isFinite, givenUp <= VisitGoal.allCases.count else {
+                throw StateCodingError("an energy account needs finite figures and at most \(VisitGoal.allCases.count) goals given up")
+            }
+            state.energy = EnergyAccount(balanceJoules: balance, seconds: seconds, givenUp: givenUp, spentJoules: spent)
+        }
         guard reader.isAtEnd else { throw StateCodingError("\(reader.remaining) bytes after the state") }
         return state
     }
@@ -148,7 +168,7 @@ public enum MonitorStateCoding {
         switch codec {
         case 1:
             return stored  // written before the checksum
-        case 2, 3, 4:
+        case 2, 3, 4, 5:
             guard stored.count >= 5 else { throw StateCodingError("truncated state (\(stored.count) bytes)") }
             let fields = UnsafeRawBufferPointer(rebasing: stored[0..<(stored.count - 4)])
             var check: UInt32 = 0

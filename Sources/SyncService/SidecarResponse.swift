@@ -19,7 +19,9 @@ public enum SidecarResponse {
     /// With `visits` (`rotate serve --visits`, protocol version 5) every answer also carries
     /// `visits`: the engine's visit events, [{event, t, place?, candidates: [{place, p}], none_p,
     /// lat, lon, accuracy_m, arrival_t, departure_t?, fixes}] (`place` absent when the visit
-    /// names none of the places; `departure_t` on departures only).
+    /// names none of the places; `departure_t` on departures only). Under a battery budget
+    /// (protocol version 6) `location` says `"source":"network"` when a `one_fix` may come from
+    /// Wi-Fi or cell, and `given_up` lists the goals the budget gives up, while it gives up any.
     public static func report(
         line: Int, device: String, output: MonitorOutput, state: MonitorState? = nil, minimumRefreshMeters: Double = 0,
         visits: Bool = false
@@ -83,7 +85,9 @@ public enum SidecarResponse {
             switch output.location {
             case .none: location.add("request", "none")
             case .significantChanges: location.add("request", "significant_changes")
-            case .oneFix: location.add("request", "one_fix")
+            case .oneFix:
+                location.add("request", "one_fix")
+                if visits, output.oneFixFromNetwork { location.add("source", "network") }
             case .continuous(let meters):
                 location.add("request", "continuous")
                 location.add("distance_filter_m", meters, decimals: 2)
@@ -93,6 +97,7 @@ public enum SidecarResponse {
             }
         }
         if visits { object.add("visits", objectsOf: output.visits, addVisit) }
+        if visits, !output.givenUp.isEmpty { object.add("given_up", strings: output.givenUp.map(\.rawValue)) }
         if let reason = output.ignored { object.add("ignored", reason) }
     }
 

@@ -46,8 +46,8 @@ public struct RotateStrategy: MonitoringStrategy {
         return 0
     }
 
-    /// The engine's `VisitSettings.networkWakeFix`.
-    public var wakeFixFromNetwork: Bool { monitor.settings.visits?.networkWakeFix ?? false }
+    /// Whether the engine's one-off fix may come from the network (`FenceMonitor.oneFixFromNetwork`).
+    public var wakeFixFromNetwork: Bool { monitor.oneFixFromNetwork }
 
     public var declaresSaturation: Bool {
         if case .saturated = monitor.rotator.state.guarantee { return true }

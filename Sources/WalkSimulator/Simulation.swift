@@ -28,6 +28,10 @@ public struct Simulation: Sendable {
         public var configuration = RotationConfiguration()
         /// rotate's battery budget for store visits (`VisitSettings.init(budget:)`).
         public var visitBudget = VisitBudget.balanced
+        /// With a number: rotate's battery budget as an average power, mW, on top of the
+        /// `balanced` preset (`VisitSettings.init(budgetMilliwatts:energy:)`, charged at the
+        /// platform's costs); it replaces `visitBudget`.
+        public var visitBudgetMilliwatts: Double?
         public var marginOverrideMeters: Double?
         public var seed: UInt64 = 1
         /// How errand trips move and stop (`walkKind == .errands`).
@@ -178,7 +182,8 @@ public struct Simulation: Sendable {
         let meters = lengthMeters ?? truePath.lengthMeters
         for s in totals.indices {
             var strategy = try totals[s].strategy.make(
-                catalog: catalog, configuration: platform.configuration, visitBudget: scenario.visitBudget)
+                catalog: catalog, configuration: platform.configuration, visitBudget: scenario.visitBudget,
+                budgetMilliwatts: scenario.visitBudgetMilliwatts, energy: platform.replay.platform.profile.energy)
             totals[s].report.merge(
                 platform.replay.replay(
                     path, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, path: truePath, visits: visits,

@@ -1,5 +1,6 @@
 import EventEngine
 import FencePlanner
+import PlatformFacts
 
 /// The strategies `rotate simulate` can replay: rotate, the reference designs, and the platform's
 /// own bound (`every-place`).
@@ -12,20 +13,24 @@ public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
     case stationaryGeofence = "stationary-geofence"
     case everyPlace = "every-place"
 
-    /// A fresh strategy of this kind: rotate with `configuration`, the reference designs with its
-    /// region limit.
+    /// A fresh strategy of this kind: rotate with `configuration` and its visits within
+    /// `visitBudget`, or an average of `budgetMilliwatts` charged at `energy`'s costs; the
+    /// reference designs with its region limit.
     public func make(
-        catalog: PlaceCatalog, configuration: RotationConfiguration, visitBudget: VisitBudget = .balanced
+        catalog: PlaceCatalog, configuration: RotationConfiguration, visitBudget: VisitBudget = .balanced,
+        budgetMilliwatts: Double? = nil, energy: PlatformProfile.Energy = .iOS
     ) throws(ConfigurationError) -> any MonitoringStrategy {
         switch self {
         case .rotate:
-            try RotateStrategy(catalog: catalog, configuration: configuration, settings: Self.rotateSettings(visitBudget))
-        case .nearest19Floor50: NearestWithRefreshStrategy(catalog: catalog, regionLimit: configuration.limit)
-        case .nearest18SignificantChange: NearestSignificantChangeStrategy(catalog: catalog, regionLimit: configuration.limit)
-        case .fixedTrigger: FixedTriggerStrategy(catalog: catalog, regionLimit: configuration.limit)
-        case .radarResponsive: RadarResponsiveStrategy(catalog: catalog)
-        case .stationaryGeofence: StationaryGeofenceStrategy(catalog: catalog, regionLimit: configuration.limit)
-        case .everyPlace: EveryPlaceStrategy(catalog: catalog)
+            var settings = Self.rotateSettings(visitBudget)
+            if let budgetMilliwatts { settings.visits = VisitSettings(budgetMilliwatts: budgetMilliwatts, energy: energy) }
+            return try RotateStrategy(catalog: catalog, configuration: configuration, settings: settings)
+        case .nearest19Floor50: return NearestWithRefreshStrategy(catalog: catalog, regionLimit: configuration.limit)
+        case .nearest18SignificantChange: return NearestSignificantChangeStrategy(catalog: catalog, regionLimit: configuration.limit)
+        case .fixedTrigger: return FixedTriggerStrategy(catalog: catalog, regionLimit: configuration.limit)
+        case .radarResponsive: return RadarResponsiveStrategy(catalog: catalog)
+        case .stationaryGeofence: return StationaryGeofenceStrategy(catalog: catalog, regionLimit: configuration.limit)
+        case .everyPlace: return EveryPlaceStrategy(catalog: catalog)
         }
     }
 

@@ -249,6 +249,15 @@ import WalkSimulator
         let manyFalse = CapturingConsole.run(base + ["--max-false-visits", "\(falseVisits - 0.01)"])
         #expect(manyFalse.code == 1)
         #expect(manyFalse.err.contains("above --max-false-visits"))
+        // A budget in milliwatts below what the presets spend costs less battery.
+        let balanced = CapturingConsole.run(base.map { $0 == "low-power" ? "balanced" : $0 } + ["--json"])
+        let budgeted = CapturingConsole.run(base.map { $0 == "low-power" ? "2" : $0 } + ["--json"])
+        #expect(balanced.code == 0 && budgeted.code == 0, "\(budgeted.err)")
+        func energy(_ out: String) throws -> Double {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+            return try #require(object["energy_mwh_per_hour"] as? Double)
+        }
+        #expect(try energy(budgeted.out) < energy(balanced.out))
         // Without stops there is nothing to check: a usage error.
         #expect(CapturingConsole.run(["simulate", "--kind", "walk", "--walks", "1", "--min-stop-recall-5", "0.5"]).code == 2)
     }
@@ -370,7 +379,8 @@ import WalkSimulator
         ["--kind", "hover"], ["--length-km", "5-2"], ["--length-km", "x"], ["--set", "sparse"],
         ["--limit", "2", "--headroom", "1"], ["--dropout", "1"], ["--platform", "symbian"], ["--platform", "none", "--compare"],
         ["--platform", "none", "--strategy", "rotate"], ["--platform", "ios", "--strategy", "nearest5"],
-        ["--platform", "none", "--visit-budget", "low-power"], ["--visit-budget", "frugal"],
+        ["--platform", "none", "--visit-budget", "low-power"], ["--visit-budget", "frugal"], ["--visit-budget", "0"],
+        ["--visit-budget", "-5"], ["--visit-budget", "5000"], ["--visit-budget", "nan"],
         ["--min-recall-120", "2"], ["--expect-reference-misses"], ["--platform", "none", "--min-recall-120", "0.5"],
         ["--strategy", "fixed-trigger", "--min-recall-120", "0.5"], ["--platform", "ios", "--bound"],
         ["--platform", "ios", "--cushion", "200-60"], ["--platform", "ios", "--cushion", "x"],

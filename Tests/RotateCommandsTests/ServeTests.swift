@@ -150,4 +150,24 @@ extension ServeTests {
         // The file is left as it was for the operator to look at.
         #expect(try String(contentsOfFile: state, encoding: .utf8).hasPrefix(#"{"format_version":1"#))
     }
+
+    /// `--visit-budget` implies `--visits` (every answer carries `visits`); a budget too small for
+    /// what the engine asks (four regions cannot protect 500 shops: GNSS on foot) says in
+    /// `given_up` what it gives up; a value that is neither a preset nor a number of milliwatts
+    /// is a usage error.
+    @Test func aVisitBudgetIsServed() throws {
+        let sidecar = try Sidecar(["--visit-budget", "0.01", "--limit", "4"])
+        let here = (lat: 46.0511, lon: 14.5051)
+        sidecar.send(
+            (0..<20).map { i in
+                #"{"device":"d","lat":\#(here.lat + Double(i) * 0.001),"lon":\#(here.lon),"t":\#(i * 30),"accuracy_m":10,"source":"continuous"}"#
+            })
+        let (status, answers) = try sidecar.finish()
+        #expect(status == 0)
+        #expect(answers.count == 20 && answers.allSatisfy { $0["visits"] is [Any] })
+        #expect(answers.contains { ($0["given_up"] as? [String])?.first == "passage_entries" })
+        for bad in ["frugal", "0", "-1"] {
+            #expect(try BinaryTests.run(["serve", "--stdio", "--places", Self.places, "--visit-budget", bad]).code == 2)
+        }
+    }
 }

@@ -17,7 +17,8 @@ import Testing
         var rng = SplitMixForSeeds(state: seed)
         var states: [MonitorState] = [MonitorState()]
         var settings = FenceMonitor.Settings()
-        settings.visits = VisitSettings()
+        // A budget small enough that the account runs short and gives goals up.
+        settings.visits = VisitSettings(budgetMilliwatts: 3)
         var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(limit: 8, headroom: 1), settings: settings)
         var position = catalog.places[0].coordinate
         for step in 0..<count {
@@ -51,6 +52,7 @@ import Testing
         #expect(states.contains { $0.stay?.arrival != nil } && states.contains { $0.stay != nil && $0.stay?.arrival == nil })
         #expect(
             states.contains { $0.cue?.placeID != nil } && states.contains { $0.stay?.arrival?.placeID == nil && $0.stay?.arrival != nil })
+        #expect(states.contains { ($0.energy?.givenUp ?? 0) > 0 } && states.contains { $0.energy?.givenUp == 0 })
         for state in states {
             let bytes = MonitorStateCoding.encode(state, in: Self.catalog)
             let read = try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog) }
@@ -59,9 +61,9 @@ import Testing
     }
 
     /// Every change of one byte of a stored state, anywhere in it, and a state read under another
-    /// device's id are refused (the CRC-32C at its end); the forms earlier builds wrote (codec 2,
-    /// without the stay and the cue; codec 1, without a checksum either) still read, as the
-    /// state without its stay and cue.
+    /// device's id are refused (the CRC-32C at its end); the forms earlier builds wrote (codec 4,
+    /// without the energy account; codec 2, without the stay and the cue either; codec 1, without
+    /// a checksum either) still read, as the state without what they lack.
     @Test func everyDamagedByteIsFoundAndTheFormWithoutChecksumStillReads() throws {
         let seed = TestSeed.value(salt: 0x4352_4343)
         var rng = SplitMixForSeeds(state: seed)
@@ -79,12 +81,23 @@ import Testing
                 try bytes.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d8") }
             }
             #expect(other?.reason == "checksum mismatch: the stored state is damaged")
+            // Codec 4: the fields without the account's flag (the last).
+            var unaccounted = state
+            unaccounted.energy = nil
+            let withoutAccount = [4] + MonitorStateCoding.encode(unaccounted, in: Self.catalog, device: "d7").dropLast(5).dropFirst()
+            let codec4 =
+                withoutAccount
+                + withUnsafeBytes(
+                    of: withoutAccount.withUnsafeBytes { CRC32C.checksum($0, seed: CRC32C.checksum(of: "d7")) }.littleEndian
+                ) { Array($0) }
+            #expect(try codec4.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "d7") } == unaccounted)
             // The earlier forms: the same fields up to the flags (those of the state without its
-            // stay and cue, whose tag is then 0 and last), with and without a checksum.
-            var plain = state
+            // stay, cue and account, whose tag and flag are then 0 and last), with and without a
+            // checksum.
+            var plain = unaccounted
             plain.stay = nil
             plain.cue = nil
-            let fields = MonitorStateCoding.encode(plain, in: Self.catalog, device: "d7").dropLast(4)
+            let fields = MonitorStateCoding.encode(plain, in: Self.catalog, device: "d7").dropLast(5)
             #expect(fields.last == 0)
             let unchecked = [1] + fields.dropFirst().dropLast()
             #expect(try unchecked.withUnsafeBytes { try MonitorStateCoding.decode($0, in: Self.catalog, device: "any") } == plain)
@@ -103,10 +116,10 @@ import Testing
         var state = MonitorState()
         state.stay = Stay(at: coordinate, timeSeconds: 3, variance: 1)
         state.stay?.count = 3
-        // Codec 4's fields end with the stay: sums (3 × 8 bytes), count (8), weight (8), outside (8),
+        // Codec 4's fields (codec 5's without the account's flag) end with the stay: sums (3 × 8 bytes), count (8), weight (8), outside (8),
         // first outside, approach speed, precise flag, precise time, precise accuracy, confirm
         // start (1 byte each, all absent), the still check (1, false), the arrival flag (1).
-        let fields = Array(MonitorStateCoding.encode(state, in: Self.catalog, device: "d3").dropLast(4))
+        let fields = Array(MonitorStateCoding.encode(state, in: Self.catalog, device: "d3").dropLast(5))
         let n = fields.count
         #expect(Array(fields[(n - 8)...]) == [0, 0, 0, 0, 0, 0, 0, 0])
         let vector = UnitVector(coordinate)
@@ -173,8 +186,14 @@ import Testing
         var negativeMoves = state
         negativeMoves.cue = VisitCue(seconds: 3)
         negativeMoves.cue?.moves = -1
+        var badAccount = state
+        badAccount.energy = EnergyAccount(balanceJoules: .nan, seconds: 3)
+        var tooManyGivenUp = state
+        tooManyGivenUp.energy = EnergyAccount(balanceJoules: 1, seconds: 3, givenUp: VisitGoal.allCases.count + 1)
         state.lastInputSeconds = .infinity
-        for invalid in [duplicate, negative, noSelection, badRadius, emptyStay, badProbability, negativeMoves, state] {
+        for invalid in [
+            duplicate, negative, noSelection, badRadius, emptyStay, badProbability, negativeMoves, badAccount, tooManyGivenUp, state,
+        ] {
             #expect(throws: StateCodingError.self) {
                 try MonitorStateCoding.encode(invalid, in: Self.catalog).withUnsafeBytes {
                     try MonitorStateCoding.decode($0, in: Self.catalog)

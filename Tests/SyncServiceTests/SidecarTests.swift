@@ -277,3 +277,49 @@ import Testing
         #expect(events.last?["departure_t"] as? Double == 180)
     }
 }
+
+extension SidecarTests {
+    /// Under a battery budget (protocol version 6) a `one_fix` a Wi-Fi position can answer says
+    /// `"source":"network"` (low-power), and while the budget gives goals up every answer lists
+    /// them in `given_up`, in order (a budget of 0.01 mW, spent by the first fix); with the
+    /// defaults neither key appears.
+    @Test func aBudgetSaysWhereTheOneFixComesFromAndWhatItGivesUp() throws {
+        let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 3_000, radii: 40...120, seed: 12)
+        let configuration = RotationConfiguration(limit: 10, headroom: 1)
+        let start = catalog.places[7].coordinate
+        func answers(_ visits: VisitSettings) throws -> [[String: Any]] {
+            var settings = FenceMonitor.Settings()
+            settings.visits = visits
+            var sidecar = Sidecar(catalog: catalog, configuration: configuration, settings: settings)
+            let first = #"{"device":"b","lat":\#(start.latitude),"lon":\#(start.longitude),"t":0,"accuracy_m":10}"#
+            let firstAnswer = try #require(sidecar.handle(first, number: 1).first)
+            var objects = [try #require(try JSONSerialization.jsonObject(with: Data(firstAnswer.utf8)) as? [String: Any])]
+            // The refresh region left, the fix that reselects, and the new region left in turn.
+            for n in 2...4 {
+                let last = objects.last { $0["start_refresh"] != nil }
+                let refresh = try #require((last?["start_refresh"] as? [String: Any])?["id"] as? String)
+                let line =
+                    n == 3
+                    ? #"{"device":"b","lat":\#(start.latitude),"lon":\#(start.longitude),"t":32,"accuracy_m":10,"source":"wake_fix"}"#
+                    : #"{"device":"b","region":"\#(refresh)","event":"exit","t":\#(n * 30)}"#
+                let answer = try #require(sidecar.handle(line, number: n).first)
+                objects.append(try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]))
+            }
+            return objects
+        }
+        func location(_ object: [String: Any]) -> [String: Any] { object["location"] as? [String: Any] ?? [:] }
+        let balanced = try answers(VisitSettings())
+        #expect(location(balanced[1])["request"] as? String == "one_fix" && location(balanced[1])["source"] == nil)
+        #expect(balanced.allSatisfy { $0["given_up"] == nil })
+        let lowPower = try answers(VisitSettings(budget: .lowPower))
+        #expect(location(lowPower[1])["request"] as? String == "one_fix" && location(lowPower[1])["source"] as? String == "network")
+        #expect(location(lowPower[3])["request"] as? String == "one_fix" && location(lowPower[3])["source"] as? String == "network")
+        // The first half minute of what the engine asks spends the account: every goal is given up
+        // from then on, and each refresh exit waits for a significant change.
+        let starved = try answers(VisitSettings(budgetMilliwatts: 0.01))
+        #expect(starved[0]["given_up"] == nil)
+        #expect(location(starved[1])["request"] as? String == "significant_changes")
+        for object in starved.dropFirst() { #expect(object["given_up"] as? [String] == VisitGoal.allCases.map(\.rawValue)) }
+        #expect(location(starved[3])["request"] as? String == "significant_changes")
+    }
+}
