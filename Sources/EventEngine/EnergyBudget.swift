@@ -14,8 +14,8 @@ import PlatformFacts
 /// window's worth, plus what one gap between inputs and one fix cost.
 ///
 /// As the account empties, the engine gives up goals in a fixed order (`VisitGoal`), each time
-/// taking the next cheaper service: at half of the window, no GNSS for the fences passed
-/// (`passageEntries`); at 30 %, no GNSS at all, one-off fixes from the network (`precision`); at
+/// taking the next cheaper service: at half of the window, no GNSS for the fences passed and
+/// one-off fixes from the network (`passageEntries`); at 30 %, no GNSS at all (`precision`); at
 /// 15 %, network fixes at a quarter of the rate (`latency`); at 5 %, no fixes of its own for
 /// stops (`stops`, where the regions cannot protect every place); empty, not even the fix after
 /// a refresh exit (`reselection`). Each output says what is given up (`MonitorOutput.givenUp`),
@@ -92,10 +92,12 @@ public struct EnergyBudget: Hashable, Sendable {
 /// What the engine gives up, in this order, to stay within a battery budget (`EnergyBudget`).
 public enum VisitGoal: String, Hashable, Sendable, Codable, CaseIterable {
     /// Entries of the fences a user passes where the regions cannot protect every place (GNSS
-    /// kept on for them): gone, network fixes instead (`"passage_entries"`).
+    /// kept on for them) and GNSS for the one fix after a region event: gone, network fixes
+    /// instead (`"passage_entries"`). A wake-up on every refresh exit of a walk through dense
+    /// places is the largest cost that buys no stop.
     case passageEntries = "passage_entries"
-    /// Stays confirmed with GNSS and one-off fixes from the receiver: gone, so visits outdoors are
-    /// attributed from Wi-Fi positions 40-60 m off (more misattributed and false visits).
+    /// Stays confirmed with GNSS: gone, so visits outdoors are attributed from Wi-Fi positions
+    /// 40-60 m off (more misattributed and false visits).
     case precision
     /// Network fixes at the configured intervals: a quarter of the rate, so stops are seen
     /// minutes later and short ones not at all.

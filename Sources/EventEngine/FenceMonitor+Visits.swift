@@ -208,6 +208,32 @@ public struct Stay: Hashable, Sendable, Codable {
 }
 
 extension FenceMonitor {
+    /// The platform's word that the user became still or moved on: with no visit under way,
+    /// "still" is a cue to look for a stop (a burst of network fixes, ended by the first fix far
+    /// from every place: a user still at home costs one fix), unless a region entered already
+    /// cues this stop. "Moving" changes nothing: as a cue to see a visit's departure sooner it
+    /// cost 3 mWh per hour on Android over isolated places (shoppers' classifiers flip within
+    /// stores) for no stop found (Benchmarks/RESULTS.md), and the visit's own fixes see the
+    /// departure.
+    mutating func handleMotion(_ report: MotionReport, into output: inout MonitorOutput) {
+        guard settings.visits != nil else {
+            output.ignored = "motion reports are used for store visits, which are off"
+            return
+        }
+        guard report.kind == .still, state.stay?.arrival == nil else { return }
+        if let cue = state.cue, cue.placeID != nil { return }
+        state.cue = VisitCue(seconds: report.timeSeconds)
+    }
+
+    /// A cue that names no region (an in-app entry, the platform's motion) ends at a fix farther
+    /// from every place's fence than 1.5 times its accuracy (a Wi-Fi position's error, σ 36.5 m
+    /// per axis, stays within 1.5 × 65 m for 97 % of fixes): the user is not at a place.
+    mutating func endCueFarFromPlaces(_ fix: Fix, rules: VisitSettings) {
+        guard let cue = state.cue, cue.placeID == nil, cue.moves < rules.burstMoves, state.stay?.arrival == nil else { return }
+        let reach = 1.5 * (fix.accuracyMeters ?? rules.attribution.defaultAccuracyMeters)
+        if catalog.index.within(reach, of: fix.coordinate, measuredTo: .edge).isEmpty { state.cue?.moves = rules.burstMoves }
+    }
+
     /// Feeds a fix to the stay detector (`Settings.visits`): a stay long enough reports a
     /// visit's arrival, attributed over the places near it; fixes that leave the stay of a
     /// reported visit report its departure.
@@ -215,6 +241,7 @@ extension FenceMonitor {
         guard let rules = settings.visits else { return }
         let accuracy = fix.accuracyMeters ?? rules.attribution.defaultAccuracyMeters
         guard accuracy <= rules.maxAccuracyMeters else { return }
+        endCueFarFromPlaces(fix, rules: rules)
         let sigma = rules.attribution.sigma(accuracyMeters: accuracy)
         let variance = sigma * sigma
         let vector = UnitVector(fix.coordinate)

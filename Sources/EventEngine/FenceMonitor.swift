@@ -225,6 +225,8 @@ public struct FenceMonitor: Sendable {
             handleFix(fix, source: source, at: time, into: &output)
         case .region(let report):
             handleRegion(report, into: &output)
+        case .motion(let report):
+            handleMotion(report, into: &output)
         case .platformReset:
             if let refresh = rotator.state.refresh { output.operations.append(.startRefresh(refresh)) }
             output.operations += rotator.state.monitored.map(RegistrationOperation.start)
@@ -286,16 +288,16 @@ public struct FenceMonitor: Sendable {
     var goalsGivenUp: Int { settings.visits?.budget == nil ? 0 : state.energy?.givenUp ?? 0 }
 
     /// The visit settings in force: `Settings.visits` less what the battery budget gives up
-    /// (`passageEntries`: no GNSS for passages; `precision`: no GNSS confirmation, the one-off fix
-    /// from the network; `latency`: network fixes four times rarer).
+    /// (`passageEntries`: no GNSS for passages, one-off fixes from the network; `precision`: no
+    /// GNSS confirmation; `latency`: network fixes four times rarer).
     var visitRules: VisitSettings? {
         guard var rules = settings.visits else { return nil }
         let givenUp = goalsGivenUp
-        if givenUp >= 1 { rules.passages = false }
-        if givenUp >= 2 {
-            rules.confirmSeconds = 0
+        if givenUp >= 1 {
+            rules.passages = false
             rules.networkWakeFix = true
         }
+        if givenUp >= 2 { rules.confirmSeconds = 0 }
         if givenUp >= 3 {
             rules.burstIntervalSeconds *= 4
             rules.watchIntervalSeconds *= 4
@@ -305,14 +307,15 @@ public struct FenceMonitor: Sendable {
     }
 
     /// Whether the one-off fix the engine asks for (`LocationRequest.oneFix`) may come from
-    /// Wi-Fi or cell (`VisitSettings.networkWakeFix`, or a budget that gave up `precision`).
+    /// Wi-Fi or cell (`VisitSettings.networkWakeFix`, or a budget that gave up `passageEntries`).
     public var oneFixFromNetwork: Bool { visitRules?.networkWakeFix ?? false }
 
     /// The least location service that keeps the guarantee (see `LocationRequest`), and, with
-    /// `Settings.visits`, sees stops: network fixes in a burst after a cue (a place entered)
-    /// until the stay is a visit or the user moves on, then every `watchIntervalSeconds` while
-    /// inside a place without a visit; where the regions cannot protect every place and
-    /// `VisitSettings.passages` is off, network fixes instead of GNSS.
+    /// `Settings.visits`, sees stops: network fixes in a burst after a cue (a place entered, the
+    /// platform saying the user became still) until the stay is a visit or the user moves on,
+    /// then every `watchIntervalSeconds` while inside a place without a visit; where the regions
+    /// cannot protect every place and `VisitSettings.passages` is off, network fixes instead of
+    /// GNSS.
     /// A battery budget (`VisitSettings.budget`) that gave up `stops` leaves only the one-off
     /// fixes and what needs no fix of the engine's own; one that gave up `reselection` also
     /// leaves the fix after a refresh exit to the backstop (significant changes).
@@ -376,6 +379,8 @@ public struct FenceMonitor: Sendable {
         }
         if passages, !driving, case .continuous = regions { return regions }
         let arrived = state.stay?.arrival != nil
+        // A cue (a place entered, the platform's word that the user became still) looks for a
+        // stop with a burst of network fixes.
         if let cue = state.cue, cue.moves < rules.burstMoves,
             (state.lastInputSeconds ?? cue.seconds) - cue.seconds <= rules.burstSeconds
         {

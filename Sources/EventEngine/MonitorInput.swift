@@ -14,12 +14,17 @@ public enum MonitorInput: Sendable {
     case registered([String], atSeconds: Double)
     /// A new version of the catalog.
     case catalog(PlaceCatalog, atSeconds: Double)
+    /// The platform's own word that the user became still or moved on (its motion classifier's
+    /// transitions, its visit monitoring): "still" is a cue to look for a stop with a few network
+    /// fixes (`FenceMonitor.Settings.visits`; ignored without).
+    case motion(MotionReport)
 
     /// The input's time, seconds.
     public var timeSeconds: Double? {
         switch self {
         case .fix(let fix, _): fix.timestampSeconds
         case .region(let report): report.timeSeconds
+        case .motion(let report): report.timeSeconds
         case .platformReset(let t), .registered(_, let t), .catalog(_, let t): t
         }
     }
@@ -35,6 +40,47 @@ public enum FixSource: String, Hashable, Sendable, Codable, CaseIterable {
     case wakeFix = "wake_fix"
     /// A Wi-Fi or cell position the engine asked for (`LocationRequest.networkFixes`).
     case network
+}
+
+/// The platform says the user became still or moved on.
+public struct MotionReport: Hashable, Sendable, Codable {
+    /// Which change the platform reported.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The user became still: iOS `CMMotionActivity.stationary`, Android
+        /// `DetectedActivity.STILL` entered; a `CLVisit` arrival.
+        case still
+        /// The user moved on: the classifier left "still"; a `CLVisit` departure.
+        case moving
+    }
+
+    /// Which signal it came from.
+    public enum Source: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The motion classifier's transitions (iOS `CMMotionActivityManager`, Android
+        /// `ActivityTransitionRequest`).
+        case activity
+        /// The platform's visit monitoring (iOS `startMonitoringVisits()`, `CLVisit`).
+        case visit
+    }
+
+    /// Still or moving (`motion` in JSON).
+    public var kind: Kind
+    /// The signal (`source` in JSON).
+    public var source: Source
+    /// Delivery time, seconds (on the same scale as the fixes').
+    public var timeSeconds: Double
+
+    /// A report of `kind` from `source`, delivered at `timeSeconds`.
+    public init(_ kind: Kind, source: Source = .activity, timeSeconds: Double) {
+        self.kind = kind
+        self.source = source
+        self.timeSeconds = timeSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind = "motion"
+        case source
+        case timeSeconds = "t"
+    }
 }
 
 /// A platform region event: which registered identifier, entry or exit, when it was delivered.

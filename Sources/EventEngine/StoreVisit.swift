@@ -258,11 +258,11 @@ public enum VisitBudget: String, Hashable, Sendable, CaseIterable {
     case responsive
 }
 
-/// A reason to look for a stop now: a place was entered at `seconds`; the stay has moved on
-/// `moves` times since; the platform reported the entry of `placeID`'s region and not yet its
-/// exit.
+/// A reason to look for a stop now: a place was entered, or the platform said the user became
+/// still, at `seconds`; the stay has moved on `moves` times since; the platform reported the
+/// entry of `placeID`'s region and not yet its exit.
 public struct VisitCue: Hashable, Sendable, Codable {
-    /// When the place was entered, seconds.
+    /// When the place was entered (or the platform said the user became still), seconds.
     public var seconds: Double
     /// How many times the stay has begun again since.
     public var moves = 0

@@ -134,6 +134,8 @@ public struct Sidecar: Sendable {
             return [deviceInput(device, state: state, line: number) { _ in .registered(ids, atSeconds: time) }]
         case .success(.region(let device, let report, let state)):
             return [deviceInput(device, state: state, line: number) { _ in .region(report) }]
+        case .success(.motion(let device, let report, let state)):
+            return [deviceInput(device, state: state, line: number) { _ in .motion(report) }]
         }
     }
 

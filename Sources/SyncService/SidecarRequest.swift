@@ -6,7 +6,8 @@ import RotateJSON
 
 /// The line protocol of `rotate serve --stdio`: one JSON object per input line, one per output
 /// line. A location report is `{"device", "lat", "lon", "t", "accuracy_m"?, "source"?}`; a platform region
-/// event is `{"device", "region", "event": "entry"|"exit", "t"}`; a catalog change set is
+/// event is `{"device", "region", "event": "entry"|"exit", "t"}`; the platform's motion is
+/// `{"device", "motion": "still"|"moving", "source"?: "activity"|"visit", "t"}`; a catalog change set is
 /// `{"changes": [{"op": "add"|"remove"|"move"|"radius"|"transitions", "id", …}]}`. Anything
 /// else — bad JSON, unknown or missing fields, wrong types, out-of-range values — is an error for
 /// that line only.
@@ -17,6 +18,8 @@ public enum SidecarRequest: Equatable, Sendable {
     case report(device: String, fix: Fix, time: Double, source: FixSource? = nil, state: MonitorState? = nil)
     /// A platform region event of the device (a place's region or the refresh region).
     case region(device: String, RegionReport, state: MonitorState? = nil)
+    /// The platform's word that the device became still or moved on.
+    case motion(device: String, MotionReport, state: MonitorState? = nil)
     /// The identifiers the device reports registered with its platform now (after lost or
     /// partial diffs), at time `time`.
     case registered(device: String, ids: [String], time: Double, state: MonitorState? = nil)
@@ -96,6 +99,22 @@ public enum SidecarRequest: Equatable, Sendable {
                     .region(
                         device: device, RegionReport(regionID: region, kind: kind, timeSeconds: try time(fields)),
                         state: try state(fields)))
+            }
+            if fields["motion"] != nil {
+                try only(fields, ["device", "motion", "source", "t", "state"])
+                let device = try identifier(fields, "device")
+                guard let kind = MotionReport.Kind(rawValue: try string(fields, "motion")) else {
+                    throw SidecarLineError("'motion' must be still or moving")
+                }
+                var source = MotionReport.Source.activity
+                if fields["source"] != nil {
+                    guard let value = MotionReport.Source(rawValue: try string(fields, "source")) else {
+                        throw SidecarLineError("'source' of a motion report must be activity or visit")
+                    }
+                    source = value
+                }
+                return .success(
+                    .motion(device: device, MotionReport(kind, source: source, timeSeconds: try time(fields)), state: try state(fields)))
             }
             try only(fields, ["device", "lat", "lon", "t", "accuracy_m", "source", "state"])
             let device = try identifier(fields, "device")

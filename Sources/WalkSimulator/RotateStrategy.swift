@@ -1,5 +1,6 @@
 import EventEngine
 import FencePlanner
+import PlatformEmulator
 
 /// rotate as a `MonitoringStrategy`: its event engine (`FenceMonitor`) decides what the phone
 /// monitors (the rotator's selection: monitored places and the refresh region) and which place
@@ -19,7 +20,7 @@ public struct RotateStrategy: MonitoringStrategy {
     /// Every place event the engine reported, in order.
     public private(set) var placeEvents: [PlaceEvent] = []
     /// Every visit event the engine reported, in order.
-    public private(set) var visitEvents: [VisitEvent] = []
+    public private(set) var visitEvents: [EventEngine.VisitEvent] = []
     private var entries: [ReceivedEntry] = []
     private var visits: [ReportedVisit] = []
 
@@ -107,6 +108,22 @@ public struct RotateStrategy: MonitoringStrategy {
     public mutating func takeVisits() -> [ReportedVisit] {
         defer { visits.removeAll(keepingCapacity: true) }
         return visits
+    }
+
+    /// With visits on, the engine hears the phone's motion classifier and visit monitoring
+    /// (`MonitorInput.motion`): cues to look for a stop or a departure.
+    public var usesMotionActivity: Bool { monitor.settings.visits != nil }
+    public var usesVisitMonitoring: Bool { monitor.settings.visits != nil }
+
+    public mutating func motionChanged(moving: Bool, at timeSeconds: Double, fix: Fix?) -> MonitoredRegions? {
+        handle(.motion(MotionReport(moving ? .moving : .still, source: .activity, timeSeconds: timeSeconds)))
+    }
+
+    /// A platform visit's arrival says still, its departure moving; the visit's own coordinate
+    /// is not used (the engine's fixes place the stay).
+    public mutating func visitReported(_ visit: PlatformEmulator.VisitEvent, fix: Fix?) -> MonitoredRegions? {
+        let kind: MotionReport.Kind = visit.departureSeconds == nil ? .still : .moving
+        return handle(.motion(MotionReport(kind, source: .visit, timeSeconds: visit.deliveredAtSeconds)))
     }
 
     /// Hands `input` to the engine, keeps its entries, and returns what to monitor when its

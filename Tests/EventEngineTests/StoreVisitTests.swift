@@ -327,6 +327,48 @@ import Testing
         }
     }
 
+    /// The platform's "still" is a cue: near a place, a burst of network fixes; far from every
+    /// place, the first fix ends it (a user still at home costs one fix). "Moving" changes
+    /// nothing, a cue from the platform's region stays, and with visits off motion is ignored.
+    @Test func aStillUserIsACueNearPlacesOnly() throws {
+        let places = (0..<5).map { i in
+            Place(
+                id: "s\(i)", coordinate: Self.origin.destination(bearingDegrees: 90, distanceMeters: Double(i) * 2_000), radiusMeters: 200)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        var settings = FenceMonitor.Settings()
+        var rules = VisitSettings()
+        rules.burstIntervalSeconds = 15
+        rules.confirmSeconds = 0
+        settings.visits = rules
+        // 30 m and 400 m from the edge of s0; a fix's reach is 1.5 × 30 m.
+        for near in [true, false] {
+            var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+            let spot = Self.origin.destination(bearingDegrees: 0, distanceMeters: near ? 230 : 600)
+            // Fixes 45 s apart: no stay yet long enough to be a visit.
+            _ = monitor.handle(.fix(Fix(spot, accuracyMeters: 30, timestampSeconds: 70), source: .wakeFix))
+            let quiet = monitor.locationRequest()
+            #expect(!quiet.keepsGNSSOn, "exact: \(quiet)")
+            let moving = monitor.handle(.motion(MotionReport(.moving, timeSeconds: 80)))
+            #expect(moving.ignored == nil && moving.location == quiet && monitor.state.cue == nil)
+            let still = monitor.handle(.motion(MotionReport(.still, source: .visit, timeSeconds: 100)))
+            #expect(still.location == .networkFixes(intervalSeconds: 15))
+            let next = monitor.handle(.fix(Fix(spot, accuracyMeters: 30, timestampSeconds: 115), source: .network))
+            #expect(next.location == (near ? .networkFixes(intervalSeconds: 15) : quiet), "near \(near): \(next.location)")
+        }
+        var entered = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+        _ = entered.handle(
+            .fix(Fix(Self.origin.destination(bearingDegrees: 0, distanceMeters: 600), timestampSeconds: 0), source: .wakeFix))
+        _ = entered.handle(.region(RegionReport(regionID: "s0", kind: .entry, timeSeconds: 100)))
+        _ = entered.handle(.motion(MotionReport(.still, timeSeconds: 110)))
+        #expect(entered.state.cue == VisitCue(seconds: 100, placeID: "s0"))
+        var off = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration())
+        _ = off.handle(.fix(Fix(Self.origin.destination(bearingDegrees: 0, distanceMeters: 230), timestampSeconds: 0), source: .wakeFix))
+        let before = off.locationRequest()
+        let ignored = off.handle(.motion(MotionReport(.still, timeSeconds: 100)))
+        #expect(ignored.ignored != nil && ignored.location == before && off.state.cue == nil)
+    }
+
     /// 1,500 places of 100 m within 1.5 km of the origin: more fences within reach than slots, so
     /// the regions ask for continuous GNSS.
     static func crowdedCatalog() throws -> PlaceCatalog {

@@ -36,6 +36,12 @@ import Testing
             .setTransitions(id: "z", .entry),
         ]
         #expect(SidecarRequest.parse(changes) == .success(.changes(expected)))
+        #expect(
+            SidecarRequest.parse(#"{"device":"d1","motion":"still","t":5}"#)
+                == .success(.motion(device: "d1", MotionReport(.still, source: .activity, timeSeconds: 5))))
+        #expect(
+            SidecarRequest.parse(#"{"device":"d1","motion":"moving","source":"visit","t":6}"#)
+                == .success(.motion(device: "d1", MotionReport(.moving, source: .visit, timeSeconds: 6))))
     }
 
     /// Every kind of bad line is refused with its reason (the stream goes on: see ServeTests).
@@ -57,6 +63,10 @@ import Testing
         (#"{"changes":[3]}"#, "change #0 is not an object"),
         (#"{"changes":[{"op":"transitions","id":"x","transitions":"sideways"}]}"#, "change #0: 'transitions' must be entry, exit or both"),
         (#"{"device":"d","region":"x","event":"stay","t":1}"#, "'event' must be entry or exit"),
+        (#"{"device":"d","motion":"walking","t":1}"#, "'motion' must be still or moving"),
+        (#"{"device":"d","motion":"still","source":"gps","t":1}"#, "'source' of a motion report must be activity or visit"),
+        (#"{"device":"d","motion":"still"}"#, "missing 't'"),
+        (#"{"device":"d","motion":"still","t":1,"lat":2}"#, "unknown field 'lat'"),
         (#"{"device":"d","lat":1,"lon":2,"t":1,"source":"gps"}"#, "'source' must be continuous, significant_change, wake_fix or network"),
         (#"{"device":"d","region":"x","event":"entry"}"#, "missing 't'"),
         (#"{"device":"d","region":"","event":"entry","t":1}"#, "'region' must not be empty"),
@@ -321,5 +331,31 @@ extension SidecarTests {
         #expect(location(starved[1])["request"] as? String == "significant_changes")
         for object in starved.dropFirst() { #expect(object["given_up"] as? [String] == VisitGoal.allCases.map(\.rawValue)) }
         #expect(location(starved[3])["request"] as? String == "significant_changes")
+    }
+    /// A motion line reaches the device's engine: with visits on, "still" near a place asks for
+    /// network fixes; without, the answer says it was ignored.
+    @Test func aMotionLineIsACueForVisits() throws {
+        let shop = Place(id: "shop", coordinate: Coordinate(validLatitude: 45.8, longitude: 15.97), radiusMeters: 100)
+        let catalog = try PlaceCatalog(places: [shop])
+        let near = shop.coordinate.destination(bearingDegrees: 0, distanceMeters: 140)
+        func answers(visits: Bool) throws -> [[String: Any]] {
+            var settings = FenceMonitor.Settings()
+            if visits { settings.visits = VisitSettings() }
+            var sidecar = Sidecar(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+            let lines = [
+                #"{"device":"m","lat":\#(near.latitude),"lon":\#(near.longitude),"t":0,"accuracy_m":30}"#,
+                #"{"device":"m","motion":"still","t":60}"#,
+            ]
+            return try lines.enumerated().map { n, line in
+                let answer = try #require(sidecar.handle(line, number: n + 1).first)
+                return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            }
+        }
+        let on = try answers(visits: true)
+        let location = on[1]["location"] as? [String: Any]
+        #expect(location?["request"] as? String == "network_fixes" && on[1]["ignored"] == nil, "\(on[1])")
+        #expect((on[0]["location"] as? [String: Any])?["request"] as? String != "network_fixes", "\(on[0])")
+        let off = try answers(visits: false)
+        #expect(off[1]["ignored"] as? String != nil && (off[1]["location"] as? [String: Any])?["request"] as? String != "network_fixes")
     }
 }
