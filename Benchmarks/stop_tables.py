@@ -31,7 +31,10 @@ def run(platform, set_name, travel, extra):
     if out.returncode not in (0, 1):
         sys.exit(f"{' '.join(command)}: exit {out.returncode}: {out.stderr}")
     print(f"{platform} {travel} {set_name} {' '.join(extra)}", file=sys.stderr)
-    return [json.loads(line) for line in out.stdout.splitlines()[1:]]
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    # With --compare the first line sums up the run and one line per design follows; alone,
+    # the one line is rotate's.
+    return rows[1:] if "--compare" in extra else rows
 
 
 def number(value):
