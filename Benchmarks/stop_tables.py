@@ -8,6 +8,9 @@ Usage:
   python3 Benchmarks/stop_tables.py [path/to/rotate] --budgets low-power,balanced,40,10
       "A budget in milliwatts": rotate alone under each --visit-budget; each cell is stop recall
       at 5 minutes / mWh per hour for uniform · clustered · dense places.
+  python3 Benchmarks/stop_tables.py [path/to/rotate] --resolvable
+      "At resolvable places": the same runs as the stop tables, each cell stop recall at 5 and at
+      2 minutes / misattributed per 100 stops, over the stops at resolvable places only.
 Options: --walks N (50), --seed S (41). Build first: swift build -c release --product rotate."""
 import json
 import subprocess
@@ -15,6 +18,9 @@ import sys
 
 args = sys.argv[1:]
 ROTATE = args.pop(0) if args and not args[0].startswith("--") else ".build/release/rotate"
+RESOLVABLE = "--resolvable" in args
+if RESOLVABLE:
+    args.remove("--resolvable")
 options = dict(zip(args[::2], args[1::2]))
 WALKS = options.get("--walks", "50")
 SEED = options.get("--seed", "41")
@@ -47,22 +53,30 @@ def stop_cell(row):
             f"{row['energy_mwh_per_hour']:.0f}")
 
 
-def stop_tables():
+def design_tables(legend, cell, count_label, count):
+    """One table per phone and travel, a row per design and a column per place set, each cell
+    `cell(row)`; under it `count_label` and `count(row)` of rotate's row for each set."""
     for platform, platform_name in PLATFORMS:
         for travel in TRAVELS:
             results = {s: run(platform, s, travel, ["--compare", "--bound"]) for s in SETS}
-            print(f"**{platform_name}, {travel}** (stop recall at 5 min / misattributed per 100 stops / "
-                  "false visits per 100 pass-bys / mWh per hour)\n")
+            print(f"**{platform_name}, {travel}** ({legend})\n")
             print("| design | " + " | ".join(SETS) + " |")
             print("|---|" + "---:|" * len(SETS))
             for i, row in enumerate(results[SETS[0]]):
                 name = {"every-place": "every place (bound)", "nearest18-significant-change": "nearest18-sc"}.get(
                     row["strategy"], row["strategy"].replace("-floor50", ""))
-                print(f"| {name} | " + " | ".join(stop_cell(results[s][i]) for s in SETS) + " |")
-            counts = ", ".join(
-                f"{s} {results[s][0]['stops']} ({results[s][0]['stops_5min']} >= 5 min), {results[s][0]['pass_bys']} pass-bys"
-                for s in SETS)
-            print(f"\nstops: {counts}\n")
+                print(f"| {name} | " + " | ".join(cell(results[s][i]) for s in SETS) + " |")
+            print(f"\n{count_label}: " + ", ".join(f"{s} {count(results[s][0])}" for s in SETS) + "\n")
+
+
+def resolvable_cell(row):
+    stops = row["resolvable_stops"]
+    if not stops:
+        return "-"
+    recall5 = row["stop_recall_5min_resolvable"]
+    recall2 = row["stop_recall_2min_resolvable"]
+    misattributed = 100 * row["misattributed_visits_resolvable"] / stops
+    return f"{'-' if recall5 is None else f'{100 * recall5:.0f} %'} / {100 * recall2:.0f} % / {misattributed:.0f}"
 
 
 def budget_table():
@@ -77,7 +91,14 @@ def budget_table():
             print(f"| {platform_name}, {travel} | " + " | ".join(cells) + " |")
 
 
-if BUDGETS:
+if RESOLVABLE:
+    design_tables(
+        "at resolvable places: stop recall at 5 min / at 2 min / misattributed per 100 stops", resolvable_cell,
+        "stops at resolvable places",
+        lambda row: f"{row['resolvable_stops']} ({row['resolvable_stops_5min']} >= 5 min) of {row['stops']}")
+elif BUDGETS:
     budget_table()
 else:
-    stop_tables()
+    design_tables(
+        "stop recall at 5 min / misattributed per 100 stops / false visits per 100 pass-bys / mWh per hour", stop_cell,
+        "stops", lambda row: f"{row['stops']} ({row['stops_5min']} >= 5 min), {row['pass_bys']} pass-bys")

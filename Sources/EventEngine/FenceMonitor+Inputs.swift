@@ -261,6 +261,12 @@ extension FenceMonitor {
         }
         switch report.kind {
         case .entry:
+            // An approach region (a place smaller than the platform resolves) says the user is
+            // near the place, not in it: a cue to look for a stop; the fixes decide the entry.
+            if trackPositions[i] >= 0, catalog.registersByApproach(trackPositions[i]) {
+                if settings.visits != nil { state.cue = VisitCue(seconds: time, placeID: state.tracks[i].id) }
+                return
+            }
             // Absorbed when the app entered it already, or when a fix of the last few seconds,
             // one of a stream, puts the user clearly outside (a late entry of a visit the app
             // already ended, or the platform's own noise): the rule enters if the user really is
@@ -307,12 +313,13 @@ extension FenceMonitor {
     mutating func handleCatalog(_ newCatalog: PlaceCatalog, at time: Double, into output: inout MonitorOutput) {
         let resumed: FenceRotator
         do {
-            resumed = try FenceRotator(catalog: newCatalog, configuration: rotator.configuration, state: rotator.state)
+            resumed = try FenceRotator(catalog: newCatalog.planning, configuration: rotator.configuration, state: rotator.state)
         } catch {
             output.ignored = "catalog version \(newCatalog.version) cannot resume this device: \(error)"
             return
         }
         rotator = resumed
+        catalog = newCatalog
         rebuildTrackPositions()
         endTracksNotInCatalog(at: time, into: &output)
         // A state the change broke is replanned now when a plan holds wherever the device may be

@@ -291,6 +291,14 @@ extension FenceMonitor {
                     return
                 }
                 let visit = attribute(stay, rules: rules)
+                // The platform says the user is near a place (its region entered, not left) and
+                // the stay says none of them: the stay may hold the walk to the door from the
+                // region's edge. It begins again here, as often as the cue allows moves.
+                if visit.placeID == nil, let cue = state.cue, cue.placeID != nil, cue.moves < rules.burstMoves {
+                    stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, meters: 0, rules: rules)
+                    state.cue?.moves += 1
+                    return
+                }
                 stay.arrival = visit
                 // A visit at a place answers the cue; one at none of them ends its burst only:
                 // the platform's region may still hold the stop to come.

@@ -107,8 +107,10 @@ public struct FenceMonitor: Sendable {
     /// the index search (`nothingNewWithinReach`); off only to test that the answers are the same.
     var boundsNeighborhoodByRefresh = true
 
-    /// The catalog version the monitor plans against (replaced by a `.catalog` input).
-    public var catalog: PlaceCatalog { rotator.catalog }
+    /// The catalog version the monitor works with (replaced by a `.catalog` input): its places
+    /// decide in-app and attribute visits; the rotator plans on its `planning` catalog, which
+    /// registers places smaller than the platform resolves by approach regions.
+    public internal(set) var catalog: PlaceCatalog
 
     /// A monitor with nothing registered: its first usable fix selects.
     ///
@@ -124,7 +126,8 @@ public struct FenceMonitor: Sendable {
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings())
         throws(ConfigurationError)
     {
-        rotator = try FenceRotator(catalog: catalog, configuration: configuration)
+        rotator = try FenceRotator(catalog: catalog.planning, configuration: configuration)
+        self.catalog = catalog
         self.settings = settings
         state = MonitorState()
     }
@@ -140,7 +143,8 @@ public struct FenceMonitor: Sendable {
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings(), state: MonitorState)
         throws(RotatorStateError)
     {
-        rotator = try FenceRotator(catalog: catalog, configuration: configuration, state: state.rotator)
+        rotator = try FenceRotator(catalog: catalog.planning, configuration: configuration, state: state.rotator)
+        self.catalog = catalog
         self.settings = settings
         self.state = state
         // A state re-stamped with this catalog's version (still holding after a change).
@@ -156,7 +160,8 @@ public struct FenceMonitor: Sendable {
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: Settings = Settings(), packed: PackedMonitorState)
         throws(RotatorStateError)
     {
-        rotator = try FenceRotator(catalog: catalog, configuration: configuration, packed: packed.rotator)
+        rotator = try FenceRotator(catalog: catalog.planning, configuration: configuration, packed: packed.rotator)
+        self.catalog = catalog
         self.settings = settings
         state = packed.others
         state.rotator = rotator.state
@@ -334,6 +339,21 @@ public struct FenceMonitor: Sendable {
         }
     }
 
+    /// Whether the platform reported the entry of a place's approach region (`VisitCue.placeID`,
+    /// a place `PlaceCatalog.registersByApproach`) and the last trusted fix lies within that region.
+    func nearApproachedPlace() -> Bool {
+        guard let id = state.cue?.placeID, let position = catalog.position(of: id), catalog.registersByApproach(position),
+            let fix = state.lastTrustedFix
+        else { return false }
+        return catalog.planning.fences[position].center.distance(to: fix) <= catalog.planning.radiiMeters[position]
+    }
+
+    /// Whether a visit under way has lasted `settleSeconds` with no fix beyond it.
+    func settled(_ rules: VisitSettings) -> Bool {
+        guard let stay = state.stay, let visit = stay.arrival, stay.outside == 0 else { return false }
+        return (state.lastInputSeconds ?? stay.lastSeconds) - visit.arrivalSeconds >= rules.settleSeconds
+    }
+
     /// `locationRequest()` past its one-off fix, by the visit settings in force (`visitRules`).
     private func visitRequest() -> LocationRequest {
         let passages = visitRules?.passages ?? true
@@ -378,6 +398,10 @@ public struct FenceMonitor: Sendable {
             return .networkFixes(intervalSeconds: rules.visitIntervalSeconds)
         }
         if passages, !driving, case .continuous = regions { return regions }
+        // Near a place registered by its approach region (entered, per the platform, and the
+        // last fix within it): only fixes can see a passage through the place's own fence, so
+        // GNSS while a walker is there, until a visit has lasted `settleSeconds`.
+        if passages, !driving, nearApproachedPlace(), !settled(rules) { return .continuous(distanceFilterMeters: 0) }
         let arrived = state.stay?.arrival != nil
         // A cue (a place entered, the platform's word that the user became still) looks for a
         // stop with a burst of network fixes.

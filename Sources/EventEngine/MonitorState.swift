@@ -200,16 +200,17 @@ public struct PackedMonitorState: Hashable, Sendable {
         self.others.rotator = RotatorState()
     }
 
-    /// Packs a state, looking each monitored place up in `catalog` by id.
+    /// Packs a state, looking each monitored place up in `catalog` by id (its registrations are
+    /// those of `catalog.planning`).
     public init(_ state: MonitorState, in catalog: PlaceCatalog) {
-        self.init(rotator: PackedRotatorState(state.rotator, in: catalog), others: state)
+        self.init(rotator: PackedRotatorState(state.rotator, in: catalog.planning), others: state)
     }
 
-    /// The state, with fences from `catalog`.
+    /// The state, with fences from `catalog` (its `planning` registrations).
     /// - Precondition: `catalog` is the version it was packed against.
     public func unpacked(in catalog: PlaceCatalog) -> MonitorState {
         var state = others
-        state.rotator = rotator.unpacked(in: catalog)
+        state.rotator = rotator.unpacked(in: catalog.planning)
         return state
     }
 
@@ -223,7 +224,7 @@ public struct PackedMonitorState: Hashable, Sendable {
     /// The same state, bound to `next` (see `PackedRotatorState.repacked`).
     public func repacked(from catalog: PlaceCatalog, to next: PlaceCatalog, positionMap map: [Int32]) -> PackedMonitorState {
         var result = self
-        result.rotator = rotator.repacked(from: catalog, to: next, positionMap: map)
+        result.rotator = rotator.repacked(from: catalog.planning, to: next.planning, positionMap: map)
         return result
     }
 }

@@ -86,7 +86,7 @@ extension PlaceCatalog {
         do {
             return try PlaceCatalog(
                 places: kept, minFenceRadiusMeters: minFenceRadiusMeters, maxRegionRadiusMeters: maxRegionRadiusMeters,
-                refreshIdentifierPrefix: refreshIdentifierPrefix, version: version + 1)
+                refreshIdentifierPrefix: refreshIdentifierPrefix, version: version + 1, approachRadiusMeters: approachRadiusMeters)
         } catch {
             throw .invalidCatalog(error)
         }

@@ -29,6 +29,17 @@ public struct PlaceCatalog: Sendable {
     public let version: Int
     /// The radius range radii were clamped into (kept to build the next version alike).
     public let minFenceRadiusMeters: Double, maxRegionRadiusMeters: Double
+    /// The smallest region the platform resolves, when the catalog registers smaller places by
+    /// an approach region (`planning`); nil: every place is registered by its own fence.
+    public let approachRadiusMeters: Double?
+    /// The catalog the planner registers: the same places in the same positions, each place
+    /// smaller than `approachRadiusMeters` by a circle of that radius around its center (an
+    /// approach region, which contains its fence); `self` when no place is smaller or no approach
+    /// radius was given. Its index ranks by the approach regions' edges, so a refresh region
+    /// planned on it keeps the device from every unmonitored approach region, and so from every
+    /// unmonitored fence.
+    public var planning: PlaceCatalog { approach?.catalog ?? self }
+    private let approach: ApproachCatalog?
 
     private let positionsByID: [String: Int]
 
@@ -53,18 +64,24 @@ public struct PlaceCatalog: Sendable {
     ///   - refreshIdentifierPrefix: refresh regions are named `prefix + number`; a place id with
     ///     this prefix is rejected, so the two can never collide.
     ///   - version: the catalog's version number (see `applying(_:)`).
-    /// - Throws: `CatalogError`: `.invalidRadiusRange` or `.emptyRefreshPrefix` for bad arguments
+    ///   - approachRadiusMeters: places smaller than this are registered by a circle of this
+    ///     radius around them (`planning`); finite, > 0 and at most `maxRegionRadiusMeters`.
+    /// - Throws: `CatalogError`: `.invalidRadiusRange` (also for an approach radius out of range)
+    ///   or `.emptyRefreshPrefix` for bad arguments
     ///   (checked first), `.empty` for no places, else the first invalid place by input position
     ///   (`.emptyID`, `.longID`, `.duplicateID`, `.reservedID`, `.invalidRadius`).
     /// - Complexity: O(n log n).
     public init(
         places: [Place], minFenceRadiusMeters: Double = 1, maxRegionRadiusMeters: Double = 400_000,
-        refreshIdentifierPrefix: String = "refresh-", version: Int = 0
+        refreshIdentifierPrefix: String = "refresh-", version: Int = 0, approachRadiusMeters: Double? = nil
     ) throws(CatalogError) {
         guard minFenceRadiusMeters.isFinite, maxRegionRadiusMeters.isFinite, minFenceRadiusMeters > 0,
             minFenceRadiusMeters <= maxRegionRadiusMeters
         else {
             throw .invalidRadiusRange(min: minFenceRadiusMeters, max: maxRegionRadiusMeters)
+        }
+        if let approach = approachRadiusMeters, !(approach.isFinite && approach > 0 && approach <= maxRegionRadiusMeters) {
+            throw .invalidRadiusRange(min: approach, max: maxRegionRadiusMeters)
         }
         guard !refreshIdentifierPrefix.isEmpty else { throw .emptyRefreshPrefix }
         guard !places.isEmpty else { throw .empty }
@@ -111,6 +128,23 @@ public struct PlaceCatalog: Sendable {
         positions.reserveCapacity(clamped.count)
         for (i, place) in clamped.enumerated() { positions[place.id] = i }
         self.positionsByID = positions
+        self.approachRadiusMeters = approachRadiusMeters
+        if let approach = approachRadiusMeters, clamped.contains(where: { $0.radiusMeters < approach }) {
+            self.approach = ApproachCatalog(
+                catalog: try PlaceCatalog(
+                    places: clamped, minFenceRadiusMeters: max(minFenceRadiusMeters, approach),
+                    maxRegionRadiusMeters: maxRegionRadiusMeters,
+                    refreshIdentifierPrefix: refreshIdentifierPrefix, version: version))
+        } else {
+            self.approach = nil
+        }
+    }
+
+    /// Whether the place at `position` is registered by an approach region (`planning`) rather
+    /// than by its own fence.
+    public func registersByApproach(_ position: Int) -> Bool {
+        guard let approach else { return false }
+        return approach.catalog.radiiMeters[position] > radiiMeters[position]
     }
 
     /// Number of places.
@@ -121,6 +155,12 @@ public struct PlaceCatalog: Sendable {
 
     /// The place with `id`, if any.
     public subscript(id id: String) -> Place? { positionsByID[id].map { places[$0] } }
+}
+
+/// The planning catalog of a catalog with approach regions, shared by its copies.
+private final class ApproachCatalog: Sendable {
+    let catalog: PlaceCatalog
+    init(catalog: PlaceCatalog) { self.catalog = catalog }
 }
 
 /// A radius the catalog moved into the platform's range.

@@ -83,6 +83,11 @@ public enum SimulateCommand: Subcommand {
                 "With --platform: rotate's battery budget for store visits: a preset, or the average mW its own location may cost (balanced, giving up goals as the budget runs short).",
             default: "balanced"),
         OptionSpec(
+            "--approach", value: "M",
+            help:
+                "With --platform: rotate registers places smaller than M meters by a circle of M around them (an approach region the platform resolves), confirming and attributing the stop in-app; 0: every place by its own fence.",
+            computedDefault: "the platform's smallest reliable region (ios, android: 100; ideal: 0)"),
+        OptionSpec(
             "--compare", help: "With --platform: replay rotate and every reference design on the same walks, one row (or JSON line) each."),
         OptionSpec(
             "--bound",
@@ -170,10 +175,10 @@ public enum SimulateCommand: Subcommand {
         let expectReferenceMisses = arguments.flag("--expect-reference-misses")
         if platformName == "none",
             compare || arguments.isGiven("--strategy") || minimumRecall120 != nil || expectReferenceMisses
-                || arguments.isGiven("--reboot-every") || arguments.isGiven("--visit-budget")
+                || arguments.isGiven("--reboot-every") || arguments.isGiven("--visit-budget") || arguments.isGiven("--approach")
         {
             throw .usage(
-                "--strategy, --compare, --min-recall-120, --expect-reference-misses, --reboot-every and --visit-budget need a platform (not --platform none)"
+                "--strategy, --compare, --min-recall-120, --expect-reference-misses, --reboot-every, --visit-budget and --approach need a platform (not --platform none)"
             )
         }
         if expectReferenceMisses, !compare {
@@ -235,6 +240,17 @@ public enum SimulateCommand: Subcommand {
         case .preset(let preset): scenario.visitBudget = preset
         case .milliwatts(let milliwatts): scenario.visitBudgetMilliwatts = milliwatts
         }
+        // By default the smallest region the phone resolves (both platforms' guides: 100 m); the
+        // ideal phone resolves every fence.
+        let phone = try arguments.choice("--platform", from: ["none", "ideal", "ios", "android"])
+        let resolved: Double? =
+            switch phone {
+            case "ios": PlatformProfile.iOS.recommendedMinRadiusMeters
+            case "android": PlatformProfile.android.recommendedMinRadiusMeters
+            default: nil
+            }
+        let approach = try arguments.doubleIfGiven("--approach", in: 0...400_000) ?? resolved ?? 0
+        scenario.approachRadiusMeters = approach > 0 ? approach : nil
         scenario.configuration.limit = try arguments.int("--limit", in: 1...10_000)
         scenario.configuration.headroom = try arguments.int("--headroom", in: 0...10_000)
         scenario.configuration.stickinessMeters = try arguments.double("--stickiness", in: 0...100_000)
@@ -398,6 +414,7 @@ public enum SimulateCommand: Subcommand {
             // `visit_misses` and `avoidable_visit_misses`.
             addPlatformFigures(only, platform: name, margin: margin, missesKeyPrefix: "visit_", to: &object)
             object.add("not_exact_fraction", only.report.notExactFraction, decimals: 5)
+            addResolvableFigures(only.report.stops, to: &object)
         }
         console.out(object.text)
         guard options.compare else { return }
@@ -407,6 +424,7 @@ public enum SimulateCommand: Subcommand {
             row.add("km", entry.report.kilometers, decimals: 3)
             row.add("walks", entry.report.walks)
             row.add("not_exact_fraction", entry.report.notExactFraction, decimals: 5)
+            addResolvableFigures(entry.report.stops, to: &row)
             console.out(row.text)
         }
     }
@@ -543,6 +561,16 @@ public enum SimulateCommand: Subcommand {
         addStopFigures(visits.stops, countKey: missesKeyPrefix.isEmpty ? "stops" : "stops_2min", to: &object)
     }
 
+    /// The stop oracle's figures at resolvable places (`StopOracle`, `StopScore.resolvable`),
+    /// after every other key.
+    static func addResolvableFigures(_ score: StopScore, to object: inout JSONObject) {
+        object.add("resolvable_stops", score.resolvable.stops)
+        object.add("resolvable_stops_5min", score.resolvable.longStops)
+        object.add("stop_recall_2min_resolvable", score.resolvable.recall2, decimals: 5)
+        object.add("stop_recall_5min_resolvable", score.resolvable.recall5, decimals: 5)
+        object.add("misattributed_visits_resolvable", score.misattributedAtResolvable)
+    }
+
     /// The stop oracle's figures (`StopOracle`); `countKey` names the count of stops of at least
     /// 2 minutes (`stops`, or `stops_2min` where `stops` is the planner's).
     static func addStopFigures(_ score: StopScore, countKey: String, to object: inout JSONObject) {
@@ -603,6 +631,12 @@ public enum SimulateCommand: Subcommand {
                 + "\(TextFormat.grouped(stops.misattributedVisits)) misattributed, \(TextFormat.grouped(stops.falseVisits)) false visits "
                 + "in \(TextFormat.grouped(stops.passBys)) pass-bys, \(TextFormat.grouped(stops.duplicateVisits)) duplicates; "
                 + "visit latency median \(seconds(stops.latencySeconds(quantile: 0.5))), p90 \(seconds(stops.latencySeconds(quantile: 0.9)))"
+        )
+        let resolvable = stops.resolvable
+        console.out(
+            "  at resolvable places (fence at least the phone's error there): \(share(resolvable.recall2)) of "
+                + "\(TextFormat.grouped(resolvable.stops)) stops >= 2 min, \(share(resolvable.recall5)) of "
+                + "\(TextFormat.grouped(resolvable.longStops)) >= 5 min, \(TextFormat.grouped(stops.misattributedAtResolvable)) misattributed"
         )
         let kinds = StopKind.allCases.compactMap { kind in stops.byKind[kind].map { (kind, $0) } }
         guard !kinds.isEmpty else { return }

@@ -77,7 +77,8 @@ public struct PlatformReplay: Sendable {
         if let stops {
             host.report.stops = StopOracle.score(
                 stops: stops, decoys: decoys, passages: visits,
-                visits: host.reportsVisits ? host.visitsReported : host.entries.map(ReportedVisit.init))
+                visits: host.reportsVisits ? host.visitsReported : host.entries.map(ReportedVisit.init),
+                isResolvable: { StopOracle.resolvable($0, catalog: catalog, walk: walk) })
         }
         return host.report
     }

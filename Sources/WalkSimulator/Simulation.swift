@@ -32,6 +32,9 @@ public struct Simulation: Sendable {
         /// `balanced` preset (`VisitSettings.init(budgetMilliwatts:energy:)`, charged at the
         /// platform's costs); it replaces `visitBudget`.
         public var visitBudgetMilliwatts: Double?
+        /// rotate registers places smaller than this by an approach region of this radius
+        /// (`PlaceCatalog.approachRadiusMeters`), meters; nil: every place by its own fence.
+        public var approachRadiusMeters: Double?
         public var marginOverrideMeters: Double?
         public var seed: UInt64 = 1
         /// How errand trips move and stop (`walkKind == .errands`).
@@ -75,6 +78,9 @@ public struct Simulation: Sendable {
 
     public let scenario: Scenario
     public let catalog: PlaceCatalog
+    /// The catalog rotate is given: `catalog`, with approach regions when the scenario asks
+    /// for them (`Scenario.approachRadiusMeters`); the same places.
+    public let rotateCatalog: PlaceCatalog
     public let configuration: RotationConfiguration
 
     /// A simulation over the scenario's synthetic place set, or over `catalog` when given.
@@ -88,6 +94,14 @@ public struct Simulation: Sendable {
                 count: scenario.placeCount, around: scenario.effectiveCenter,
                 sideMeters: scenario.regionSideMeters, using: &rng)
             self.catalog = try PlaceCatalog(places: places)
+        }
+        if let approach = scenario.approachRadiusMeters {
+            rotateCatalog = try PlaceCatalog(
+                places: self.catalog.places, minFenceRadiusMeters: self.catalog.minFenceRadiusMeters,
+                maxRegionRadiusMeters: self.catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: self.catalog.refreshIdentifierPrefix,
+                version: self.catalog.version, approachRadiusMeters: approach)
+        } else {
+            rotateCatalog = self.catalog
         }
         var configuration = scenario.configuration
         configuration.marginMeters = scenario.marginMeters
@@ -182,7 +196,8 @@ public struct Simulation: Sendable {
         let meters = lengthMeters ?? truePath.lengthMeters
         for s in totals.indices {
             var strategy = try totals[s].strategy.make(
-                catalog: catalog, configuration: platform.configuration, visitBudget: scenario.visitBudget,
+                catalog: totals[s].strategy == .rotate ? rotateCatalog : catalog, configuration: platform.configuration,
+                visitBudget: scenario.visitBudget,
                 budgetMilliwatts: scenario.visitBudgetMilliwatts, energy: platform.replay.platform.profile.energy)
             totals[s].report.merge(
                 platform.replay.replay(

@@ -369,6 +369,81 @@ import Testing
         #expect(ignored.ignored != nil && ignored.location == before && off.state.cue == nil)
     }
 
+    /// A 15 m café in a catalog with approach regions of 100 m: the platform holds a 100 m
+    /// region, its entry reports no place entry but cues a burst of network fixes, and the
+    /// stay's fixes make the visit at the café. Without approach regions the same entry is the
+    /// café's entry.
+    @Test func anApproachRegionCuesAStopAndTheFixesDecideIt() throws {
+        let cafe = Place(id: "cafe", coordinate: Self.origin, radiusMeters: 15)
+        let far = Place(id: "far", coordinate: Self.origin.destination(bearingDegrees: 90, distanceMeters: 5_000), radiusMeters: 15)
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        for approach in [true, false] {
+            let catalog = try PlaceCatalog(places: [cafe, far], approachRadiusMeters: approach ? 100 : nil)
+            var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+            let start = monitor.handle(
+                .fix(
+                    Fix(Self.origin.destination(bearingDegrees: 0, distanceMeters: 600), accuracyMeters: 10, timestampSeconds: 0),
+                    source: .wakeFix))
+            let registered = start.operations.compactMap { operation -> Fence? in
+                if case .start(let fence) = operation, fence.id == "cafe" { return fence }
+                return nil
+            }
+            #expect(registered.map(\.radiusMeters) == [approach ? 100 : 15])
+            let entry = monitor.handle(.region(RegionReport(regionID: "cafe", kind: .entry, timeSeconds: 100)))
+            #expect(entry.placeEvents.map(\.kind) == (approach ? [] : [.entry]), "approach \(approach)")
+            #expect(monitor.state.cue == VisitCue(seconds: 100, placeID: "cafe"))
+            #expect(entry.location == .networkFixes(intervalSeconds: VisitSettings().burstIntervalSeconds))
+            guard approach else { continue }
+            var visits: [VisitEvent] = []
+            var events: [PlaceEvent] = []
+            for t in stride(from: 110.0, through: 400, by: 10) {
+                let output = monitor.handle(.fix(Fix(Self.origin, accuracyMeters: 5, timestampSeconds: t), source: .network))
+                visits += output.visits
+                events += output.placeEvents
+            }
+            #expect(visits.first?.visit.placeID == "cafe")
+            #expect(events.first?.placeID == "cafe" && events.first?.kind == .entry)
+        }
+    }
+
+    /// A walker cued by a region 95 m before a 15 m café walks slowly to its door and stays:
+    /// the first 100 s of fixes hold the walk, and their mean says "none of them". Cued by the
+    /// café's approach region, the stay begins again there and the visit names the café; cued
+    /// by the platform's "still" (no region), the visit at none of them stands.
+    @Test func aStayCuedByARegionBeginsAgainRatherThanSayNone() throws {
+        let cafe = Place(id: "cafe", coordinate: Self.origin, radiusMeters: 15)
+        let catalog = try PlaceCatalog(places: [cafe], approachRadiusMeters: 100)
+        var settings = FenceMonitor.Settings()
+        var rules = VisitSettings()
+        rules.confirmSeconds = 0
+        rules.burstIntervalSeconds = 10
+        settings.visits = rules
+        for byRegion in [true, false] {
+            var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+            _ = monitor.handle(
+                .fix(
+                    Fix(Self.origin.destination(bearingDegrees: 0, distanceMeters: 2_000), accuracyMeters: 30, timestampSeconds: 0),
+                    source: .wakeFix))
+            _ = monitor.handle(
+                byRegion
+                    ? .region(RegionReport(regionID: "cafe", kind: .entry, timeSeconds: 100))
+                    : .motion(MotionReport(.still, timeSeconds: 100)))
+            var arrivals: [StoreVisit] = []
+            for t in stride(from: 100.0, through: 600, by: 10) {
+                let meters = max(0, 95 - 0.5 * (t - 100))
+                let output = monitor.handle(
+                    .fix(
+                        Fix(Self.origin.destination(bearingDegrees: 0, distanceMeters: meters), accuracyMeters: 30, timestampSeconds: t),
+                        source: .network))
+                arrivals += output.visits.filter { $0.kind == .arrival }.map(\.visit)
+            }
+            #expect(
+                arrivals.first?.placeID == (byRegion ? "cafe" : nil),
+                "by region \(byRegion): \(arrivals.map { ($0.placeID, $0.arrivalSeconds, $0.noneProbability) })")
+        }
+    }
+
     /// 1,500 places of 100 m within 1.5 km of the origin: more fences within reach than slots, so
     /// the regions ask for continuous GNSS.
     static func crowdedCatalog() throws -> PlaceCatalog {

@@ -6,6 +6,41 @@ import Testing
 @Suite struct PlaceCatalogTests {
     let here = Coordinate(validLatitude: 45.8, longitude: 15.97)
 
+    /// With an approach radius, the planning catalog holds the same places in the same positions,
+    /// each smaller than the radius registered by a circle of that radius around its center,
+    /// the others by their own fence; a catalog change keeps the approach regions; without an
+    /// approach radius (or no place smaller) the planning catalog is the catalog; a radius that is
+    /// not finite, not positive or above the largest region is refused.
+    @Test func placesSmallerThanTheApproachRadiusAreRegisteredByACircleAroundThem() throws {
+        var rng = SplitMix64(seed: 5)
+        let places = (0..<300).map { i in
+            Place(
+                id: "p\(i)",
+                coordinate: here.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<3_000)),
+                radiusMeters: rng.nextDouble(in: 5..<300))
+        }
+        let catalog = try PlaceCatalog(places: places, approachRadiusMeters: 100)
+        let planning = catalog.planning
+        #expect(planning.places.map(\.id) == catalog.places.map(\.id))
+        #expect(planning.version == catalog.version)
+        for i in catalog.places.indices {
+            let place = catalog.places[i]
+            #expect(planning.places[i].coordinate == place.coordinate)
+            #expect(planning.radiiMeters[i] == max(100, place.radiusMeters), "\(place.id)")
+            #expect(planning.fences[i].radiusMeters == planning.radiiMeters[i])
+            #expect(catalog.registersByApproach(i) == (place.radiusMeters < 100))
+        }
+        let changed = try catalog.applying([.setRadius(id: catalog.places[0].id, meters: 20)])
+        #expect(changed.approachRadiusMeters == 100 && changed.planning.radiiMeters[0] == 100 && changed.registersByApproach(0))
+        let plain = try PlaceCatalog(places: places)
+        #expect(plain.planning.radiiMeters == plain.radiiMeters && !plain.registersByApproach(0))
+        let large = try PlaceCatalog(places: places, approachRadiusMeters: 1)
+        #expect(large.planning.radiiMeters == large.radiiMeters && !(0..<300).contains(where: large.registersByApproach))
+        for bad in [0.0, -1, .infinity, .nan, 500_000] {
+            #expect(throws: CatalogError.self) { try PlaceCatalog(places: places, approachRadiusMeters: bad) }
+        }
+    }
+
     @Test func emptyCatalogIsAClearError() {
         #expect(throws: CatalogError.empty) { try PlaceCatalog(places: []) }
     }

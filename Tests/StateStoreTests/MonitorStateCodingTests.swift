@@ -29,6 +29,11 @@ import Testing
             // precise fixes seldom say a user walks and stays become visits.
             let fix = Fix(position, accuracyMeters: Double(rng.next() % 40 + 15), timestampSeconds: Double(step) * 5)
             _ = monitor.handle(.fix(fix, source: step % 3 == 0 ? .wakeFix : .network))
+            // Now and then a region entry (a cue naming a place) and, later, its exit, after
+            // which stays may become visits at none of them.
+            if rng.next() % 11 == 0, let place = monitor.state.cue?.placeID {
+                _ = monitor.handle(.region(RegionReport(regionID: place, kind: .exit, timeSeconds: Double(step) * 5 + 2)))
+            }
             if rng.next() % 7 == 0 {
                 let place = catalog.places[Int(rng.next() % UInt64(catalog.places.count))].id
                 _ = monitor.handle(.region(RegionReport(regionID: place, kind: .entry, timeSeconds: Double(step) * 5 + 1)))

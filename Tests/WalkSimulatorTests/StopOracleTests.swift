@@ -1,3 +1,4 @@
+import FencePlanner
 import Geodesy
 import Testing
 
@@ -116,17 +117,21 @@ import Testing
                 t += dwell
             }
             let visits = (0..<rng.nextInt(below: 8)).map { _ in Self.visit("p\(rng.nextInt(below: 4))", rng.nextDouble(in: 0..<(t + 300))) }
-            let score = StopOracle.score(stops: stops, decoys: [], passages: [], visits: visits)
+            let resolvable: Set<String> = ["p0", "p2"]
+            let score = StopOracle.score(
+                stops: stops, decoys: [], passages: [], visits: visits, isResolvable: { resolvable.contains($0.placeID) })
             // Brute force.
             let counted = stops.filter { $0.dwellSeconds >= 120 }
             var free = visits.sorted { $0.timeSeconds < $1.timeSeconds }
             var detected = 0
+            var resolvableDetected = 0
             for stop in counted {
                 if let i = free.firstIndex(where: {
                     $0.placeID == stop.placeID && $0.timeSeconds >= stop.arrivalSeconds - 30
                         && $0.timeSeconds <= stop.departureSeconds + 120
                 }) {
                     detected += 1
+                    if resolvable.contains(stop.placeID) { resolvableDetected += 1 }
                     free.remove(at: i)
                 }
             }
@@ -137,6 +142,48 @@ import Testing
                 counted.contains { $0.placeID != v.placeID && $0.arrivalSeconds <= v.timeSeconds && v.timeSeconds <= $0.departureSeconds }
             }
             #expect(score.misattributedVisits == misattributed.count)
+            // The same counts over the stops at resolvable places alone.
+            let atResolvable = counted.filter { resolvable.contains($0.placeID) }
+            #expect(score.resolvable.stops == atResolvable.count)
+            #expect(score.resolvable.longStops == atResolvable.filter { $0.dwellSeconds >= 300 }.count)
+            #expect(score.resolvable.detected == resolvableDetected)
+            #expect(
+                score.misattributedAtResolvable
+                    == misattributed.filter { v in
+                        atResolvable.contains {
+                            $0.placeID != v.placeID && $0.arrivalSeconds <= v.timeSeconds && v.timeSeconds <= $0.departureSeconds
+                        }
+                    }.count)
         }
+    }
+
+    /// A stop is at a resolvable place when the fixes' median accuracy during it is at most the
+    /// place's radius and no other fence comes within that accuracy of where the user stood:
+    /// GNSS's 5 m at the center of a 30 m place is; Wi-Fi's 60 m is not; a neighbour whose edge
+    /// is 4 m away is not (5 m of error), one 6 m away is; a stop without fixes is not.
+    @Test func aStopIsResolvableWhereTheFixesTellThePlaceApart() throws {
+        let here = try Coordinate(latitude: 46.05, longitude: 14.5)
+        func walk(accuracy: Double?) -> Walk {
+            Walk(
+                samples: stride(from: 0.0, through: 600, by: 10).map { t in
+                    Walk.Sample(
+                        timeSeconds: t, truePosition: here,
+                        fix: accuracy.map { Fix(here, accuracyMeters: $0, timestampSeconds: t) })
+                }, kind: .errands)
+        }
+        func catalog(neighborEdgeMeters: Double?) throws -> PlaceCatalog {
+            var places = [Place(id: "a", coordinate: here, radiusMeters: 30)]
+            if let edge = neighborEdgeMeters {
+                places.append(Place(id: "b", coordinate: here.destination(bearingDegrees: 90, distanceMeters: 20 + edge), radiusMeters: 20))
+            }
+            return try PlaceCatalog(places: places)
+        }
+        let stop = Self.stop("a", 100, 500)
+        #expect(StopOracle.resolvable(stop, catalog: try catalog(neighborEdgeMeters: nil), walk: walk(accuracy: 5)))
+        #expect(!StopOracle.resolvable(stop, catalog: try catalog(neighborEdgeMeters: nil), walk: walk(accuracy: 60)))
+        #expect(!StopOracle.resolvable(stop, catalog: try catalog(neighborEdgeMeters: 4), walk: walk(accuracy: 5)))
+        #expect(StopOracle.resolvable(stop, catalog: try catalog(neighborEdgeMeters: 6), walk: walk(accuracy: 5)))
+        #expect(!StopOracle.resolvable(stop, catalog: try catalog(neighborEdgeMeters: nil), walk: walk(accuracy: nil)))
+        #expect(!StopOracle.resolvable(Self.stop("z", 100, 500), catalog: try catalog(neighborEdgeMeters: nil), walk: walk(accuracy: 5)))
     }
 }

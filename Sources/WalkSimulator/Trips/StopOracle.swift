@@ -1,3 +1,5 @@
+import FencePlanner
+
 /// A visit an app reported: the place it names (nil: none of them, the stop's place not known),
 /// the candidates it weighed (the named place first), and when it was reported, seconds on the
 /// walk's clock. A design that names one place has that place as its only candidate; until apps
@@ -34,6 +36,11 @@ public struct ReportedVisit: Hashable, Sendable {
 ///   that names no place claims none: it can only be a candidate detection.
 /// - **Pass-bys** are the occasions for a false visit: passages through a fence (the true
 ///   path's visits, `VisitOracle`) that overlap no stop at that place, and the decoy stops.
+/// - A stop is at a **resolvable** place when the place's fence is at least as large as the
+///   position error the phone has there (`isResolvable`; `resolvable(_:place:walk:)` says it from
+///   the fixes of a walk): there a design can be asked to name the place, elsewhere (a 20 m shop
+///   under 60 m of Wi-Fi error) only to list it among its candidates. The score counts those
+///   stops, their detections and the visits that name another place during them apart.
 public enum StopOracle {
     /// A stop shorter than this is not a stop a user would call a visit, seconds.
     public static let minimumStopSeconds = 120.0
@@ -46,7 +53,10 @@ public enum StopOracle {
 
     /// Scores `visits` against the trip's `stops` (any length; the short ones are not counted),
     /// `decoys` and `passages` (the true path's visits to every fence).
-    public static func score(stops: [TrueStop], decoys: [DecoyStop], passages: [Visit], visits: [ReportedVisit]) -> StopScore {
+    public static func score(
+        stops: [TrueStop], decoys: [DecoyStop], passages: [Visit], visits: [ReportedVisit],
+        isResolvable: (TrueStop) -> Bool = { _ in true }
+    ) -> StopScore {
         var score = StopScore()
         let counted = stops.filter { $0.dwellSeconds >= minimumStopSeconds }.sorted { $0.arrivalSeconds < $1.arrivalSeconds }
         let reported = visits.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }.map(
@@ -63,11 +73,14 @@ public enum StopOracle {
             score.add(
                 kind: stop.kind, long: long, detected: match != nil, candidate: candidate,
                 latencySeconds: match.map { reported[$0].timeSeconds - stop.arrivalSeconds })
+            if isResolvable(stop) { score.resolvable.add(long: long, detected: match != nil) }
         }
         for (i, visit) in reported.enumerated() where !used[i] && visit.placeID != nil {
             let time = visit.timeSeconds
-            if counted.contains(where: { $0.placeID != visit.placeID && ($0.arrivalSeconds...$0.departureSeconds).contains(time) }) {
+            if let stop = counted.first(where: { $0.placeID != visit.placeID && ($0.arrivalSeconds...$0.departureSeconds).contains(time) })
+            {
                 score.misattributedVisits += 1
+                if isResolvable(stop) { score.misattributedAtResolvable += 1 }
             } else if counted.contains(where: {
                 $0.placeID == visit.placeID
                     && (($0.arrivalSeconds - earlyToleranceSeconds)...($0.departureSeconds + lateToleranceSeconds)).contains(time)
@@ -85,6 +98,24 @@ public enum StopOracle {
                 }
             }.count
         return score
+    }
+
+    /// Whether `stop`'s place is resolvable on `walk`: the position error the phone has there
+    /// (the median accuracy the walk's fixes report during the stop: GNSS's few meters under the
+    /// sky, Wi-Fi's 50-65 m indoors, the best it can tell) is at most the place's radius, and
+    /// no other fence of `catalog` comes within that error of where the user stood (the true
+    /// position halfway through the stop): overlapping fences cannot be told apart there however
+    /// precise the fixes. A stop without a fix with an accuracy, or at a place `catalog` does not
+    /// hold, is not.
+    public static func resolvable(_ stop: TrueStop, catalog: PlaceCatalog, walk: Walk) -> Bool {
+        guard let place = catalog[id: stop.placeID] else { return false }
+        let during = walk.samples.filter { (stop.arrivalSeconds...stop.departureSeconds).contains($0.timeSeconds) }
+        let accuracies = during.compactMap { $0.fix?.accuracyMeters }.sorted()
+        guard !accuracies.isEmpty else { return false }
+        let error = accuracies[accuracies.count / 2]
+        guard place.radiusMeters >= error else { return false }
+        let position = during[during.count / 2].truePosition
+        return catalog.index.within(error, of: position, measuredTo: .edge).allSatisfy { catalog.places[$0.index].id == place.id }
     }
 }
 
@@ -106,8 +137,12 @@ public struct StopScore: Hashable, Sendable {
     public var latenciesSeconds: [Double] = []
     /// Stops, long stops and their detections by kind of place (generated trips).
     public var byKind: [StopKind: KindCounts] = [:]
+    /// The stops at resolvable places (`StopOracle`) and their detections.
+    public var resolvable = KindCounts()
+    /// Visits naming another place during a stop at a resolvable place.
+    public var misattributedAtResolvable = 0
 
-    /// One kind's counts.
+    /// One kind's counts (or the resolvable places').
     public struct KindCounts: Hashable, Sendable {
         public var stops = 0
         public var detected = 0
@@ -115,6 +150,20 @@ public struct StopScore: Hashable, Sendable {
         public var longDetected = 0
 
         public init() {}
+
+        /// Share of these stops detected at the right place; nil without any.
+        public var recall2: Double? { stops > 0 ? Double(detected) / Double(stops) : nil }
+        /// Share of the long ones detected at the right place; nil without any.
+        public var recall5: Double? { longStops > 0 ? Double(longDetected) / Double(longStops) : nil }
+
+        mutating func add(long: Bool, detected found: Bool) {
+            stops += 1
+            if found { detected += 1 }
+            if long {
+                longStops += 1
+                if found { longDetected += 1 }
+            }
+        }
 
         public mutating func merge(_ other: KindCounts) {
             stops += other.stops
@@ -136,14 +185,7 @@ public struct StopScore: Hashable, Sendable {
         }
         if let latencySeconds { latenciesSeconds.append(latencySeconds) }
         guard let kind else { return }
-        var counts = byKind[kind] ?? KindCounts()
-        counts.stops += 1
-        if found { counts.detected += 1 }
-        if long {
-            counts.longStops += 1
-            if found { counts.longDetected += 1 }
-        }
-        byKind[kind] = counts
+        byKind[kind, default: KindCounts()].add(long: long, detected: found)
     }
 
     /// Share of the stops detected at the right place; nil without stops.
@@ -170,6 +212,8 @@ public struct StopScore: Hashable, Sendable {
         falseVisits += other.falseVisits
         passBys += other.passBys
         latenciesSeconds += other.latenciesSeconds
+        resolvable.merge(other.resolvable)
+        misattributedAtResolvable += other.misattributedAtResolvable
         for (kind, counts) in other.byKind { byKind[kind, default: KindCounts()].merge(counts) }
     }
 }
