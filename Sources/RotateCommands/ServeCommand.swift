@@ -77,7 +77,10 @@ public enum ServeCommand: Subcommand {
         --visits) sets how much battery the engine's own location may cost: low-power, balanced or
         responsive, or an average in mW. Under a number the engine gives up goals as its account
         runs short, and says so in "given_up" (protocol version 6: "location" also says
-        "source":"network" when a one_fix may come from Wi-Fi or cell).
+        "source":"network" when a one_fix may come from Wi-Fi or cell). --approach M (with --visits)
+        registers each place smaller than M meters by a circle of M around it, an approach region
+        the phone resolves: "start" operations then carry that radius, the platform's entry of it
+        is no place event but a cue to look for a stop, and the fixes decide the place.
 
         With --stateless the process holds no device: each device line may carry "state" (what the
         device's previous answer returned) and every answer to a device ends with the new "state",
@@ -108,6 +111,11 @@ public enum ServeCommand: Subcommand {
                 help:
                     "Store visits within a battery budget (implies --visits, whose budget is otherwise balanced): a preset, or the average mW each device's own location may cost (protocol version 6: \"given_up\", one_fix \"source\")."
             ),
+            OptionSpec(
+                "--approach", value: "M",
+                help:
+                    "With --visits: register places smaller than M meters by a circle of M around them (an approach region the phone resolves; its entry cues a look for a stop, and the fixes decide the place); 0: every place by its own fence.",
+                default: "0"),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
     static let commitEvery = OptionSpec(
@@ -123,6 +131,8 @@ public enum ServeCommand: Subcommand {
         var visits: Bool
         /// The devices' battery budget when `--visit-budget` is given (nil: the defaults).
         var visitBudget: VisitBudgetOption?
+        /// Places smaller than this are registered by an approach region (nil: none).
+        var approachRadiusMeters: Double?
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
@@ -133,16 +143,30 @@ public enum ServeCommand: Subcommand {
         if arguments.isGiven("--durability") && statePath == nil { throw .usage("--durability needs --state FILE") }
         let commitEvery = try arguments.int("--commit-every", in: 1...100_000_000)
         let margin = try arguments.double("--margin", in: 0...100_000)
+        let visits = arguments.flag("--visits") || arguments.isGiven("--visit-budget")
+        let approach = try arguments.double("--approach", in: 0...400_000)
+        if approach > 0 && !visits { throw .usage("--approach needs --visits (its regions cue store visits)") }
         return Options(
             places: try Inputs.requiredPlaces(arguments), statePath: statePath, stateless: stateless,
             durability: durability, commitEvery: commitEvery,
             configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin),
-            visits: arguments.flag("--visits") || arguments.isGiven("--visit-budget"),
-            visitBudget: arguments.isGiven("--visit-budget") ? try VisitBudgetOption.parse(arguments) : nil)
+            visits: visits, visitBudget: arguments.isGiven("--visit-budget") ? try VisitBudgetOption.parse(arguments) : nil,
+            approachRadiusMeters: approach > 0 ? approach : nil)
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
         let loaded = try Inputs.places(options.places, console: console)
+        var catalog = loaded.catalog
+        if let approach = options.approachRadiusMeters {
+            do {
+                catalog = try PlaceCatalog(
+                    places: catalog.places, minFenceRadiusMeters: catalog.minFenceRadiusMeters,
+                    maxRegionRadiusMeters: catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: catalog.refreshIdentifierPrefix,
+                    version: catalog.version, approachRadiusMeters: approach)
+            } catch {
+                throw .usage("--approach \(approach): \(error)")
+            }
+        }
         var settings = FenceMonitor.Settings()
         if options.visits { settings.visits = options.visitBudget?.settings(energy: .iOS) ?? VisitSettings() }
         var server: Sidecar
@@ -150,7 +174,7 @@ public enum ServeCommand: Subcommand {
         if let statePath = options.statePath {
             do {
                 (store, server) = try SidecarStore.open(
-                    path: statePath, catalog: loaded.catalog, configuration: options.configuration, durability: options.durability,
+                    path: statePath, catalog: catalog, configuration: options.configuration, durability: options.durability,
                     settings: settings)
             } catch {
                 throw .failure("\(error)")
@@ -158,7 +182,7 @@ public enum ServeCommand: Subcommand {
             if let store { console.err(store.summary) }
         } else {
             server = Sidecar(
-                catalog: loaded.catalog, configuration: options.configuration, stateless: options.stateless, settings: settings)
+                catalog: catalog, configuration: options.configuration, stateless: options.stateless, settings: settings)
         }
         Termination.install()
         try answer(&server, store: store, commitEvery: options.commitEvery, console: console)

@@ -120,7 +120,7 @@ public enum MonitorStateCoding {
     }
 
     /// Reads a state written by `encode` for `device`, with the definitions of its id-only
-    /// places from `catalog` (the catalog stored with it).
+    /// places from `catalog` (the catalog stored with it; its `planning` registrations).
     /// - Throws: `StateCodingError` for a checksum that does not match (a damaged state, or one
     ///   stored under another id), a truncated, overlong or invalid form, or an id-only place
     ///   that is not in `catalog`.
@@ -130,7 +130,7 @@ public enum MonitorStateCoding {
         var reader = ByteReader(bytes: try checkedFields(of: stored, device: device))
         _ = try reader.byte()
         var state = MonitorState()
-        state.rotator = try readRotator(&reader, in: catalog)
+        state.rotator = try readRotator(&reader, in: catalog.planning)
         let trackCount = try reader.count()
         for _ in 0..<trackCount {
             state.tracks.append(try readTrack(&reader))

@@ -112,7 +112,7 @@ public final class SidecarStore: @unchecked Sendable {
                     current = try PlaceCatalog(
                         places: try database.places(), minFenceRadiusMeters: catalog.minFenceRadiusMeters,
                         maxRegionRadiusMeters: catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: catalog.refreshIdentifierPrefix,
-                        version: version)
+                        version: version, approachRadiusMeters: catalog.approachRadiusMeters)
                 } catch {
                     throw StateFileError(path: path, reason: "corrupt: the stored catalog is invalid: \(error)")
                 }

@@ -150,10 +150,10 @@ public struct DeviceRegistry: Sendable {
             throw .storedState(error)
         }
         let index = DeviceStateIndex(
-            packedStates: held.all.lazy.map { ($0.0, $0.1.rotator) }, catalog: catalog, configuration: configuration)
+            packedStates: held.all.lazy.map { ($0.0, $0.1.rotator) }, catalog: catalog.planning, configuration: configuration)
         var answers: [(device: String, output: MonitorOutput)] = []
         var handed: [String: PackedMonitorState] = [:]
-        for device in index.affectedDevices(by: changes, next: next).sorted() {
+        for device in index.affectedDevices(by: changes, next: next.planning).sorted() {
             guard let state = held[device],
                 var monitor = try? FenceMonitor(catalog: catalog, configuration: configuration, settings: settings, packed: state)
             else { continue }  // a state that cannot be resumed fails at the device's next input, with its reason
@@ -163,7 +163,7 @@ public struct DeviceRegistry: Sendable {
             changed.insert(device)
             answers.append((device, output))
         }
-        let map = PackedRotatorState.positionMap(from: catalog, to: next)
+        let map = PackedRotatorState.positionMap(from: catalog.planning, to: next.planning)
         held.update { device, state in state = handed[device] ?? state.repacked(from: catalog, to: next, positionMap: map) }
         catalog = next
         freshState = PackedMonitorState(MonitorState(), in: catalog)
@@ -279,7 +279,7 @@ public struct DeviceRegistry: Sendable {
         if unreadable.removeValue(forKey: device) != nil {
             forgotten.unknown = true
         } else if let state = held[device] {
-            let rotator = state.rotator.unpacked(in: catalog)
+            let rotator = state.rotator.unpacked(in: catalog.planning)
             forgotten.refresh = rotator.refresh
             forgotten.monitored = rotator.monitored
         } else if let source {
@@ -316,7 +316,7 @@ public struct DeviceRegistry: Sendable {
 
     /// The device's rotator (what its platform holds), if the device is held.
     public func rotatorState(of device: String) -> RotatorState? {
-        held[device]?.rotator.unpacked(in: catalog)
+        held[device]?.rotator.unpacked(in: catalog.planning)
     }
 }
 

@@ -159,42 +159,58 @@ import Testing
     /// With visits on, a stay under way is stored (codec 3) and goes on after a restart: the
     /// arrival that follows is dated from the stay's first fix before the restart, and its
     /// answer is the one a sidecar that never stopped gives.
-    @Test func aStayGoesOnAcrossARestart() throws {
+    /// With approach regions (places under 150 m registered by a 150 m circle) the stored
+    /// registrations read back as the planning catalog defines them, and the answers match too.
+    @Test(arguments: [nil, 150.0])
+    func aStayGoesOnAcrossARestart(approach: Double?) throws {
+        let catalog = try PlaceCatalog(places: Self.catalog.places, approachRadiusMeters: approach)
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("visits.db").path
         var settings = FenceMonitor.Settings()
         settings.visits = VisitSettings()
-        let spot = Self.catalog.places[40].coordinate
+        let spot = catalog.places[40].coordinate
+        // At 40 s a change set (a place far away) makes catalog version 1, which the reopened
+        // store rebuilds from its places, with the same approach regions; at 180 s the device is
+        // 3 km away and registers what that version plans there.
+        let far = spot.destination(bearingDegrees: 0, distanceMeters: 20_000)
         func line(_ t: Int) -> String {
-            let p = spot.destination(bearingDegrees: Double(t * 37 % 360), distanceMeters: 8)
+            if t == 40 {
+                return #"{"changes":[{"op":"add","id":"far","lat":\#(far.latitude),"lon":\#(far.longitude),"radius_m":30}],"t":40}"#
+            }
+            let p = spot.destination(bearingDegrees: Double(t * 37 % 360), distanceMeters: t == 180 ? 3_000 : 8)
             return #"{"device":"v","lat":\#(p.latitude),"lon":\#(p.longitude),"t":\#(t),"accuracy_m":20,"source":"network"}"#
         }
-        var uninterrupted = Sidecar(catalog: Self.catalog, configuration: Self.configuration, settings: settings)
+        var uninterrupted = Sidecar(catalog: catalog, configuration: Self.configuration, settings: settings)
         var expected: [String] = []
-        for (n, t) in stride(from: 0, through: 160, by: 20).enumerated() { expected += uninterrupted.handle(line(t), number: n + 1) }
+        for (n, t) in stride(from: 0, through: 180, by: 20).enumerated() { expected += uninterrupted.handle(line(t), number: n + 1) }
         var answers: [String] = []
         do {
             let (store, sidecar) = try SidecarStore.open(
-                path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .always, settings: settings)
+                path: path, catalog: catalog, configuration: Self.configuration, durability: .always, settings: settings)
             var server = sidecar
             for (n, t) in stride(from: 0, through: 60, by: 20).enumerated() {
                 answers += server.handle(line(t), number: n + 1)
+                store.recordChanges(of: server)
                 try store.commit(&server, linesHandled: n + 1, wait: true)
             }
             try store.close()
         }
         let (store, sidecar) = try SidecarStore.open(
-            path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .always, settings: settings)
+            path: path, catalog: catalog, configuration: Self.configuration, durability: .always, settings: settings)
         var server = sidecar
-        for (n, t) in stride(from: 80, through: 160, by: 20).enumerated() { answers += server.handle(line(t), number: n + 5) }
+        for (n, t) in stride(from: 80, through: 180, by: 20).enumerated() { answers += server.handle(line(t), number: n + 5) }
         try store.close()
         #expect(answers == expected)
-        let visits = try answers.flatMap { answer in
+        let deviceAnswers = answers.filter { !$0.contains(#""action":"catalog""#) }
+        #expect(deviceAnswers.count == answers.count - 1)
+        let visits = try deviceAnswers.flatMap { answer in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
             return try #require(object["visits"] as? [[String: Any]])
         }
-        #expect(visits.count == 1 && visits[0]["event"] as? String == "arrival" && visits[0]["arrival_t"] as? Double == 0, "\(visits)")
-        #expect(answers.allSatisfy { $0.contains(#""visits":["#) })
+        #expect(visits.map { $0["event"] as? String } == ["arrival", "departure"], "\(visits)")
+        #expect(visits.first?["arrival_t"] as? Double == 0, "\(visits)")
+        #expect(answers.last?.contains(#""action":"update""#) == true)
+        #expect(deviceAnswers.allSatisfy { $0.contains(#""visits":["#) })
     }
 }

@@ -359,3 +359,45 @@ extension SidecarTests {
         #expect(off[1]["ignored"] as? String != nil && (off[1]["location"] as? [String: Any])?["request"] as? String != "network_fixes")
     }
 }
+
+extension SidecarTests {
+    /// Over a catalog with approach regions (`rotate serve --approach`), a place smaller than
+    /// the radius is started with the approach region's radius, and the platform's entry of it
+    /// is no place event but a cue: network fixes; a place at least that large is started and
+    /// entered as before.
+    @Test func anApproachRegionIsStartedWideAndItsEntryIsACue() throws {
+        let here = Coordinate(validLatitude: 45.8, longitude: 15.97)
+        let small = Place(id: "kiosk", coordinate: here.destination(bearingDegrees: 0, distanceMeters: 400), radiusMeters: 20)
+        let large = Place(id: "market", coordinate: here.destination(bearingDegrees: 180, distanceMeters: 400), radiusMeters: 150)
+        // Far places enough that the device does not hold the whole catalog (it has a refresh
+        // region, so a change reaches only the devices it concerns).
+        let others = (0..<20).map { i in
+            Place(id: "o\(i)", coordinate: here.destination(bearingDegrees: Double(i) * 18, distanceMeters: 5_000), radiusMeters: 100)
+        }
+        let catalog = try PlaceCatalog(places: [small, large] + others, approachRadiusMeters: 100)
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        var sidecar = Sidecar(catalog: catalog, configuration: RotationConfiguration(limit: 10, headroom: 1), settings: settings)
+        func object(_ line: String, _ number: Int) throws -> [String: Any] {
+            let answer = try #require(sidecar.handle(line, number: number).first)
+            return try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+        }
+        let first = try object(#"{"device":"d","lat":\#(here.latitude),"lon":\#(here.longitude),"t":0,"accuracy_m":10}"#, 1)
+        let starts = try #require(first["start"] as? [[String: Any]])
+        let radii = Dictionary(
+            uniqueKeysWithValues: starts.compactMap { start in (start["id"] as? String).map { ($0, start["radius_m"] as? Double) } })
+        #expect(radii["kiosk"] == 100 && radii["market"] == 150, "\(starts)")
+        let cue = try object(#"{"device":"d","region":"kiosk","event":"entry","t":50}"#, 2)
+        #expect((cue["place_events"] as? [[String: Any]])?.isEmpty ?? true, "\(cue)")
+        #expect((cue["location"] as? [String: Any])?["request"] as? String == "network_fixes", "\(cue)")
+        let entry = try object(#"{"device":"d","region":"market","event":"entry","t":60}"#, 3)
+        #expect((entry["place_events"] as? [[String: Any]])?.first?["place"] as? String == "market", "\(entry)")
+        // A change that leaves the approach region as it was (the kiosk grows to 30 m) reaches
+        // no device; one that moves it reaches the device monitoring it.
+        let resized = try object(#"{"changes":[{"op":"radius","id":"kiosk","radius_m":30}],"t":70}"#, 4)
+        #expect((resized["affected"] as? [[String: Any]])?.isEmpty == true, "\(resized)")
+        let spot = small.coordinate.destination(bearingDegrees: 90, distanceMeters: 10)
+        let moved = try object(#"{"changes":[{"op":"move","id":"kiosk","lat":\#(spot.latitude),"lon":\#(spot.longitude)}],"t":80}"#, 5)
+        #expect((moved["affected"] as? [[String: Any]])?.map { $0["device"] as? String } == ["d"], "\(moved)")
+    }
+}
