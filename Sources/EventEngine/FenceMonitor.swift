@@ -392,11 +392,7 @@ public struct FenceMonitor: Sendable {
         // no GNSS for passages, a network fix every `visitIntervalSeconds` to see the departure;
         // a fix beyond the stay brings GNSS back at once. Before, GNSS stays on: a wait at a
         // crossing that became a visit ends within minutes, and the walker then passes fences.
-        if let stay = state.stay, let visit = stay.arrival, stay.outside == 0, case .continuous = regions,
-            (state.lastInputSeconds ?? stay.lastSeconds) - visit.arrivalSeconds >= rules.settleSeconds
-        {
-            return .networkFixes(intervalSeconds: rules.visitIntervalSeconds)
-        }
+        if case .continuous = regions, settled(rules) { return .networkFixes(intervalSeconds: rules.visitIntervalSeconds) }
         if passages, !driving, case .continuous = regions { return regions }
         // Near a place registered by its approach region (entered, per the platform, and the
         // last fix within it): only fixes can see a passage through the place's own fence, so

@@ -140,6 +140,16 @@ public struct PlaceCatalog: Sendable {
         }
     }
 
+    /// The same places, version and radius range with approach regions of `meters` (nil: none).
+    ///
+    /// - Throws: `CatalogError.invalidRadiusRange` for an approach radius that is not finite,
+    ///   > 0 and at most `maxRegionRadiusMeters`.
+    public func withApproachRadius(_ meters: Double?) throws(CatalogError) -> PlaceCatalog {
+        try PlaceCatalog(
+            places: places, minFenceRadiusMeters: minFenceRadiusMeters, maxRegionRadiusMeters: maxRegionRadiusMeters,
+            refreshIdentifierPrefix: refreshIdentifierPrefix, version: version, approachRadiusMeters: meters)
+    }
+
     /// Whether the place at `position` is registered by an approach region (`planning`) rather
     /// than by its own fence.
     public func registersByApproach(_ position: Int) -> Bool {

@@ -159,10 +159,7 @@ public enum ServeCommand: Subcommand {
         var catalog = loaded.catalog
         if let approach = options.approachRadiusMeters {
             do {
-                catalog = try PlaceCatalog(
-                    places: catalog.places, minFenceRadiusMeters: catalog.minFenceRadiusMeters,
-                    maxRegionRadiusMeters: catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: catalog.refreshIdentifierPrefix,
-                    version: catalog.version, approachRadiusMeters: approach)
+                catalog = try catalog.withApproachRadius(approach)
             } catch {
                 throw .usage("--approach \(approach): \(error)")
             }

@@ -95,14 +95,8 @@ public struct Simulation: Sendable {
                 sideMeters: scenario.regionSideMeters, using: &rng)
             self.catalog = try PlaceCatalog(places: places)
         }
-        if let approach = scenario.approachRadiusMeters {
-            rotateCatalog = try PlaceCatalog(
-                places: self.catalog.places, minFenceRadiusMeters: self.catalog.minFenceRadiusMeters,
-                maxRegionRadiusMeters: self.catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: self.catalog.refreshIdentifierPrefix,
-                version: self.catalog.version, approachRadiusMeters: approach)
-        } else {
-            rotateCatalog = self.catalog
-        }
+        rotateCatalog =
+            scenario.approachRadiusMeters == nil ? self.catalog : try self.catalog.withApproachRadius(scenario.approachRadiusMeters)
         var configuration = scenario.configuration
         configuration.marginMeters = scenario.marginMeters
         self.configuration = try configuration.validated()

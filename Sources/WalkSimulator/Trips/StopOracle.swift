@@ -37,9 +37,10 @@ public struct ReportedVisit: Hashable, Sendable {
 /// - **Pass-bys** are the occasions for a false visit: passages through a fence (the true
 ///   path's visits, `VisitOracle`) that overlap no stop at that place, and the decoy stops.
 /// - A stop is at a **resolvable** place when the place's fence is at least as large as the
-///   position error the phone has there (`isResolvable`; `resolvable(_:place:walk:)` says it from
-///   the fixes of a walk): there a design can be asked to name the place, elsewhere (a 20 m shop
-///   under 60 m of Wi-Fi error) only to list it among its candidates. The score counts those
+///   position error the phone has there and no other fence comes within that error
+///   (`isResolvable`; `resolvable(_:catalog:walk:)` says it from the fixes of a walk): there a
+///   design can be asked to name the place, elsewhere (a 20 m shop under 60 m of Wi-Fi error, two
+///   overlapping fences) only to list it among its candidates. The score counts those
 ///   stops, their detections and the visits that name another place during them apart.
 public enum StopOracle {
     /// A stop shorter than this is not a stop a user would call a visit, seconds.
@@ -62,7 +63,8 @@ public enum StopOracle {
         let reported = visits.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }.map(
             \.element)
         var used = [Bool](repeating: false, count: reported.count)
-        for stop in counted {
+        let resolvable = counted.map(isResolvable)
+        for (index, stop) in counted.enumerated() {
             let window = (stop.arrivalSeconds - earlyToleranceSeconds)...(stop.departureSeconds + lateToleranceSeconds)
             let long = stop.dwellSeconds >= longStopSeconds
             let match = reported.indices.first {
@@ -73,14 +75,15 @@ public enum StopOracle {
             score.add(
                 kind: stop.kind, long: long, detected: match != nil, candidate: candidate,
                 latencySeconds: match.map { reported[$0].timeSeconds - stop.arrivalSeconds })
-            if isResolvable(stop) { score.resolvable.add(long: long, detected: match != nil) }
+            if resolvable[index] { score.resolvable.add(long: long, detected: match != nil) }
         }
         for (i, visit) in reported.enumerated() where !used[i] && visit.placeID != nil {
             let time = visit.timeSeconds
-            if let stop = counted.first(where: { $0.placeID != visit.placeID && ($0.arrivalSeconds...$0.departureSeconds).contains(time) })
-            {
+            if let index = counted.firstIndex(where: {
+                $0.placeID != visit.placeID && ($0.arrivalSeconds...$0.departureSeconds).contains(time)
+            }) {
                 score.misattributedVisits += 1
-                if isResolvable(stop) { score.misattributedAtResolvable += 1 }
+                if resolvable[index] { score.misattributedAtResolvable += 1 }
             } else if counted.contains(where: {
                 $0.placeID == visit.placeID
                     && (($0.arrivalSeconds - earlyToleranceSeconds)...($0.departureSeconds + lateToleranceSeconds)).contains(time)
