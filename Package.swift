@@ -108,7 +108,9 @@ let package = Package(
             dependencies: ["PlatformEmulator", "PlatformFacts", "FencePlanner", "Geodesy", "RotateTestSupport"]),
         .testTarget(
             name: "WalkSimulatorTests",
-            dependencies: ["WalkSimulator", "PlatformEmulator", "PlatformFacts", "FencePlanner", "FenceRules", "Geodesy", "RotateTestSupport"]
+            dependencies: [
+                "WalkSimulator", "PlatformEmulator", "PlatformFacts", "FencePlanner", "FenceRules", "Geodesy", "RotateTestSupport",
+            ]
         ),
         .testTarget(
             name: "RotateFormatsTests",
@@ -129,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "RotateCommandsTests",
             dependencies: [
-                "RotateCommands", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy",
+                "RotateCommands", "StateStore", "SyncService", "RotateFormats", "WalkSimulator", "FencePlanner", "Geodesy", "PlatformFacts",
                 "RotateTestSupport", "rotate",
             ]
         ),

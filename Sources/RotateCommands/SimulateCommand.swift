@@ -415,6 +415,7 @@ public enum SimulateCommand: Subcommand {
             addPlatformFigures(only, platform: name, margin: margin, missesKeyPrefix: "visit_", to: &object)
             object.add("not_exact_fraction", only.report.notExactFraction, decimals: 5)
             addResolvableFigures(only.report.stops, to: &object)
+            addEnergyFigures(only.report, to: &object)
         }
         console.out(object.text)
         guard options.compare else { return }
@@ -425,6 +426,7 @@ public enum SimulateCommand: Subcommand {
             row.add("walks", entry.report.walks)
             row.add("not_exact_fraction", entry.report.notExactFraction, decimals: 5)
             addResolvableFigures(entry.report.stops, to: &row)
+            addEnergyFigures(entry.report, to: &row)
             console.out(row.text)
         }
     }
@@ -569,6 +571,18 @@ public enum SimulateCommand: Subcommand {
         object.add("stop_recall_2min_resolvable", score.resolvable.recall2, decimals: 5)
         object.add("stop_recall_5min_resolvable", score.resolvable.recall5, decimals: 5)
         object.add("misattributed_visits_resolvable", score.misattributedAtResolvable)
+    }
+
+    /// Where the energy went, per hour of trip, after every other key: the GNSS receiver's share
+    /// (mWh), network positions, wake-ups by region events and low-power signals, and server
+    /// requests (counts).
+    static func addEnergyFigures(_ report: PlatformReplayReport, to object: inout JSONObject) {
+        let hours = report.seconds / 3_600
+        func perHour(_ count: Int) -> Double? { hours > 0 ? Double(count) / hours : nil }
+        object.add("gnss_mwh_per_hour", hours > 0 ? report.energyGNSSJoules / 3.6 / hours : nil, decimals: 1)
+        object.add("network_fixes_per_hour", perHour(report.networkFixes), decimals: 1)
+        object.add("event_wakeups_per_hour", perHour(report.eventsDelivered + report.signalWakeups), decimals: 1)
+        object.add("server_requests_per_hour", perHour(report.serverRequests), decimals: 1)
     }
 
     /// The stop oracle's figures (`StopOracle`); `countKey` names the count of stops of at least

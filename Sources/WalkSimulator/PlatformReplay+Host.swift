@@ -316,6 +316,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         report.energyJoules = energy.energyJoules(
             gnssOnSeconds: report.gnssOnSeconds, wakeups: report.eventsDelivered + report.signalWakeups, networkFixes: report.networkFixes,
             serverRequests: report.serverRequests, seconds: report.seconds)
+        report.energyGNSSJoules = energy.gnssMilliwatts / 1_000 * report.gnssOnSeconds
         report.batteryMilliwattHours = energy.batteryMilliwattHours
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...max(since, end)) }
         monitoredSince.removeAll()

@@ -139,6 +139,8 @@ public struct PlatformReplayReport: Hashable, Sendable {
     /// The energy of what was counted, J (`PlatformProfile.Energy`), and the battery it is a
     /// share of, mWh.
     public var energyJoules = 0.0
+    /// Of `energyJoules`, the GNSS receiver's, J.
+    public var energyGNSSJoules = 0.0
     public var batteryMilliwattHours = 0.0
 
     public init() {}
@@ -175,6 +177,7 @@ public struct PlatformReplayReport: Hashable, Sendable {
         serverRequests += other.serverRequests
         signalWakeups += other.signalWakeups
         energyJoules += other.energyJoules
+        energyGNSSJoules += other.energyGNSSJoules
         batteryMilliwattHours = max(batteryMilliwattHours, other.batteryMilliwattHours)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformFacts
 import RotateCommands
 import RotateTestSupport
 import Testing
@@ -363,6 +364,16 @@ import WalkSimulator
         for key in ["stop_recall_2min", "stop_recall_5min", "false_visits", "pass_bys", "energy_mwh_per_hour"] {
             #expect(object[key] != nil, "\(key)")
         }
+        // The energy's parts, priced at the iPhone's figures (PlatformProfile.Energy.iOS), add up
+        // to the whole: GNSS, network positions with their wake-ups, event wake-ups, monitoring.
+        let energy = PlatformProfile.Energy.iOS
+        func number(_ key: String) throws -> Double { try #require(object[key] as? Double, "\(key)") }
+        let parts =
+            try number("gnss_mwh_per_hour")
+            + (try number("network_fixes_per_hour") * (energy.networkFixJoules + energy.wakeupJoules)
+                + number("event_wakeups_per_hour") * energy.wakeupJoules + number("server_requests_per_hour") * energy.serverRequestJoules)
+            / 3.6 + energy.monitoringMilliwatts
+        #expect(abs(parts - (try number("energy_mwh_per_hour"))) <= 0.2, "\(parts)")
     }
 
     @Test func anAvoidableMissExitsOne() {
