@@ -11,6 +11,10 @@ Usage:
   python3 Benchmarks/stop_tables.py [path/to/rotate] --resolvable
       "At resolvable places": the same runs as the stop tables, each cell stop recall at 5 and at
       2 minutes / misattributed per 100 stops, over the stops at resolvable places only.
+  python3 Benchmarks/stop_tables.py [path/to/rotate] --alone
+      "rotate alone": rotate's recall at 2 minutes, candidate recall at 5 minutes, visit latency
+      median, share of time with GNSS on, and of the time at driving speed with GNSS on, for
+      uniform · clustered · dense places.
 Options: --walks N (50), --seed S (41). Build first: swift build -c release --product rotate."""
 import json
 import subprocess
@@ -21,6 +25,9 @@ ROTATE = args.pop(0) if args and not args[0].startswith("--") else ".build/relea
 RESOLVABLE = "--resolvable" in args
 if RESOLVABLE:
     args.remove("--resolvable")
+ALONE = "--alone" in args
+if ALONE:
+    args.remove("--alone")
 options = dict(zip(args[::2], args[1::2]))
 WALKS = options.get("--walks", "50")
 SEED = options.get("--seed", "41")
@@ -91,7 +98,29 @@ def budget_table():
             print(f"| {platform_name}, {travel} | " + " | ".join(cells) + " |")
 
 
-if RESOLVABLE:
+def alone_table():
+    columns = [("recall at 2 min", lambda r: f"{100 * r['stop_recall_2min']:.0f}"),
+               ("candidates at 5 min", lambda r: f"{100 * r['stop_candidate_recall_5min']:.0f}"),
+               ("latency median, s", lambda r: f"{r['visit_latency_median_s']:.0f}"),
+               ("GNSS on", lambda r: f"{100 * r['gnss_on_fraction']:.0f}"),
+               ("GNSS on at driving speed", lambda r: "-" if r["gnss_on_fraction_driving"] is None
+                else f"{100 * r['gnss_on_fraction_driving']:.0f}")]
+    print("| phone, travel | " + " | ".join(name for name, _ in columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    for platform, platform_name in PLATFORMS:
+        for travel in TRAVELS:
+            rows = [run(platform, s, travel, [])[0] for s in SETS]
+            cells = []
+            for name, value in columns:
+                values = [value(r) for r in rows]
+                unit = "" if name.startswith("latency") or all(v == "-" for v in values) else " %"
+                cells.append(" · ".join(values) + unit)
+            print(f"| {platform_name}, {travel} | " + " | ".join(cells) + " |")
+
+
+if ALONE:
+    alone_table()
+elif RESOLVABLE:
     design_tables(
         "at resolvable places: stop recall at 5 min / at 2 min / misattributed per 100 stops", resolvable_cell,
         "stops at resolvable places",

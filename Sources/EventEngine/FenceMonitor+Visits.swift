@@ -33,10 +33,18 @@ public struct Stay: Hashable, Sendable, Codable {
     public var firstOutsideSeconds: Double?
     /// The visit reported at the arrival; nil until the stay is long enough.
     public var arrival: StoreVisit?
-    /// How fast the user left the stay before this one: the distance from its first fix to this
-    /// stay's first fix over the time between them, m/s (`approach_mps`); nil for the first stay
-    /// and after a visit.
+    /// How fast the user left the stay before this one, m/s (`approach_mps`): when fixes beyond
+    /// its radius ended it, the distance from where it stayed (the mean of its fixes) to this
+    /// stay's first fix over the time since its last fix that stayed, so that a car that waited
+    /// at a red light is seen driving at its first stay after the light (and one who drove off
+    /// from a visit, at the stay after it); when precise fixes said the user walks on within the
+    /// radius, the distance from the reference precise fix over the time since it. Nil for the
+    /// first stay, and above
+    /// `Stay.fastestApproachMetersPerSecond` (a position that jumped, not a traveller).
     public var approachSpeed: Double?
+    /// Faster than this, m/s (250 km/h), a stay's approach is a position that jumped (a cell
+    /// position kilometers off), not a traveller's speed.
+    public static let fastestApproachMetersPerSecond = 70.0
     /// The reference precise fix (accuracy at most `VisitSettings.preciseAccuracyMeters`: GNSS
     /// under the sky), the stay's first, then each check's: a precise fix `motionSeconds` later
     /// is compared with it to tell a user standing from one walking (`precise`, `precise_t`,
@@ -67,14 +75,23 @@ public struct Stay: Hashable, Sendable, Codable {
         sumWeight = weight
     }
 
-    /// A stay beginning at `fix` after `previous`, left `meters` from its first fix: the approach
-    /// speed is that over the time between their first fixes; `fix` is the precise reference
-    /// when it is precise.
-    init(at fix: Fix, accuracy: Double, variance: Double, timeSeconds: Double, after previous: Stay?, meters: Double, rules: VisitSettings)
-    {
+    /// A stay beginning at `fix` after `previous`, which fixes beyond its radius ended (`left`)
+    /// or precise fixes within it (see `approachSpeed`); `fix` is the precise reference when it
+    /// is precise.
+    init(
+        at fix: Fix, accuracy: Double, variance: Double, timeSeconds: Double, after previous: Stay?, left: Bool = true,
+        rules: VisitSettings
+    ) {
         self.init(at: fix.coordinate, timeSeconds: timeSeconds, variance: variance)
         notePrecise(fix, accuracy: accuracy, at: timeSeconds, rules: rules)
-        if let previous, timeSeconds > previous.startSeconds { approachSpeed = meters / (timeSeconds - previous.startSeconds) }
+        guard let previous else { return }
+        let (from, since) =
+            left
+            ? (previous.mean, previous.lastSeconds)
+            : (previous.precise ?? previous.anchor, previous.preciseSeconds ?? previous.startSeconds)
+        guard timeSeconds > since else { return }
+        let speed = fix.coordinate.distance(to: from) / (timeSeconds - since)
+        if speed <= Self.fastestApproachMetersPerSecond { approachSpeed = speed }
     }
 
     /// Weights the stay's fixes alike, by 1 / their mean variance, from the unweighted sums of
@@ -246,7 +263,7 @@ extension FenceMonitor {
         let variance = sigma * sigma
         let vector = UnitVector(fix.coordinate)
         guard var stay = state.stay else {
-            state.stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, meters: 0, rules: rules)
+            state.stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, rules: rules)
             return
         }
         defer { state.stay = stay }
@@ -263,7 +280,7 @@ extension FenceMonitor {
                     || (stay.outside >= rules.departureFixes && time - firstOutside >= rules.departureSeconds)
                 {
                     stay = Stay(
-                        at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, meters: distance, rules: rules)
+                        at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, rules: rules)
                     state.cue?.moves += 1
                 }
                 return
@@ -273,7 +290,7 @@ extension FenceMonitor {
             // one standing makes this fix the next check's reference.
             switch stay.moving(fix, accuracy: accuracy, at: time, rules: rules) {
             case true?:
-                stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, meters: distance, rules: rules)
+                stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, left: false, rules: rules)
                 return
             case false?:
                 stay.setReference(fix, accuracy: accuracy, at: time)
@@ -295,7 +312,7 @@ extension FenceMonitor {
                 // the stay says none of them: the stay may hold the walk to the door from the
                 // region's edge. It begins again here, as often as the cue allows moves.
                 if visit.placeID == nil, let cue = state.cue, cue.placeID != nil, cue.moves < rules.burstMoves {
-                    stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, meters: 0, rules: rules)
+                    stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, rules: rules)
                     state.cue?.moves += 1
                     return
                 }
@@ -324,7 +341,7 @@ extension FenceMonitor {
         var visit = attribute(stay, rules: rules)
         visit.departureSeconds = firstOutside
         output.visits.append(VisitEvent(kind: .departure, visit: visit, timeSeconds: time))
-        stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: nil, meters: 0, rules: rules)
+        stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, rules: rules)
     }
 
     /// Whether the stay's fixes leave its answer uncertain: neither a place nor "none of them" is

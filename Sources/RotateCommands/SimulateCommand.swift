@@ -575,7 +575,7 @@ public enum SimulateCommand: Subcommand {
 
     /// Where the energy went, per hour of trip, after every other key: the GNSS receiver's share
     /// (mWh), network positions, wake-ups by region events and low-power signals, and server
-    /// requests (counts).
+    /// requests (counts); and the share of the time at driving speed with GNSS kept on.
     static func addEnergyFigures(_ report: PlatformReplayReport, to object: inout JSONObject) {
         let hours = report.seconds / 3_600
         func perHour(_ count: Int) -> Double? { hours > 0 ? Double(count) / hours : nil }
@@ -583,6 +583,7 @@ public enum SimulateCommand: Subcommand {
         object.add("network_fixes_per_hour", perHour(report.networkFixes), decimals: 1)
         object.add("event_wakeups_per_hour", perHour(report.eventsDelivered + report.signalWakeups), decimals: 1)
         object.add("server_requests_per_hour", perHour(report.serverRequests), decimals: 1)
+        object.add("gnss_on_fraction_driving", report.gnssOnDrivingFraction, decimals: 5)
     }
 
     /// The stop oracle's figures (`StopOracle`); `countKey` names the count of stops of at least

@@ -22,6 +22,10 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// The motion classifier, for a strategy that listens to it.
     var motion: MotionActivityClassifier?
     var lastPeriodic: Double?
+    /// The previous sample's true position and time, for the true speed.
+    var previousTrue: (vector: UnitVector, timeSeconds: Double)?
+    /// Whether the traveller moves at driving speed now (`PlatformReplayReport.drivingSeconds`).
+    var driving = false
     /// The network fixes' error now (east, north, meters) and when it was drawn, and its source.
     var networkError: (east: Double, north: Double, timeSeconds: Double)?
     var networkRandom: SplitMix64
@@ -95,6 +99,12 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             nextReboot = reboot + (rebootEverySeconds ?? .infinity)
             self.reboot(at: time)
         }
+        if let previous = previousTrue, time > previous.timeSeconds {
+            let speed = Earth.meanRadiusMeters * previous.vector.angleRadians(to: vector) / (time - previous.timeSeconds)
+            driving = speed > PlatformReplayReport.drivingSpeedMetersPerSecond
+        }
+        previousTrue = (vector, time)
+        if driving { report.drivingSeconds += nextTime - time }
         events.removeAll(keepingCapacity: true)
         emulator.advance(to: vector, poleLongitudeRadians: sample.truePosition.longitudeRadians, at: time, into: &events)
         if !begun, let fix = sample.fix {
@@ -225,6 +235,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             break
         case .continuous:
             report.gnssOnSeconds += nextTime - time
+            if driving { report.gnssDrivingSeconds += nextTime - time }
             if let fix = sample.fix {
                 report.backgroundFixes += 1
                 if strategy.sendsUpdatesToServer { report.serverRequests += 1 }

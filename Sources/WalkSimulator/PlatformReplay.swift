@@ -115,6 +115,14 @@ public struct PlatformReplayReport: Hashable, Sendable {
     /// Registrations the platform refused (Android past its limit).
     public var rejectedRegistrations = 0
     public var gnssOnSeconds = 0.0
+    /// Seconds the traveller moved faster than `drivingSpeedMetersPerSecond` (true positions,
+    /// sample to sample), and of those the seconds with continuous GNSS on: the receiver kept on
+    /// for the fences a car passes.
+    public var drivingSeconds = 0.0
+    public var gnssDrivingSeconds = 0.0
+    /// Faster than this is driving, m/s (29 km/h: above any walker or runner, below a car
+    /// between lights at its cruising speed).
+    public static let drivingSpeedMetersPerSecond = 8.0
     /// Seconds the strategy's guarantee was not exact (rotate `degraded` or `saturated`): where
     /// the platform's regions cannot protect the user, and the GNSS receiver is expected on.
     public var notExactSeconds = 0.0
@@ -149,6 +157,8 @@ public struct PlatformReplayReport: Hashable, Sendable {
     public var wakeups: Int { eventsDelivered + backgroundFixes }
     public var wakeupsPerKilometer: Double { meters > 0 ? Double(wakeups) / kilometers : 0 }
     public var registrationCallsPerKilometer: Double { meters > 0 ? Double(registrationCalls) / kilometers : 0 }
+    /// Share of the time at driving speed with continuous GNSS on (nil: never at that speed).
+    public var gnssOnDrivingFraction: Double? { drivingSeconds > 0 ? min(1, gnssDrivingSeconds / drivingSeconds) : nil }
     /// Share of the walks' time with the GNSS receiver on.
     public var gnssOnFraction: Double { seconds > 0 ? min(1, gnssOnSeconds / seconds) : 0 }
     /// Energy per hour of trip, mWh (`energyJoules` over the trips' time).
@@ -168,6 +178,8 @@ public struct PlatformReplayReport: Hashable, Sendable {
         registrationCalls += other.registrationCalls
         rejectedRegistrations += other.rejectedRegistrations
         gnssOnSeconds += other.gnssOnSeconds
+        drivingSeconds += other.drivingSeconds
+        gnssDrivingSeconds += other.gnssDrivingSeconds
         notExactSeconds += other.notExactSeconds
         fixesRequested += other.fixesRequested
         visitsEnteredUnmonitored += other.visitsEnteredUnmonitored

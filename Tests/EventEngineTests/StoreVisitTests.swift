@@ -511,6 +511,30 @@ import Testing
         #expect(monitor.handle(.fix(Fix(away, accuracyMeters: 20, timestampSeconds: time), source: .network)).location.keepsGNSSOn)
     }
 
+    /// A car that waited a minute at a red light is seen driving once it has left the light's
+    /// stay (the speed since the stay's last fix, not since its first): where the regions ask
+    /// for continuous GNSS, the engine asks for network fixes again within 25 s of driving on
+    /// (300 m, where the stay ends), not after a second stay.
+    @Test func aCarLeavingARedLightIsSeenDrivingAtOnce() throws {
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        var monitor = try FenceMonitor(catalog: Self.crowdedCatalog(), configuration: RotationConfiguration(), settings: settings)
+        let light = Self.origin.destination(bearingDegrees: 270, distanceMeters: 1_400)
+        var time = 0.0
+        var requests: [(Double, LocationRequest)] = []
+        // At the light for 60 s, then east at 15 m/s; a fix a second while GNSS is asked for,
+        // else one each interval of network fixes asked for.
+        while time < 160 {
+            let position = light.destination(bearingDegrees: 90, distanceMeters: 15 * max(0, time - 60))
+            let request = monitor.handle(.fix(Fix(position, accuracyMeters: 5, timestampSeconds: time), source: .continuous)).location
+            requests.append((time, request))
+            if case .networkFixes(let interval) = request { time += interval } else { time += 1 }
+        }
+        #expect(requests.contains { $0.0 > 60 && $0.1.keepsGNSSOn }, "GNSS while the stay at the light lasts")
+        let driving = requests.filter { $0.0 >= 85 }
+        #expect(!driving.isEmpty && driving.allSatisfy { !$0.1.keepsGNSSOn }, "\(requests.filter { $0.0 > 60 })")
+    }
+
     /// The budget presets set the parameters they name and nothing else; on the crowded
     /// catalog's drive, `lowPower` never asks for GNSS and `responsive` asks for it for at least
     /// three requests in four.
