@@ -1,0 +1,67 @@
+/// One place's footprint: one or more polygons (GeoJSON's Polygon and MultiPolygon), inside
+/// when inside any of them.
+///
+/// The pieces of a shape cut at the antimeridian (RFC 7946 §3.1.9 asks writers to cut there) are
+/// one shape: an edge that runs along the 180th meridian is a seam, not boundary, when some
+/// piece lies on the other side of it, so the distance to the boundary from a point near the cut
+/// is the distance to the shape's real edge.
+public struct SphericalMultiPolygon: Hashable, Sendable {
+    /// The polygons.
+    public let parts: [SphericalPolygon]
+    /// A cap that contains every part (`SphericalCap.enclosing(_:)` of their shells' vertices).
+    public let cap: SphericalCap
+    /// For each part and ring, the indices of the edges that are seams at the antimeridian.
+    let seams: [[Set<Int>]]
+
+    /// - Throws: `PolygonError.notWithinHemisphere` when the parts together are not within a
+    ///   hemisphere; `.tooFewPositions` (ring 0, count 0) for no part.
+    public init(parts: [SphericalPolygon]) throws(PolygonError) {
+        guard !parts.isEmpty else { throw .tooFewPositions(ring: 0, count: 0) }
+        guard let cap = SphericalCap.enclosing(parts.flatMap(\.shell)), cap.radiusRadians < SphericalCap.hemisphereLimitRadians else {
+            throw .notWithinHemisphere
+        }
+        self.parts = parts
+        self.cap = cap
+        // A vertex on the antimeridian has y = 0 and x < 0 exactly as read (lon ±180, sin 180°
+        // is not 0 in floating point, so the test is on the side: |y| tiny, x negative); the
+        // side of the cut a piece lies on is the sign of its vertices' y.
+        func onCut(_ v: UnitVector) -> Bool { v.x < 0 && abs(v.y) <= 1e-12 * abs(v.x) }
+        var sides = Set<Int>()
+        for part in parts {
+            let off = part.shell.filter { !onCut($0) }
+            if let first = off.first { sides.insert(first.y > 0 ? 1 : -1) }
+        }
+        let bothSides = sides.count == 2
+        seams = parts.map { part in
+            ([part.shell] + part.holes).map { ring in
+                guard bothSides else { return [] }
+                return Set(ring.indices.filter { onCut(ring[$0]) && onCut(ring[($0 + 1) % ring.count]) })
+            }
+        }
+    }
+
+    /// A shape of one polygon.
+    public init(_ polygon: SphericalPolygon) {
+        parts = [polygon]
+        cap = polygon.cap
+        seams = [Array(repeating: [], count: 1 + polygon.holes.count)]
+    }
+
+    /// Whether `point` lies inside some part.
+    public func contains(_ point: UnitVector) -> Bool { parts.contains { $0.contains(point) } }
+
+    /// The great-circle distance from `point` to the nearest edge that is not a seam, meters,
+    /// negative inside.
+    public func signedDistanceMeters(to point: UnitVector) -> Double {
+        var best = Double.infinity
+        for (index, part) in parts.enumerated() {
+            let seams = self.seams[index]
+            best = min(best, part.boundaryDistanceRadians(to: point) { ring, edge in seams[ring].contains(edge) })
+        }
+        let distance = best * Earth.meanRadiusMeters
+        return contains(point) ? -distance : distance
+    }
+
+    /// The number of vertices over every part.
+    public var vertexCount: Int { parts.reduce(0) { $0 + $1.vertexCount } }
+}
