@@ -350,14 +350,16 @@ public struct SphericalCap: Hashable, Sendable {
 }
 
 /// The gnomonic projection about a center: a point p in front of it maps to
-/// (p · east, p · north) / (p · center) in the tangent plane, and every great circle to a
-/// straight line.
-struct GnomonicFrame: Hashable, Sendable {
-    let center: UnitVector
-    let east: UnitVector
-    let north: UnitVector
+/// (p · east, p · north) / (p · center) in the tangent plane (in Earth radii), and every great
+/// circle to a straight line. Near the center it is the local east-north plane: a point d meters
+/// away lands tan(d / R), d · (1 + d² / 3R²) / R, from the center: 66 µm off at 2 km.
+public struct GnomonicFrame: Hashable, Sendable {
+    public let center: UnitVector
+    /// The tangent plane's axes (east, then north where the center is not near a pole).
+    public let east: UnitVector
+    public let north: UnitVector
 
-    init(center: UnitVector) {
+    public init(center: UnitVector) {
         self.center = center
         // Any axis not parallel to the center gives an orthonormal basis of its tangent plane.
         let axis = abs(center.z) < 0.9 ? UnitVector(x: 0, y: 0, z: 1) : UnitVector(x: 1, y: 0, z: 0)
@@ -366,14 +368,14 @@ struct GnomonicFrame: Hashable, Sendable {
     }
 
     /// The point's image, nil for a point not in front of the center.
-    func project(_ point: UnitVector) -> SIMD2<Double>? {
+    public func project(_ point: UnitVector) -> SIMD2<Double>? {
         let depth = point.dot(center)
         guard depth > 1e-9 else { return nil }
         return SIMD2(point.dot(east) / depth, point.dot(north) / depth)
     }
 
     /// The unit vector whose image is `point`.
-    func unproject(_ point: SIMD2<Double>) -> UnitVector {
+    public func unproject(_ point: SIMD2<Double>) -> UnitVector {
         (center + east.scaled(by: point.x) + north.scaled(by: point.y)).normalized
     }
 }
