@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One place's footprint: one or more polygons (GeoJSON's Polygon and MultiPolygon), inside
 /// when inside any of them.
 ///
@@ -12,6 +18,8 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
     public let cap: SphericalCap
     /// For each part and ring, the indices of the edges that are seams at the antimeridian.
     let seams: [[Set<Int>]]
+    /// Whether any edge is a seam at the antimeridian.
+    public let hasSeams: Bool
 
     /// - Throws: `PolygonError.notWithinHemisphere` when the parts together are not within a
     ///   hemisphere; `.tooFewPositions` (ring 0, count 0) for no part.
@@ -38,6 +46,7 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
                 return Set(ring.indices.filter { onCut(ring[$0]) && onCut(ring[($0 + 1) % ring.count]) })
             }
         }
+        hasSeams = seams.contains { $0.contains { !$0.isEmpty } }
     }
 
     /// A shape of one polygon.
@@ -45,6 +54,7 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
         parts = [polygon]
         cap = polygon.cap
         seams = [Array(repeating: [], count: 1 + polygon.holes.count)]
+        hasSeams = false
     }
 
     /// Whether `point` lies inside some part.
@@ -53,10 +63,30 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
     /// The great-circle distance from `point` to the nearest edge that is not a seam, meters,
     /// negative inside.
     public func signedDistanceMeters(to point: UnitVector) -> Double {
+        // In the gnomonic plane about the point (`SphericalPolygon.measure`), every part at once.
+        let frame = GnomonicFrame(center: point)
+        var tangent = Double.infinity
+        var inside = false
+        var measured = true
+        for (index, part) in parts.enumerated() {
+            let seams = self.seams[index]
+            let skip: ((Int, Int) -> Bool)? = hasSeams ? { ring, edge in seams[ring].contains(edge) } : nil
+            guard let seen = part.measure(in: frame, skipping: skip) else {
+                measured = false
+                break
+            }
+            tangent = min(tangent, seen.tangent)
+            inside = inside || seen.inside
+        }
+        if measured {
+            let distance = atan(tangent) * Earth.meanRadiusMeters
+            return inside ? -distance : distance
+        }
         var best = Double.infinity
         for (index, part) in parts.enumerated() {
             let seams = self.seams[index]
-            best = min(best, part.boundaryDistanceRadians(to: point) { ring, edge in seams[ring].contains(edge) })
+            best = min(
+                best, part.boundaryDistanceRadians(to: point, skipping: hasSeams ? { ring, edge in seams[ring].contains(edge) } : nil))
         }
         let distance = best * Earth.meanRadiusMeters
         return contains(point) ? -distance : distance

@@ -31,6 +31,12 @@ public struct SphericalPolygon: Hashable, Sendable {
     let frame: GnomonicFrame
     /// Each ring's vertices in that frame (shell first), the first repeated at the end.
     let planar: [[SIMD2<Double>]]
+    /// The shell and the holes, in that order (the same arrays).
+    let rings: [[UnitVector]]
+    /// Every ring's vertices one after another (shell first), and where each ring ends in it:
+    /// what `measure` walks without an array per ring.
+    let flat: [UnitVector]
+    let ringEnds: [Int]
 
     /// A polygon from rings of coordinates, each closed (its last position equal to its first) or
     /// not; repeated consecutive positions are dropped. Rings wound either way are reoriented.
@@ -87,6 +93,13 @@ public struct SphericalPolygon: Hashable, Sendable {
         }
         self.shell = rings[0]
         self.holes = Array(rings.dropFirst())
+        self.rings = rings
+        self.flat = rings.flatMap { $0 }
+        var end = 0
+        self.ringEnds = rings.map { ring in
+            end += ring.count
+            return end
+        }
         self.cap = cap
         self.frame = frame
         self.planar = planar
@@ -103,20 +116,91 @@ public struct SphericalPolygon: Hashable, Sendable {
 
     /// The great-circle distance from `point` to the nearest edge, meters, negative inside.
     public func signedDistanceMeters(to point: UnitVector) -> Double {
-        let distance = boundaryDistanceRadians(to: point, skipping: { _, _ in false }) * Earth.meanRadiusMeters
+        let frame = GnomonicFrame(center: point)
+        if let (tangent, inside) = measure(in: frame, skipping: nil) {
+            let distance = atan(tangent) * Earth.meanRadiusMeters
+            return inside ? -distance : distance
+        }
+        let distance = boundaryDistanceRadians(to: point, skipping: nil) * Earth.meanRadiusMeters
         return contains(point) ? -distance : distance
     }
 
-    /// The great-circle distance from `point` to the nearest edge, radians, over the edges that
-    /// `skip` does not name (a ring's index, the edge's first vertex's index).
-    func boundaryDistanceRadians(to point: UnitVector, skipping skip: (Int, Int) -> Bool) -> Double {
+    /// The polygon seen from the center of `frame` (the point measured from): the tangent of
+    /// the great-circle distance to the nearest edge that `skip` does not name (a ring's index,
+    /// the edge's first vertex's index), and whether the point is inside. Nil when a vertex lies
+    /// more than 87° from the point, where the plane stretches too far.
+    ///
+    /// In the gnomonic plane about the point, every edge is a straight segment and a point θ away
+    /// lies at tan θ from the origin, so the nearest point of a segment to the origin is the
+    /// nearest point of the arc, at tan of its distance: exact, with a few multiplications per
+    /// vertex, where measuring each arc on the sphere costs square roots and an arctangent. The
+    /// crossing test of a ray from the origin decides containment in the same pass.
+    func measure(in frame: GnomonicFrame, skipping skip: ((Int, Int) -> Bool)?) -> (tangent: Double, inside: Bool)? {
         var best = Double.infinity
-        for (r, ring) in ([shell] + holes).enumerated() {
-            for i in ring.indices where !skip(r, i) {
+        var inside = false
+        let (c, e, n) = (frame.center, frame.east, frame.north)
+        return flat.withUnsafeBufferPointer { vertices -> (tangent: Double, inside: Bool)? in
+            var start = 0
+            for (r, end) in ringEnds.enumerated() {
+                // Each vertex's image: (v · east, v · north) / (v · center).
+                @inline(__always) func image(_ v: UnitVector) -> (Double, Double, Bool) {
+                    let depth = v.x * c.x + v.y * c.y + v.z * c.z
+                    let inverse = 1 / depth
+                    return ((v.x * e.x + v.y * e.y + v.z * e.z) * inverse, (v.x * n.x + v.y * n.y + v.z * n.z) * inverse, depth > 0.05)
+                }
+                let (firstX, firstY, firstInFront) = image(vertices[start])
+                guard firstInFront else { return nil }
+                var (px, py) = (firstX, firstY)
+                for i in start..<end {
+                    var qx = firstX
+                    var qy = firstY
+                    if i + 1 < end {
+                        let (x, y, inFront) = image(vertices[i + 1])
+                        guard inFront else { return nil }
+                        (qx, qy) = (x, y)
+                    }
+                    // The ray from the origin along +x crosses this edge.
+                    if (py > 0) != (qy > 0), px - py * (qx - px) / (qy - py) > 0 { inside.toggle() }
+                    if skip.map({ !$0(r, i - start) }) ?? true {
+                        // The squared distance from the origin to the segment.
+                        let dx = qx - px
+                        let dy = qy - py
+                        let length = dx * dx + dy * dy
+                        let t = length > 0 ? min(1, max(0, -(px * dx + py * dy) / length)) : 0
+                        let x = px + t * dx
+                        let y = py + t * dy
+                        best = min(best, x * x + y * y)
+                    }
+                    (px, py) = (qx, qy)
+                }
+                start = end
+            }
+            return (best.squareRoot(), inside)
+        }
+    }
+
+    /// The great-circle distance from `point` to the nearest edge, radians, over the edges that
+    /// `skip` does not name: in the gnomonic plane about the point (`measure`), or, for a polygon
+    /// that reaches beyond 87° from it, arc by arc on the sphere.
+    func boundaryDistanceRadians(to point: UnitVector, skipping skip: ((Int, Int) -> Bool)?) -> Double {
+        if let (tangent, _) = measure(in: GnomonicFrame(center: point), skipping: skip) { return atan(tangent) }
+        var best = Double.infinity
+        for (r, ring) in rings.enumerated() {
+            for i in ring.indices where skip.map({ !$0(r, i) }) ?? true {
                 best = min(best, Self.arcDistanceRadians(point, ring[i], ring[(i + 1) % ring.count]))
             }
         }
         return best
+    }
+
+    /// The squared distance from `p` to the segment `a`–`b` in the plane.
+    @inline(__always)
+    static func squaredSegmentDistance(_ p: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+        let d = b - a
+        let length = (d * d).sum()
+        let t = length > 0 ? min(1, max(0, ((p - a) * d).sum() / length)) : 0
+        let offset = p - (a + d * t)
+        return (offset * offset).sum()
     }
 
     /// Every edge as its two vertices, ring by ring (shell first).

@@ -24,7 +24,10 @@ public enum BenchCommand: Subcommand {
         OptionSpec(
             "--queries", value: "Q",
             help: "Queries per repetition (with --walk-reselection and --engine, fixes; with --probability, evaluations).",
-            default: "100000", defaultsWhenGiven: [("--walk-reselection", "20000"), ("--engine", "20000"), ("--probability", "200000")]),
+            default: "100000",
+            defaultsWhenGiven: [
+                ("--walk-reselection", "20000"), ("--engine", "20000"), ("--probability", "200000"), ("--footprints", "20000"),
+            ]),
         OptionSpec("--seed", value: "S", help: "Seed of places and queries.", default: "1"),
         OptionSpec("--k", value: "K", help: "Neighbors per query.", default: "18"),
         OptionSpec("--by", value: "edge|center", help: "Rank by fence edge or by center.", default: "edge"),
@@ -33,11 +36,18 @@ public enum BenchCommand: Subcommand {
         OptionSpec(
             "--repetitions", value: "R", help: "Timed repetitions (the median is reported).", default: "5",
             defaultsWhenGiven: [("--devices", "3")]),
-        OptionSpec("--baseline-queries", value: "B", help: "Brute-force queries per repetition.", computedDefault: "about 10M / N"),
+        OptionSpec(
+            "--baseline-queries", value: "B", help: "Brute-force queries per repetition.",
+            computedDefault: "about 10M / N (--footprints: 5)"),
         OptionSpec("--leaf-size", value: "L", help: "Points per k-d tree leaf.", default: "\(KDTree.defaultLeafSize)"),
         OptionSpec("--write-neighbors", value: "FILE", help: "Write the first 1,000 queries' neighbor indices (CSV) for outside checks."),
         OptionSpec("--walk-reselection", help: "Time whole reselections along a walk (fixes 15 m apart), cold and warm-started."),
         OptionSpec("--probability", help: "Time P(inside) evaluations instead (the fence rules' hot path)."),
+        OptionSpec(
+            "--footprints",
+            help:
+                "Time the k nearest by exact edge over --count polygon footprints (4-64 vertices) against the k nearest circles over as many places; checks --baseline-queries answers against every footprint's exact distance."
+        ),
         OptionSpec(
             "--engine",
             help:
@@ -107,6 +117,7 @@ public enum BenchCommand: Subcommand {
             case walkReselection(Sizes, mixedRadii: Bool)
             case engine(Sizes)
             case probability(Sizes)
+            case footprints(Sizes, k: Int, checked: Int)
             case devices(Devices)
             case catalogUpdate(CatalogUpdate)
         }
@@ -171,6 +182,13 @@ public enum BenchCommand: Subcommand {
             mode = .walkReselection(try walkSizes(arguments), mixedRadii: arguments.flag("--mixed-radii"))
         } else if arguments.flag("--engine") {
             mode = .engine(try walkSizes(arguments))
+        } else if arguments.flag("--footprints") {
+            mode = .footprints(
+                Sizes(
+                    places: try arguments.int("--count", in: 1...20_000_000), queries: try arguments.int("--queries", in: 1...10_000_000),
+                    repetitions: try arguments.int("--repetitions", in: 1...1_000), seed: try arguments.uint64("--seed")),
+                k: try arguments.int("--k", in: 1...10_000), checked: try arguments.intIfGiven("--baseline-queries", in: 0...1_000_000) ?? 5
+            )
         } else if arguments.flag("--probability") {
             let repetitions = try arguments.int("--repetitions", in: 1...1_000)
             let evaluations = try arguments.int("--queries", in: 1...100_000_000)
@@ -224,6 +242,8 @@ public enum BenchCommand: Subcommand {
             try runEngine(sizes, json: options.json, console: console)
         case .probability(let sizes):
             runProbability(sizes, json: options.json, console: console)
+        case .footprints(let sizes, let k, let checked):
+            try runFootprints(sizes, k: k, checked: checked, json: options.json, progress: progress, console: console)
         case .devices(let devices):
             try runDevices(devices, json: options.json, progress: progress, console: console)
         case .catalogUpdate(let update):
@@ -369,6 +389,62 @@ extension BenchCommand {
 }
 
 extension BenchCommand {
+    /// `rotate bench --footprints`: exact k nearest over polygon footprints against circles.
+    static func runFootprints(
+        _ sizes: Sizes, k: Int, checked: Int, json: Bool, progress: @escaping (String) -> Void, console: Console
+    ) throws(CommandError) {
+        var configuration = FootprintBenchmark.Configuration()
+        configuration.count = sizes.places
+        configuration.queries = sizes.queries
+        configuration.repetitions = sizes.repetitions
+        configuration.seed = sizes.seed
+        configuration.k = k
+        configuration.checkedQueries = checked
+        let report: FootprintBenchmark.Report
+        do {
+            report = try FootprintBenchmark.run(configuration, progress: progress)
+        } catch {
+            throw .failure("footprints could not be made: \(error)")
+        }
+        if json {
+            var object = JSONObject()
+            object.add("footprints", report.count)
+            object.add("vertices", report.vertices)
+            object.add("k", k)
+            object.add("queries", sizes.queries)
+            object.add("repetitions", sizes.repetitions)
+            object.add("footprints_build_s", report.footprintsBuildSeconds, decimals: 3)
+            object.add("tree_build_s", report.treeBuildSeconds, decimals: 3)
+            object.add("ns_per_footprint_query", report.footprintQuery.median, decimals: 1)
+            object.add("ns_per_circle_query", report.circleQuery.median, decimals: 1)
+            object.add("ratio", report.ratio, decimals: 3)
+            object.add("bytes_per_vertex", report.bytesPerVertex, decimals: 1)
+            object.add("checked", report.checked)
+            object.add("mismatches", report.mismatches)
+            console.out(object.text)
+        } else {
+            console.out(
+                "rotate bench --footprints: \(TextFormat.grouped(report.count)) footprints, \(TextFormat.grouped(report.vertices)) vertices, "
+                    + "k = \(k), \(TextFormat.grouped(sizes.queries)) queries x \(sizes.repetitions) repetitions")
+            console.out(
+                "build: footprints \(TextFormat.fixed(report.footprintsBuildSeconds, decimals: 2)) s (every ring validated), "
+                    + "tree \(TextFormat.fixed(report.treeBuildSeconds, decimals: 2)) s; \(TextFormat.fixed(report.bytesPerVertex, decimals: 1)) bytes per vertex"
+            )
+            console.out(
+                "exact by footprint edge  \(TextFormat.fixed(report.footprintQuery.median, decimals: 1)) ns/query median "
+                    + "(min \(TextFormat.fixed(report.footprintQuery.min, decimals: 1)), max \(TextFormat.fixed(report.footprintQuery.max, decimals: 1)))"
+            )
+            console.out(
+                "circles by edge          \(TextFormat.fixed(report.circleQuery.median, decimals: 1)) ns/query median "
+                    + "(min \(TextFormat.fixed(report.circleQuery.min, decimals: 1)), max \(TextFormat.fixed(report.circleQuery.max, decimals: 1))); "
+                    + "ratio \(TextFormat.fixed(report.ratio, decimals: 2))")
+            console.out("answers checked against every footprint's exact distance: \(report.checked), mismatches \(report.mismatches)")
+        }
+        if report.mismatches > 0 {
+            throw .failure("\(report.mismatches) of \(report.checked) answers differ from every footprint's exact distance")
+        }
+    }
+
     /// `rotate bench --devices N`: concurrent updates of many devices, 1 to T tasks.
     static func runDevices(_ options: Devices, json: Bool, progress: @escaping (String) -> Void, console: Console) throws(CommandError) {
         var configuration = DeviceBenchmark.Configuration()

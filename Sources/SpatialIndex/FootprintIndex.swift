@@ -1,0 +1,222 @@
+import Geodesy
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The k nearest places by exact fence edge where places are circles or polygon footprints.
+///
+/// Each footprint is indexed in the k-d tree by its enclosing cap (`SphericalMultiPolygon.cap`):
+/// the distance from a point to the cap's edge is a lower bound of its signed distance to the
+/// footprint's edge (inside too), as a circle's own edge distance is exact. A query takes the k
+/// nearest by that bound, refines them exactly, then every place whose bound is within the k-th
+/// exact distance (no other can come nearer), and keeps the k nearest exactly, ties by index:
+/// the answer of ranking every place by its exact edge distance.
+public struct FootprintIndex: Sendable {
+    /// A place's fence.
+    public enum Shape: Hashable, Sendable {
+        case circle(center: UnitVector, radiusMeters: Double)
+        case footprint(SphericalMultiPolygon)
+    }
+
+    /// The tree over the circles and the footprints' caps, in `shapes` order.
+    public let tree: KDTree
+    /// Each place's footprint, nil for a circle.
+    public let footprints: [SphericalMultiPolygon?]
+    /// Whether any place is a footprint (else the tree's answer is exact as it is).
+    public let hasFootprints: Bool
+    /// Every footprint's vertices, ring after ring, footprints in the tree's leaf order (places
+    /// near each other lie near each other in memory): what a query measures, with no pointer
+    /// to follow per footprint.
+    let arena: [UnitVector]
+    /// Per place (by index): its parts in `partEnds`, from `partStarts[i]` to `partStarts[i + 1]`.
+    let partStarts: [Int32]
+    /// Per part: where its rings end in `ringEnds` (its rings begin where the part before ends).
+    let partEnds: [Int32]
+    /// Per ring: where it ends in `arena` (it begins where the ring before ends).
+    let ringEnds: [Int32]
+    /// Per part: where its first ring begins in `arena`.
+    let partVertexStarts: [Int32]
+    /// Per place: 0 a circle, 1 a footprint measured in the arena, 2 a footprint with an
+    /// antimeridian seam (measured by `SphericalMultiPolygon`). Read instead of `footprints`,
+    /// whose arrays lie scattered over the heap.
+    let kinds: [UInt8]
+
+    public init(_ shapes: [Shape], leafSize: Int = KDTree.defaultLeafSize) {
+        var vectors: [UnitVector] = []
+        var radii: [Double] = []
+        var footprints: [SphericalMultiPolygon?] = []
+        vectors.reserveCapacity(shapes.count)
+        radii.reserveCapacity(shapes.count)
+        footprints.reserveCapacity(shapes.count)
+        for shape in shapes {
+            switch shape {
+            case .circle(let center, let radius):
+                vectors.append(center)
+                radii.append(radius)
+                footprints.append(nil)
+            case .footprint(let footprint):
+                vectors.append(footprint.cap.center)
+                radii.append(footprint.cap.radiusMeters)
+                footprints.append(footprint)
+            }
+        }
+        tree = KDTree(vectors: vectors, radiiMeters: radii, leafSize: leafSize)
+        self.footprints = footprints
+        hasFootprints = footprints.contains { $0 != nil }
+        // The arena, in the tree's leaf order; the part and ring tables by place index.
+        var partsOf = [[(vertexStart: Int32, ringEnds: [Int32])]](repeating: [], count: footprints.count)
+        var arena: [UnitVector] = []
+        arena.reserveCapacity(footprints.reduce(0) { $0 + ($1?.vertexCount ?? 0) })
+        for position in 0..<tree.count {
+            let place = tree.originalIndex(atLeafPosition: position)
+            guard let footprint = footprints[place] else { continue }
+            for part in footprint.parts {
+                let start = Int32(arena.count)
+                var ends: [Int32] = []
+                for ring in [part.shell] + part.holes {
+                    arena.append(contentsOf: ring)
+                    ends.append(Int32(arena.count))
+                }
+                partsOf[place].append((start, ends))
+            }
+        }
+        var partStarts: [Int32] = [0]
+        var partEnds: [Int32] = []
+        var ringEnds: [Int32] = []
+        var partVertexStarts: [Int32] = []
+        for parts in partsOf {
+            for part in parts {
+                partVertexStarts.append(part.vertexStart)
+                ringEnds.append(contentsOf: part.ringEnds)
+                partEnds.append(Int32(ringEnds.count))
+            }
+            partStarts.append(Int32(partEnds.count))
+        }
+        self.arena = arena
+        self.partStarts = partStarts
+        self.partEnds = partEnds
+        self.ringEnds = ringEnds
+        self.partVertexStarts = partVertexStarts
+        kinds = footprints.map { footprint in footprint.map { $0.hasSeams ? 2 : 1 } ?? 0 }
+    }
+
+    /// The signed distance from `query` to place `index`'s fence edge, meters, negative inside:
+    /// exact for a footprint, `bound` (its edge distance as the tree ranks it) for a circle.
+    public func edgeDistanceMeters(of index: Int, to query: UnitVector, bound: Double) -> Double {
+        let kind = kinds[index]
+        if kind == 0 { return bound }
+        if kind == 1, let (tangent, inside) = measure(index, from: GnomonicFrame(center: query)) {
+            let distance = atan(tangent) * Earth.meanRadiusMeters
+            return inside ? -distance : distance
+        }
+        return footprints[index]?.signedDistanceMeters(to: query) ?? bound
+    }
+
+    /// Place `index`'s footprint seen from the center of `frame`, from the arena: the tangent of
+    /// the great-circle distance to its nearest edge and whether the center is inside (the
+    /// measurement of `SphericalPolygon.signedDistanceMeters`); nil when a vertex lies more than
+    /// 87° away.
+    func measure(_ index: Int, from frame: GnomonicFrame) -> (tangent: Double, inside: Bool)? {
+        let (c, e, n) = (frame.center, frame.east, frame.north)
+        var best = Double.infinity
+        var inside = false
+        let firstPart = Int(partStarts[index])
+        let lastPart = Int(partStarts[index + 1])
+        // Through buffer pointers: an array of `self` read inside the closure would be retained
+        // at every read.
+        return arena.withUnsafeBufferPointer { vertices -> (tangent: Double, inside: Bool)? in
+            partEnds.withUnsafeBufferPointer { partEnds in
+                ringEnds.withUnsafeBufferPointer { ringEnds in
+                    partVertexStarts.withUnsafeBufferPointer { partVertexStarts in
+                        for part in firstPart..<lastPart {
+                            var partInside = false
+                            var start = Int(partVertexStarts[part])
+                            let firstRing = part == 0 ? 0 : Int(partEnds[part - 1])
+                            for ring in firstRing..<Int(partEnds[part]) {
+                                let end = Int(ringEnds[ring])
+                                @inline(__always) func image(_ v: UnitVector) -> (Double, Double, Bool) {
+                                    let depth = v.x * c.x + v.y * c.y + v.z * c.z
+                                    let inverse = 1 / depth
+                                    return (
+                                        (v.x * e.x + v.y * e.y + v.z * e.z) * inverse, (v.x * n.x + v.y * n.y + v.z * n.z) * inverse,
+                                        depth > 0.05
+                                    )
+                                }
+                                let (firstX, firstY, firstInFront) = image(vertices[start])
+                                guard firstInFront else { return nil }
+                                var (px, py) = (firstX, firstY)
+                                for i in start..<end {
+                                    var (qx, qy) = (firstX, firstY)
+                                    if i + 1 < end {
+                                        let (x, y, inFront) = image(vertices[i + 1])
+                                        guard inFront else { return nil }
+                                        (qx, qy) = (x, y)
+                                    }
+                                    if (py > 0) != (qy > 0), px - py * (qx - px) / (qy - py) > 0 { partInside.toggle() }
+                                    let dx = qx - px
+                                    let dy = qy - py
+                                    let length = dx * dx + dy * dy
+                                    let t = length > 0 ? min(1, max(0, -(px * dx + py * dy) / length)) : 0
+                                    let x = px + t * dx
+                                    let y = py + t * dy
+                                    best = min(best, x * x + y * y)
+                                    (px, py) = (qx, qy)
+                                }
+                                start = end
+                            }
+                            inside = inside || partInside
+                        }
+                        return (best.squareRoot(), inside)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `k` places nearest to `query` by exact fence edge, sorted, ties by index, written to
+    /// `results`; `buffer` is the tree's scratch.
+    public func nearest(_ k: Int, to query: UnitVector, into buffer: inout NeighborBuffer, results: inout [Neighbor]) {
+        results.removeAll(keepingCapacity: true)
+        tree.nearest(k, to: query, measuredTo: .edge, into: &buffer)
+        var exact = false
+        for neighbor in buffer.neighbors {
+            let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
+            if distance != neighbor.distanceMeters { exact = true }
+            results.append(Neighbor(index: neighbor.index, distanceMeters: distance))
+        }
+        // Only circles among the k, or too few places: the tree's ranking is the exact one (any
+        // other place's bound, and so its exact distance, is at least the k-th).
+        guard exact, results.count == k, let reach = results.lazy.map(\.distanceMeters).max() else {
+            Self.sort(&results)
+            return
+        }
+        let found = results
+        results.removeAll(keepingCapacity: true)
+        // A micrometer of slack: the tree's edge distances and the exact ones round apart.
+        tree.within(reach + 1e-6, of: query, measuredTo: .edge, into: &buffer)
+        for neighbor in buffer.neighbors {
+            let known = found.first { $0.index == neighbor.index }
+            let distance = known?.distanceMeters ?? edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
+            if distance <= reach { results.append(Neighbor(index: neighbor.index, distanceMeters: distance)) }
+        }
+        Self.sort(&results)
+        if results.count > k { results.removeLast(results.count - k) }
+    }
+
+    static func sort(_ results: inout [Neighbor]) {
+        results.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
+    }
+
+    /// Bytes per vertex of the query's arena (a unit vector, and the ring and part tables over
+    /// the vertices); the validated shapes (`footprints`) are kept beside it.
+    public var bytesPerVertex: Double {
+        guard !arena.isEmpty else { return 0 }
+        let bytes =
+            arena.count * MemoryLayout<UnitVector>.stride
+            + (partStarts.count + partEnds.count + ringEnds.count + partVertexStarts.count) * MemoryLayout<Int32>.stride
+        return Double(bytes) / Double(arena.count)
+    }
+}
