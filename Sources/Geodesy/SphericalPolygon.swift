@@ -138,45 +138,16 @@ public struct SphericalPolygon: Hashable, Sendable {
     func measure(in frame: GnomonicFrame, skipping skip: ((Int, Int) -> Bool)?) -> (tangent: Double, inside: Bool)? {
         var best = Double.infinity
         var inside = false
-        let (c, e, n) = (frame.center, frame.east, frame.north)
-        return flat.withUnsafeBufferPointer { vertices -> (tangent: Double, inside: Bool)? in
+        let measured = flat.withUnsafeBufferPointer { vertices in
             var start = 0
             for (r, end) in ringEnds.enumerated() {
-                // Each vertex's image: (v · east, v · north) / (v · center).
-                @inline(__always) func image(_ v: UnitVector) -> (Double, Double, Bool) {
-                    let depth = v.x * c.x + v.y * c.y + v.z * c.z
-                    let inverse = 1 / depth
-                    return ((v.x * e.x + v.y * e.y + v.z * e.z) * inverse, (v.x * n.x + v.y * n.y + v.z * n.z) * inverse, depth > 0.05)
-                }
-                let (firstX, firstY, firstInFront) = image(vertices[start])
-                guard firstInFront else { return nil }
-                var (px, py) = (firstX, firstY)
-                for i in start..<end {
-                    var qx = firstX
-                    var qy = firstY
-                    if i + 1 < end {
-                        let (x, y, inFront) = image(vertices[i + 1])
-                        guard inFront else { return nil }
-                        (qx, qy) = (x, y)
-                    }
-                    // The ray from the origin along +x crosses this edge.
-                    if (py > 0) != (qy > 0), px - py * (qx - px) / (qy - py) > 0 { inside.toggle() }
-                    if skip.map({ !$0(r, i - start) }) ?? true {
-                        // The squared distance from the origin to the segment.
-                        let dx = qx - px
-                        let dy = qy - py
-                        let length = dx * dx + dy * dy
-                        let t = length > 0 ? min(1, max(0, -(px * dx + py * dy) / length)) : 0
-                        let x = px + t * dx
-                        let y = py + t * dy
-                        best = min(best, x * x + y * y)
-                    }
-                    (px, py) = (qx, qy)
-                }
+                let skipEdge = skip.map { skip in { (edge: Int) in skip(r, edge) } }
+                guard frame.measureRing(vertices, start..<end, skipping: skipEdge, nearest: &best, inside: &inside) else { return false }
                 start = end
             }
-            return (best.squareRoot(), inside)
+            return true
         }
+        return measured ? (best.squareRoot(), inside) : nil
     }
 
     /// The great-circle distance from `point` to the nearest edge, radians, over the edges that
@@ -461,5 +432,51 @@ public struct GnomonicFrame: Hashable, Sendable {
     /// The unit vector whose image is `point`.
     public func unproject(_ point: SIMD2<Double>) -> UnitVector {
         (center + east.scaled(by: point.x) + north.scaled(by: point.y)).normalized
+    }
+}
+
+extension GnomonicFrame {
+    /// One closed ring (`vertices[range]`, the closing vertex not repeated) seen from the frame's
+    /// center, the point measured from: lowers `nearest` to the squared distance from the origin
+    /// to each edge's image that `skip` (by the edge's first vertex, counted from the ring's
+    /// start) does not name, the squared tangent of the arc's distance, and toggles `inside` at
+    /// each edge a ray from the origin crosses. False, leaving both part-way, when a vertex lies
+    /// more than 87° from the center, where the plane stretches too far.
+    @inlinable
+    public func measureRing(
+        _ vertices: UnsafeBufferPointer<UnitVector>, _ range: Range<Int>, skipping skip: ((Int) -> Bool)? = nil,
+        nearest: inout Double, inside: inout Bool
+    ) -> Bool {
+        let (c, e, n) = (center, east, north)
+        @inline(__always) func image(_ v: UnitVector) -> (Double, Double, Bool) {
+            let depth = v.x * c.x + v.y * c.y + v.z * c.z
+            let inverse = 1 / depth
+            return ((v.x * e.x + v.y * e.y + v.z * e.z) * inverse, (v.x * n.x + v.y * n.y + v.z * n.z) * inverse, depth > 0.05)
+        }
+        guard !range.isEmpty else { return true }
+        let (firstX, firstY, firstInFront) = image(vertices[range.lowerBound])
+        guard firstInFront else { return false }
+        var (px, py) = (firstX, firstY)
+        for i in range {
+            var (qx, qy) = (firstX, firstY)
+            if i + 1 < range.upperBound {
+                let (x, y, inFront) = image(vertices[i + 1])
+                guard inFront else { return false }
+                (qx, qy) = (x, y)
+            }
+            // The ray from the origin along +x crosses this edge.
+            if (py > 0) != (qy > 0), px - py * (qx - px) / (qy - py) > 0 { inside.toggle() }
+            if skip.map({ !$0(i - range.lowerBound) }) ?? true {
+                let dx = qx - px
+                let dy = qy - py
+                let length = dx * dx + dy * dy
+                let t = length > 0 ? min(1, max(0, -(px * dx + py * dy) / length)) : 0
+                let x = px + t * dx
+                let y = py + t * dy
+                nearest = min(nearest, x * x + y * y)
+            }
+            (px, py) = (qx, qy)
+        }
+        return true
     }
 }

@@ -120,60 +120,32 @@ public struct FootprintIndex: Sendable {
     /// measurement of `SphericalPolygon.signedDistanceMeters`); nil when a vertex lies more than
     /// 87° away.
     func measure(_ index: Int, from frame: GnomonicFrame) -> (tangent: Double, inside: Bool)? {
-        let (c, e, n) = (frame.center, frame.east, frame.north)
         var best = Double.infinity
         var inside = false
         let firstPart = Int(partStarts[index])
         let lastPart = Int(partStarts[index + 1])
         // Through buffer pointers: an array of `self` read inside the closure would be retained
         // at every read.
-        return arena.withUnsafeBufferPointer { vertices -> (tangent: Double, inside: Bool)? in
+        let measured = arena.withUnsafeBufferPointer { vertices in
             partEnds.withUnsafeBufferPointer { partEnds in
                 ringEnds.withUnsafeBufferPointer { ringEnds in
                     partVertexStarts.withUnsafeBufferPointer { partVertexStarts in
                         for part in firstPart..<lastPart {
                             var partInside = false
                             var start = Int(partVertexStarts[part])
-                            let firstRing = part == 0 ? 0 : Int(partEnds[part - 1])
-                            for ring in firstRing..<Int(partEnds[part]) {
+                            for ring in (part == 0 ? 0 : Int(partEnds[part - 1]))..<Int(partEnds[part]) {
                                 let end = Int(ringEnds[ring])
-                                @inline(__always) func image(_ v: UnitVector) -> (Double, Double, Bool) {
-                                    let depth = v.x * c.x + v.y * c.y + v.z * c.z
-                                    let inverse = 1 / depth
-                                    return (
-                                        (v.x * e.x + v.y * e.y + v.z * e.z) * inverse, (v.x * n.x + v.y * n.y + v.z * n.z) * inverse,
-                                        depth > 0.05
-                                    )
-                                }
-                                let (firstX, firstY, firstInFront) = image(vertices[start])
-                                guard firstInFront else { return nil }
-                                var (px, py) = (firstX, firstY)
-                                for i in start..<end {
-                                    var (qx, qy) = (firstX, firstY)
-                                    if i + 1 < end {
-                                        let (x, y, inFront) = image(vertices[i + 1])
-                                        guard inFront else { return nil }
-                                        (qx, qy) = (x, y)
-                                    }
-                                    if (py > 0) != (qy > 0), px - py * (qx - px) / (qy - py) > 0 { partInside.toggle() }
-                                    let dx = qx - px
-                                    let dy = qy - py
-                                    let length = dx * dx + dy * dy
-                                    let t = length > 0 ? min(1, max(0, -(px * dx + py * dy) / length)) : 0
-                                    let x = px + t * dx
-                                    let y = py + t * dy
-                                    best = min(best, x * x + y * y)
-                                    (px, py) = (qx, qy)
-                                }
+                                guard frame.measureRing(vertices, start..<end, nearest: &best, inside: &partInside) else { return false }
                                 start = end
                             }
                             inside = inside || partInside
                         }
-                        return (best.squareRoot(), inside)
+                        return true
                     }
                 }
             }
         }
+        return measured ? (best.squareRoot(), inside) : nil
     }
 
     /// The `k` places nearest to `query` by exact fence edge, sorted, ties by index, written to

@@ -1,6 +1,6 @@
 // libFuzzer entry points for rotate's parsers, built by Tests/Fuzz/run.sh (not part of the
 // SwiftPM package: it needs -sanitize=fuzzer). The target is chosen at compile time with
-// -D FUZZ_PLACES, FUZZ_WALK_CSV, FUZZ_GPX or FUZZ_SIDECAR. Every input must be answered with
+// -D FUZZ_PLACES, FUZZ_WALK_CSV, FUZZ_GPX, FUZZ_SIDECAR or FUZZ_GEOJSON. Every input must be answered with
 // accepted rows and rejected rows or an error (never a crash or a hang). The CSV targets count
 // the data rows on their own (Tests/RotateTestSupport/CSVRecordCount.swift, compiled in by
 // run.sh): accepted + rejected must equal that count, and so must the rejected rows of a file
@@ -43,6 +43,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let walk = try? WalkFile.read(gpx: bytes, strict: strict) {
             precondition(walk.fixes.count == walk.lines.count, "a fix without its line")
         }
+    }
+    #elseif FUZZ_GEOJSON
+    // Every feature is read or rejected, once, in order; strict mode keeps none rejected.
+    for strict in [false, true] {
+        guard let result = try? GeoJSONPlaces.read(bytes: bytes, options: .init(defaultRadiusMeters: 100, strict: strict)) else { continue }
+        let indices = (result.features.map(\.index) + result.rejected.map(\.index)).sorted()
+        precondition(indices == Array(0..<indices.count), "features and rejections do not cover the collection once each")
+        precondition(!strict || result.rejected.isEmpty, "strict mode kept a rejected feature")
     }
     #elseif FUZZ_SIDECAR
     let text = String(decoding: bytes, as: UTF8.self)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs rotate's libFuzzer targets (places CSV, walk CSV, GPX, the sidecar's JSON lines).
+# Builds and runs rotate's libFuzzer targets (places CSV, walk CSV, GPX, the sidecar's JSON lines,
+# places GeoJSON).
 #
 # usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]      (default: 60 seconds each, every target)
 # Each library module is compiled with -sanitize=fuzzer,address into .build/fuzz, then each target
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 seed=${FUZZ_SEED:-1}
 shift || true
-targets=${*:-"places walk-csv gpx sidecar"}
+targets=${*:-"places walk-csv gpx sidecar geojson"}
 out=.build/fuzz
 mkdir -p "$out"
 # Sources/CPrefetch/include: the C module SpatialIndex imports (a header and its module map).
