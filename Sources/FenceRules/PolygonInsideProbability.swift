@@ -24,6 +24,9 @@ import Darwin
 /// it puts a line θ away at tan θ, 8 · 10⁻¹¹ farther at 100 m, so P(inside) agrees with the
 /// half-plane of the exact great-circle distance to 1e-10. A regular polygon of 1,024 sides with
 /// a circle's area gives the circle's Rice probability (`InsideProbability`) within 6 · 10⁻¹¹.
+/// An edge reaching behind the fix's hemisphere (a shape spanning tens of degrees) has no image
+/// there; thousands of kilometers away, nothing lies beyond its line, and its triangle holds the
+/// share of the wedge it subtends, from the angle between the great circles toward its ends.
 ///
 /// Fast path (`value`): where the fix is more than `fastPathSigmas` σ from every vertex and at
 /// most one edge comes within that distance, the footprint near the fix is a half-plane (or
@@ -67,13 +70,25 @@ public enum PolygonInsideProbability {
         var total = 0.0
         for part in shape.parts {
             for (a, b) in part.edges {
-                // An edge behind the fix's hemisphere is thousands of kilometers away: its
-                // triangle's mass is 0 to double precision.
-                guard let pa = frame.project(a), let pb = frame.project(b) else { continue }
-                total += triangleMass(pa * scale, pb * scale)
+                if let pa = frame.project(a), let pb = frame.project(b) {
+                    total += triangleMass(pa * scale, pb * scale)
+                } else {
+                    // An edge reaching behind the fix's hemisphere is thousands of kilometers
+                    // away: nothing lies beyond its line, and its triangle holds the share of the
+                    // wedge it subtends, the signed angle between the directions to its ends.
+                    total += wedgeAngle(fix, a, b) / (2 * .pi)
+                }
             }
         }
         return min(1, max(0, total))
+    }
+
+    /// The signed angle at `fix` from the great circle toward `a` to the one toward `b`, in
+    /// (−π, π]: positive counterclockwise seen from outside the sphere.
+    static func wedgeAngle(_ fix: UnitVector, _ a: UnitVector, _ b: UnitVector) -> Double {
+        let towardA = a - fix.scaled(by: fix.dot(a))
+        let towardB = b - fix.scaled(by: fix.dot(b))
+        return atan2(fix.dot(towardA.cross(towardB)), towardA.dot(towardB))
     }
 
     /// The signed standard bivariate normal mass of the triangle (origin, p, q), in σ units:

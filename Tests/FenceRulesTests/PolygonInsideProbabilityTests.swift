@@ -95,6 +95,25 @@ struct PolygonInsideProbabilityTests {
         #expect(abs(PolygonInsideProbability.value(shape, fix: courtyard, sigmaMeters: 3) - halfPlane) > 0.02)
     }
 
+    /// A footprint whose far vertices lie behind the fix's hemisphere (a ring at 5° N around the
+    /// pole, 85° from its center): its far edges hold their wedge's share, and a fix near its edge
+    /// gets the half-plane's probability; outside, far from it, 0.
+    @Test func aShapeReachingBehindTheFixIsMeasuredWhole() throws {
+        let ring = (0...16).map { i in try! Coordinate(latitude: 5, longitude: Double(i % 16) * 22.5 - 180) }
+        let shape = SphericalMultiPolygon(try SphericalPolygon(shell: ring))
+        let sigma = 10.0
+        for meters in [-30.0, -10, 0, 10, 30] {
+            // Across the edge between the vertices at 0° and 22.5°, at its middle.
+            let middle = (UnitVector(ring[8]) + UnitVector(ring[9])).normalized
+            let fix = UnitVector(Coordinate(middle).destination(bearingDegrees: 11.25 + 180, distanceMeters: meters))
+            let s = shape.signedDistanceMeters(to: fix)
+            let halfPlane = PolygonInsideProbability.normalCDF(-s / sigma)
+            #expect(abs(PolygonInsideProbability.exact(shape, fix: fix, sigmaMeters: sigma) - halfPlane) < 1e-6, "\(meters) m: s \(s)")
+        }
+        let far = UnitVector(try Coordinate(latitude: -40, longitude: 0))
+        #expect(PolygonInsideProbability.exact(shape, fix: far, sigmaMeters: sigma) < 1e-12)
+    }
+
     /// Far from corners the fast path's half-plane is the edge sum to 1e-9 (the sum's plane is
     /// gnomonic, which puts a line θ away at tan θ: 8 · 10⁻¹¹ relative at 100 m); far from the
     /// whole footprint it is 0, deep inside 1.
