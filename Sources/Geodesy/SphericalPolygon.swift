@@ -85,9 +85,9 @@ public struct SphericalPolygon: Hashable, Sendable {
             for other in 0..<hole where Self.ringsCross(planar[hole], planar[other]) {
                 throw .ringsCross(ring: hole, other: other)
             }
-            guard Self.windingContains(planar[0], planar[hole][0]) else { throw .holeOutsideShell(ring: hole) }
+            guard Self.crosses(planar[0], planar[hole][0]) else { throw .holeOutsideShell(ring: hole) }
             for other in 1..<hole
-            where Self.windingContains(planar[other], planar[hole][0]) || Self.windingContains(planar[hole], planar[other][0]) {
+            where Self.crosses(planar[other], planar[hole][0]) || Self.crosses(planar[hole], planar[other][0]) {
                 throw .nestedHoles(ring: hole, other: other)
             }
         }
@@ -164,19 +164,9 @@ public struct SphericalPolygon: Hashable, Sendable {
         return best
     }
 
-    /// The squared distance from `p` to the segment `a`–`b` in the plane.
-    @inline(__always)
-    static func squaredSegmentDistance(_ p: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
-        let d = b - a
-        let length = (d * d).sum()
-        let t = length > 0 ? min(1, max(0, ((p - a) * d).sum() / length)) : 0
-        let offset = p - (a + d * t)
-        return (offset * offset).sum()
-    }
-
     /// Every edge as its two vertices, ring by ring (shell first).
     public var edges: [(UnitVector, UnitVector)] {
-        ([shell] + holes).flatMap { ring in ring.indices.map { (ring[$0], ring[($0 + 1) % ring.count]) } }
+        rings.flatMap { ring in ring.indices.map { (ring[$0], ring[($0 + 1) % ring.count]) } }
     }
 
     /// The number of vertices over every ring.
@@ -236,8 +226,6 @@ public struct SphericalPolygon: Hashable, Sendable {
         }
         return odd
     }
-
-    static func windingContains(_ ring: [SIMD2<Double>], _ p: SIMD2<Double>) -> Bool { crosses(ring, p) }
 
     /// The orientation of `c` from the line `a` → `b`: positive left, negative right, 0 on it.
     static func orientation(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>) -> Double {

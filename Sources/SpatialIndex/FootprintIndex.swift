@@ -25,8 +25,6 @@ public struct FootprintIndex: Sendable {
     public let tree: KDTree
     /// Each place's footprint, nil for a circle.
     public let footprints: [SphericalMultiPolygon?]
-    /// Whether any place is a footprint (else the tree's answer is exact as it is).
-    public let hasFootprints: Bool
     /// Every footprint's vertices, ring after ring, footprints in the tree's leaf order (places
     /// near each other lie near each other in memory): what a query measures, with no pointer
     /// to follow per footprint.
@@ -65,7 +63,6 @@ public struct FootprintIndex: Sendable {
         }
         tree = KDTree(vectors: vectors, radiiMeters: radii, leafSize: leafSize)
         self.footprints = footprints
-        hasFootprints = footprints.contains { $0 != nil }
         // The arena, in the tree's leaf order; the part and ring tables by place index.
         var partsOf = [[(vertexStart: Int32, ringEnds: [Int32])]](repeating: [], count: footprints.count)
         var arena: [UnitVector] = []
@@ -153,15 +150,15 @@ public struct FootprintIndex: Sendable {
     public func nearest(_ k: Int, to query: UnitVector, into buffer: inout NeighborBuffer, results: inout [Neighbor]) {
         results.removeAll(keepingCapacity: true)
         tree.nearest(k, to: query, measuredTo: .edge, into: &buffer)
-        var exact = false
+        var refined = false
         for neighbor in buffer.neighbors {
             let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
-            if distance != neighbor.distanceMeters { exact = true }
+            if distance != neighbor.distanceMeters { refined = true }
             results.append(Neighbor(index: neighbor.index, distanceMeters: distance))
         }
         // Only circles among the k, or too few places: the tree's ranking is the exact one (any
         // other place's bound, and so its exact distance, is at least the k-th).
-        guard exact, results.count == k, let reach = results.lazy.map(\.distanceMeters).max() else {
+        guard refined, results.count == k, let reach = results.lazy.map(\.distanceMeters).max() else {
             Self.sort(&results)
             return
         }
