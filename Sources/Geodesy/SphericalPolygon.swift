@@ -281,13 +281,20 @@ public struct SphericalPolygon: Hashable, Sendable {
 
 /// Why a polygon was refused (`SphericalPolygon.init`); rings are numbered from 0, the shell.
 public enum PolygonError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A ring with fewer than 3 distinct positions (`count` of them).
     case tooFewPositions(ring: Int, count: Int)
+    /// The shape's enclosing cap is 89° or more.
     case notWithinHemisphere
+    /// Two edges of one ring meet other than at their shared vertex.
     case selfIntersection(ring: Int, firstEdge: Int, secondEdge: Int)
+    /// A hole crosses the shell or another hole.
     case ringsCross(ring: Int, other: Int)
+    /// A hole lies outside the shell.
     case holeOutsideShell(ring: Int)
+    /// One hole lies inside another.
     case nestedHoles(ring: Int, other: Int)
 
+    /// The reason, in words.
     public var description: String {
         switch self {
         case .tooFewPositions(let ring, let count): "ring \(ring) has \(count) distinct positions; a ring needs at least 3"
@@ -302,9 +309,12 @@ public enum PolygonError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// A spherical cap: the points within `radiusRadians` of `center`.
 public struct SphericalCap: Hashable, Sendable {
+    /// The cap's center.
     public let center: UnitVector
+    /// The cap's angular radius, radians.
     public let radiusRadians: Double
 
+    /// A cap of `radiusRadians` around `center` (nothing is validated).
     public init(center: UnitVector, radiusRadians: Double) {
         self.center = center
         self.radiusRadians = radiusRadians
@@ -397,11 +407,13 @@ public struct SphericalCap: Hashable, Sendable {
 /// circle to a straight line. Near the center it is the local east-north plane: a point d meters
 /// away lands tan(d / R), d · (1 + d² / 3R²) / R, from the center: 66 µm off at 2 km.
 public struct GnomonicFrame: Hashable, Sendable {
+    /// The point the plane touches the sphere at, the origin of the images.
     public let center: UnitVector
     /// The tangent plane's axes (east, then north where the center is not near a pole).
     public let east: UnitVector
     public let north: UnitVector
 
+    /// The frame about `center` (a unit vector).
     public init(center: UnitVector) {
         self.center = center
         // Any axis not parallel to the center gives an orthonormal basis of its tangent plane.

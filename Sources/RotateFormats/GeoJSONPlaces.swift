@@ -42,8 +42,11 @@ public enum GeoJSONPlaces {
     public struct Feature: Hashable, Sendable {
         /// The feature's index in the collection, from 0.
         public var index: Int
+        /// The place's id (the feature's `id`, else `properties.id`).
         public var id: String
+        /// `properties.name`, when it is a string.
         public var name: String?
+        /// The place's fence.
         public var shape: Shape
     }
 
@@ -51,22 +54,28 @@ public enum GeoJSONPlaces {
     public struct Rejected: Hashable, Sendable, CustomStringConvertible {
         /// The feature's index in the collection, from 0.
         public var index: Int
+        /// Why it is not a place.
         public var reason: String
 
+        /// `feature INDEX: reason`.
         public var description: String { "feature \(index): \(reason)" }
     }
 
     /// What a file held.
     public struct Result: Sendable {
+        /// The places read, in the collection's order.
         public var features: [Feature] = []
+        /// The features rejected, in the collection's order.
         public var rejected: [Rejected] = []
     }
 
     /// A file that is not a GeoJSON FeatureCollection or Feature at all, or (strict) the first
     /// feature rejected.
     public struct ReadError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What is wrong, in words.
         public var description: String
 
+        /// An error saying `description`.
         public init(description: String) {
             self.description = description
         }

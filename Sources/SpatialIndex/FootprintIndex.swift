@@ -17,7 +17,9 @@ import Darwin
 public struct FootprintIndex: Sendable {
     /// A place's fence.
     public enum Shape: Hashable, Sendable {
+        /// A circular fence: its center and radius, meters.
         case circle(center: UnitVector, radiusMeters: Double)
+        /// A polygon footprint.
         case footprint(SphericalMultiPolygon)
     }
 
@@ -42,6 +44,7 @@ public struct FootprintIndex: Sendable {
     /// whose arrays lie scattered over the heap.
     let kinds: [UInt8]
 
+    /// Indexes `shapes` (a place's index is its position here); `leafSize` as `KDTree`'s.
     public init(_ shapes: [Shape], leafSize: Int = KDTree.defaultLeafSize) {
         var vectors: [UnitVector] = []
         var radii: [Double] = []
