@@ -6,9 +6,10 @@ public enum CatalogChange: Hashable, Sendable {
     case add(Place)
     /// The place with this id goes.
     case remove(id: String)
-    /// The place with this id gets a new center.
+    /// The place with this id gets a new center (a circle only: a footprint is replaced by
+    /// `remove` and `add`).
     case move(id: String, to: Coordinate)
-    /// The place with this id gets a new radius (clamped as the catalog clamps).
+    /// The place with this id gets a new radius (clamped as the catalog clamps; a circle only).
     case setRadius(id: String, meters: Double)
     /// The place with this id reports other crossings.
     case setTransitions(id: String, Transitions)
@@ -29,6 +30,9 @@ public enum CatalogChangeError: Error, Equatable, Sendable, CustomStringConverti
     case unknownID(String, index: Int)
     /// The `add` at position `index` (0-based) names an id the catalog already holds at that point.
     case duplicateID(String, index: Int)
+    /// The `move` or `setRadius` at position `index` (0-based) names a place with a footprint,
+    /// whose center and radius follow from its polygon.
+    case footprintReshaped(String, index: Int)
     /// The resulting places do not make a catalog (an invalid radius, an empty id, …).
     case invalidCatalog(CatalogError)
 
@@ -37,6 +41,8 @@ public enum CatalogChangeError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .unknownID(let id, let index): "change #\(index): no place '\(id)' in the catalog"
         case .duplicateID(let id, let index): "change #\(index): a place '\(id)' is already in the catalog"
+        case .footprintReshaped(let id, let index):
+            "change #\(index): '\(id)' has a footprint; its center and radius follow from the polygon (remove it and add the new shape)"
         case .invalidCatalog(let error): "the changed catalog is invalid: \(error)"
         }
     }
@@ -54,7 +60,8 @@ extension PlaceCatalog {
     /// added; the new catalog stores added ids in NFC, as `init(places:)` does.
     ///
     /// - Throws: `CatalogChangeError.unknownID` when a change other than `add` names an id not in the
-    ///   catalog at that point, `.duplicateID` when an `add` names one that is, and
+    ///   catalog at that point, `.duplicateID` when an `add` names one that is,
+    ///   `.footprintReshaped` for a `move` or `setRadius` of a footprint, and
     ///   `.invalidCatalog` when the resulting places do not make a catalog (for example every place
     ///   removed, or an id over `Identifiers.maximumBytes`). Nothing is applied on a throw.
     /// - Complexity: O((n + c) log n) for n places and c changes (the index is rebuilt).
@@ -73,6 +80,10 @@ extension PlaceCatalog {
             }
             guard let position = positions[change.id] else { throw .unknownID(change.id, index: index) }
             switch change {
+            case .move, .setRadius: if list[position].footprint != nil { throw .footprintReshaped(change.id, index: index) }
+            default: break
+            }
+            switch change {
             case .add: break
             case .remove:
                 removed.insert(position)
@@ -86,7 +97,8 @@ extension PlaceCatalog {
         do {
             return try PlaceCatalog(
                 places: kept, minFenceRadiusMeters: minFenceRadiusMeters, maxRegionRadiusMeters: maxRegionRadiusMeters,
-                refreshIdentifierPrefix: refreshIdentifierPrefix, version: version + 1, approachRadiusMeters: approachRadiusMeters)
+                refreshIdentifierPrefix: refreshIdentifierPrefix, version: version + 1, approachRadiusMeters: approachRadiusMeters,
+                footprintCushionMeters: footprintCushionMeters)
         } catch {
             throw .invalidCatalog(error)
         }

@@ -142,8 +142,13 @@ public struct FenceRotator: Sendable {
             return catalog.count == state.monitored.count
         }
         let reach = refresh.radiusMeters + marginMeters
+        // The tree's edges are exact for circles and lower bounds for footprints: a footprint
+        // found is measured exactly before it counts.
+        let center = UnitVector(refresh.center)
         for neighbor in catalog.index.within(reach, of: refresh.center, measuredTo: .edge)
-        where neighbor.distanceMeters < reach && !positions.contains(neighbor.index) {
+        where neighbor.distanceMeters < reach && !positions.contains(neighbor.index)
+            && (catalog.footprintIndex == nil || catalog.edgeDistanceMeters(of: neighbor.index, to: center) < reach)
+        {
             return false
         }
         return true

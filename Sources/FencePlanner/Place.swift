@@ -1,13 +1,20 @@
 import Geodesy
 
-/// One place the host app may want to geofence.
+/// One place the host app may want to geofence: a circle, or a polygon footprint.
+///
+/// A footprint is registered with the platform by the circle that covers it (`coordinate` and
+/// `radiusMeters` are its enclosing cap, which the catalog recomputes from the footprint), and
+/// whether the device is inside is decided in-app from fixes, never from that circle.
 public struct Place: Hashable, Sendable, Codable {
     /// Unique, non-empty identifier within a catalog (also the platform region identifier).
     public var id: String
-    /// The fence center.
+    /// The fence center (for a footprint, its enclosing cap's center).
     public var coordinate: Coordinate
-    /// Fence radius in meters (finite, > 0); the catalog clamps it to the platform's range.
+    /// Fence radius in meters (finite, > 0); the catalog clamps it to the platform's range. For a
+    /// footprint, its enclosing cap's radius: the circle registered with the platform.
     public var radiusMeters: Double
+    /// The place's polygon footprint, nil for a circular fence.
+    public var footprint: SphericalMultiPolygon?
     /// Free text carried through (not used for planning).
     public var name: String?
     /// Which crossings the host wants reported.
@@ -21,6 +28,15 @@ public struct Place: Hashable, Sendable, Codable {
         self.radiusMeters = radiusMeters
         self.name = name
         self.transitions = transitions
+    }
+
+    /// A place with a polygon footprint, registered by the circle that covers it: its enclosing
+    /// cap (`SphericalMultiPolygon.cap`) gives `coordinate` and `radiusMeters`.
+    public init(id: String, footprint: SphericalMultiPolygon, name: String? = nil, transitions: Transitions = .both) {
+        self.init(
+            id: id, coordinate: Coordinate(footprint.cap.center), radiusMeters: footprint.cap.radiusMeters, name: name,
+            transitions: transitions)
+        self.footprint = footprint
     }
 
     /// The platform registration for this place.

@@ -7,11 +7,13 @@ import SpatialIndex
 /// Places are stored sorted by id, so "ties broken by index" in the index means "ties broken by
 /// id" for the planner, whatever order the input came in.
 public struct PlaceCatalog: Sendable {
-    /// The places, sorted by id, radii clamped.
+    /// The places, sorted by id, radii clamped (a footprint's center and radius are its enclosing
+    /// cap's).
     public let places: [Place]
     /// The index over `places` (same order), ranked by fence edge with the clamped radii.
     public let index: KDTree
-    /// Each place's unit vector, in `places` order (exactly the vectors the index holds).
+    /// Each place's unit vector, in `places` order (exactly the vectors the index holds; a
+    /// footprint's enclosing cap's center).
     public let vectors: [UnitVector]
     /// Each place's registration, in `places` order.
     public let fences: [Fence]
@@ -32,12 +34,19 @@ public struct PlaceCatalog: Sendable {
     /// The smallest region the platform resolves, when the catalog registers smaller places by
     /// an approach region (`planning`); nil: every place is registered by its own fence.
     public let approachRadiusMeters: Double?
+    /// How much wider than its enclosing cap the circle registering a footprint is in `planning`,
+    /// meters (0: the cap itself).
+    public let footprintCushionMeters: Double
+    /// The exact index over the places' fences, circles and footprints, when some place has a
+    /// footprint (nil: `index` ranks every fence exactly). The planner ranks by it.
+    public let footprintIndex: FootprintIndex?
     /// The catalog the planner registers: the same places in the same positions, each place
     /// smaller than `approachRadiusMeters` by a circle of that radius around its center (an
-    /// approach region, which contains its fence); `self` when no place is smaller or no approach
-    /// radius was given. Its index ranks by the approach regions' edges, so a refresh region
-    /// planned on it keeps the device from every unmonitored approach region, and so from every
-    /// unmonitored fence.
+    /// approach region, which contains its fence), and each footprint, with an approach radius or
+    /// a cushion, by the circle of its enclosing cap widened by `footprintCushionMeters` (and at
+    /// least the approach radius); `self` when no place is registered so. Its index ranks by the
+    /// approach regions' edges, so a refresh region planned on it keeps the device from every
+    /// unmonitored approach region, and so from every unmonitored fence.
     public var planning: PlaceCatalog { approach?.catalog ?? self }
     private let approach: ApproachCatalog?
 
@@ -66,14 +75,18 @@ public struct PlaceCatalog: Sendable {
     ///   - version: the catalog's version number (see `applying(_:)`).
     ///   - approachRadiusMeters: places smaller than this are registered by a circle of this
     ///     radius around them (`planning`); finite, > 0 and at most `maxRegionRadiusMeters`.
-    /// - Throws: `CatalogError`: `.invalidRadiusRange` (also for an approach radius out of range)
-    ///   or `.emptyRefreshPrefix` for bad arguments
+    ///   - footprintCushionMeters: footprints are registered in `planning` by their enclosing
+    ///     cap widened by this; finite and ≥ 0.
+    /// - Throws: `CatalogError`: `.invalidRadiusRange` (also for an approach radius or cushion
+    ///   out of range) or `.emptyRefreshPrefix` for bad arguments
     ///   (checked first), `.empty` for no places, else the first invalid place by input position
-    ///   (`.emptyID`, `.longID`, `.duplicateID`, `.reservedID`, `.invalidRadius`).
-    /// - Complexity: O(n log n).
+    ///   (`.emptyID`, `.longID`, `.duplicateID`, `.reservedID`, `.invalidRadius`,
+    ///   `.footprintTooLarge`).
+    /// - Complexity: O(n log n), plus O(v) for v footprint vertices.
     public init(
         places: [Place], minFenceRadiusMeters: Double = 1, maxRegionRadiusMeters: Double = 400_000,
-        refreshIdentifierPrefix: String = "refresh-", version: Int = 0, approachRadiusMeters: Double? = nil
+        refreshIdentifierPrefix: String = "refresh-", version: Int = 0, approachRadiusMeters: Double? = nil,
+        footprintCushionMeters: Double = 0
     ) throws(CatalogError) {
         guard minFenceRadiusMeters.isFinite, maxRegionRadiusMeters.isFinite, minFenceRadiusMeters > 0,
             minFenceRadiusMeters <= maxRegionRadiusMeters
@@ -82,6 +95,9 @@ public struct PlaceCatalog: Sendable {
         }
         if let approach = approachRadiusMeters, !(approach.isFinite && approach > 0 && approach <= maxRegionRadiusMeters) {
             throw .invalidRadiusRange(min: approach, max: maxRegionRadiusMeters)
+        }
+        guard footprintCushionMeters.isFinite, footprintCushionMeters >= 0, footprintCushionMeters <= maxRegionRadiusMeters else {
+            throw .invalidRadiusRange(min: footprintCushionMeters, max: maxRegionRadiusMeters)
         }
         guard !refreshIdentifierPrefix.isEmpty else { throw .emptyRefreshPrefix }
         guard !places.isEmpty else { throw .empty }
@@ -102,6 +118,15 @@ public struct PlaceCatalog: Sendable {
             if place.id.hasPrefix(refreshIdentifierPrefix) {
                 throw .reservedID(place.id, position: position, prefix: refreshIdentifierPrefix)
             }
+            if let footprint = place.footprint {
+                // The registered circle is the footprint's enclosing cap, whatever was given.
+                place.coordinate = Coordinate(footprint.cap.center)
+                place.radiusMeters = footprint.cap.radiusMeters
+                clamped[position] = place
+                guard place.radiusMeters <= maxRegionRadiusMeters else {
+                    throw .footprintTooLarge(place.id, position: position, radiusMeters: place.radiusMeters)
+                }
+            }
             guard place.radiusMeters.isFinite, place.radiusMeters > 0 else {
                 throw .invalidRadius(place.id, position: position, radiusMeters: place.radiusMeters)
             }
@@ -118,7 +143,8 @@ public struct PlaceCatalog: Sendable {
         self.maxRegionRadiusMeters = maxRegionRadiusMeters
         self.clamps = clamps
         self.refreshIdentifierPrefix = refreshIdentifierPrefix
-        self.vectors = clamped.map { UnitVector($0.coordinate) }
+        let vectors = clamped.map { $0.footprint?.cap.center ?? UnitVector($0.coordinate) }
+        self.vectors = vectors
         self.fences = clamped.map(\.fence)
         let firstRadius = clamped[0].radiusMeters
         self.uniformRadiusMeters = clamped.allSatisfy { $0.radiusMeters == firstRadius } ? firstRadius : nil
@@ -129,10 +155,27 @@ public struct PlaceCatalog: Sendable {
         for (i, place) in clamped.enumerated() { positions[place.id] = i }
         self.positionsByID = positions
         self.approachRadiusMeters = approachRadiusMeters
-        if let approach = approachRadiusMeters, clamped.contains(where: { $0.radiusMeters < approach }) {
+        self.footprintCushionMeters = footprintCushionMeters
+        let hasFootprints = clamped.contains { $0.footprint != nil }
+        self.footprintIndex =
+            hasFootprints
+            ? FootprintIndex(
+                clamped.indices.map { i in
+                    clamped[i].footprint.map { .footprint($0) } ?? .circle(center: vectors[i], radiusMeters: clamped[i].radiusMeters)
+                }) : nil
+        let registersFootprints = hasFootprints && (approachRadiusMeters != nil || footprintCushionMeters > 0)
+        let registersSmall = approachRadiusMeters.map { approach in clamped.contains { $0.footprint == nil && $0.radiusMeters < approach } }
+        if registersFootprints || registersSmall == true {
+            // The planning places: circles only, each footprint by its widened cap.
+            var registered = clamped
+            for i in registered.indices where registered[i].footprint != nil {
+                registered[i].footprint = nil
+                registered[i].radiusMeters = min(
+                    maxRegionRadiusMeters, max(approachRadiusMeters ?? 0, registered[i].radiusMeters + footprintCushionMeters))
+            }
             self.approach = ApproachCatalog(
                 catalog: try PlaceCatalog(
-                    places: clamped, minFenceRadiusMeters: max(minFenceRadiusMeters, approach),
+                    places: registered, minFenceRadiusMeters: max(minFenceRadiusMeters, approachRadiusMeters ?? 0),
                     maxRegionRadiusMeters: maxRegionRadiusMeters,
                     refreshIdentifierPrefix: refreshIdentifierPrefix, version: version))
         } else {
@@ -145,16 +188,35 @@ public struct PlaceCatalog: Sendable {
     /// - Throws: `CatalogError.invalidRadiusRange` for an approach radius that is not finite,
     ///   > 0 and at most `maxRegionRadiusMeters`.
     public func withApproachRadius(_ meters: Double?) throws(CatalogError) -> PlaceCatalog {
+        try withApproach(radiusMeters: meters, footprintCushionMeters: footprintCushionMeters)
+    }
+
+    /// The same places, version and radius range with approach regions of `radiusMeters` (nil:
+    /// none) and footprints registered by their enclosing cap widened by `footprintCushionMeters`.
+    ///
+    /// - Throws: `CatalogError.invalidRadiusRange` for an approach radius that is not finite,
+    ///   > 0 and at most `maxRegionRadiusMeters`, or a cushion not finite and ≥ 0.
+    public func withApproach(radiusMeters: Double?, footprintCushionMeters: Double) throws(CatalogError) -> PlaceCatalog {
         try PlaceCatalog(
             places: places, minFenceRadiusMeters: minFenceRadiusMeters, maxRegionRadiusMeters: maxRegionRadiusMeters,
-            refreshIdentifierPrefix: refreshIdentifierPrefix, version: version, approachRadiusMeters: meters)
+            refreshIdentifierPrefix: refreshIdentifierPrefix, version: version, approachRadiusMeters: radiusMeters,
+            footprintCushionMeters: footprintCushionMeters)
     }
 
     /// Whether the place at `position` is registered by an approach region (`planning`) rather
-    /// than by its own fence.
+    /// than by its own fence, so that only a cue comes from the platform and the visit is decided
+    /// in-app: every footprint, and every circle smaller than the approach radius.
     public func registersByApproach(_ position: Int) -> Bool {
+        if places[position].footprint != nil { return true }
         guard let approach else { return false }
         return approach.catalog.radiiMeters[position] > radiiMeters[position]
+    }
+
+    /// The signed distance from `point` to the fence edge of the place at `position`, meters,
+    /// negative inside: exact for a footprint as for a circle.
+    public func edgeDistanceMeters(of position: Int, to point: UnitVector) -> Double {
+        let circle = RankingKey.edgeMeters(squaredChord: vectors[position].squaredChord(to: point), radiusMeters: radiiMeters[position])
+        return footprintIndex?.edgeDistanceMeters(of: position, to: point, bound: circle) ?? circle
     }
 
     /// Number of places.
@@ -209,6 +271,9 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRadius(String, position: Int, radiusMeters: Double)
     /// The clamp range in meters is unusable: not finite, `min` ≤ 0, or `min` > `max`.
     case invalidRadiusRange(min: Double, max: Double)
+    /// The footprint at `position` is enclosed by no circle the platform accepts: its enclosing
+    /// cap's radius, meters, exceeds `maxRegionRadiusMeters`.
+    case footprintTooLarge(String, position: Int, radiusMeters: Double)
     /// The refresh-identifier prefix is empty (every id would start with it).
     case emptyRefreshPrefix
 
@@ -223,6 +288,8 @@ public enum CatalogError: Error, Equatable, Sendable, CustomStringConvertible {
         case .reservedID(let id, let position, let prefix): "place #\(position) id '\(id)' starts with the refresh prefix '\(prefix)'"
         case .invalidRadius(let id, let position, let radius): "place #\(position) '\(id)' has radius \(radius); it must be finite and > 0"
         case .invalidRadiusRange(let min, let max): "invalid radius range \(min)...\(max)"
+        case .footprintTooLarge(let id, let position, let radius):
+            "place #\(position) '\(id)' has a footprint whose enclosing circle's radius, \(Int(radius.rounded(.up))) m, exceeds the largest region's"
         case .emptyRefreshPrefix: "the refresh identifier prefix is empty"
         }
     }

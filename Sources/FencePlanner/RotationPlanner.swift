@@ -120,8 +120,13 @@ public struct RotationPlanner: Sendable {
         decision.trustedFix = trusted
 
         if catalog.count <= slots {
-            catalog.index.nearest(catalog.count, to: query, measuredTo: .edge, into: &buffer)
-            decision.setMonitored(buffer.neighbors[...])
+            if let footprints = catalog.footprintIndex {
+                footprints.nearest(catalog.count, to: query, into: &buffer, results: &ranked)
+                decision.setMonitored(ranked[...])
+            } else {
+                catalog.index.nearest(catalog.count, to: query, measuredTo: .edge, into: &buffer)
+                decision.setMonitored(buffer.neighbors[...])
+            }
             decision.refreshRadiusMeters = nil
             decision.nextUnmonitoredEdgeMeters = nil
             decision.guarantee = .exact
@@ -180,9 +185,7 @@ public struct RotationPlanner: Sendable {
         func edge(_ position: Int) -> Double {
             if let known = ranked.first(where: { $0.index == position }) { return known.distanceMeters }
             if let known = otherEdges.first(where: { $0.position == position }) { return known.edge }
-            let value = RankingKey.edgeMeters(
-                squaredChord: catalog.vectors[position].squaredChord(to: query),
-                radiusMeters: catalog.places[position].radiusMeters)
+            let value = catalog.edgeDistanceMeters(of: position, to: query)
             otherEdges.append((position, value))
             return value
         }
@@ -256,6 +259,11 @@ public struct RotationPlanner: Sendable {
     /// bound the search, and ranking them first and checking every candidate against them would
     /// be work for nothing.
     private mutating func rank(_ query: UnitVector, count: Int, warm: Bool) {
+        if let footprints = catalog.footprintIndex {
+            // Footprints are ranked exactly by their index (the warm neighborhood ranks circles).
+            footprints.nearest(count, to: query, into: &buffer, results: &ranked)
+            return
+        }
         if warm && neighborhood.rank(query, count: count, uniformRadius: catalog.uniformRadiusMeters, into: &ranked) { return }
         ranked.removeAll(keepingCapacity: true)
         if warm {
@@ -288,6 +296,11 @@ public struct RotationPlanner: Sendable {
     /// (slots+1)-th nearest is within reach, i.e. when it can exceed the slots).
     private mutating func overlappingCount(_ query: UnitVector, reach: Double, kthEdge: Double) -> Int {
         guard kthEdge <= reach else { return 0 }
+        if let footprints = catalog.footprintIndex {
+            var found: [Neighbor] = []
+            footprints.within(reach, of: query, into: &buffer, results: &found)
+            return found.count
+        }
         catalog.index.within(reach, of: query, measuredTo: .edge, into: &buffer)
         return buffer.neighbors.count
     }

@@ -95,3 +95,54 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
     /// The number of vertices over every part.
     public var vertexCount: Int { parts.reduce(0) { $0 + $1.vertexCount } }
 }
+
+extension SphericalMultiPolygon: Codable {
+    /// Encodes the parts as arrays of rings (shell first), each ring an array of `[x, y, z]` unit
+    /// vectors as stored (oriented, the closing vertex not repeated): decoding rebuilds the same
+    /// shape bit for bit, which latitudes and longitudes in degrees would not.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(parts.map { part in ([part.shell] + part.holes).map { ring in ring.map { [$0.x, $0.y, $0.z] } } })
+    }
+
+    /// Decodes what `encode(to:)` writes, validating as `init(parts:)` does.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for a vector that is not three finite numbers of
+    ///   unit length (within 1e-9), no rings in a part, or a shape `SphericalPolygon` refuses
+    ///   (the reason in the description).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let encoded = try container.decode([[[[Double]]]].self)
+        func corrupted(_ reason: String) -> DecodingError {
+            DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: reason))
+        }
+        var parts: [SphericalPolygon] = []
+        for rings in encoded {
+            var vectors: [[UnitVector]] = []
+            for ring in rings {
+                vectors.append(
+                    try ring.map { components in
+                        guard components.count == 3, components.allSatisfy(\.isFinite) else {
+                            throw corrupted("a footprint vertex is not three finite numbers")
+                        }
+                        let vector = UnitVector(x: components[0], y: components[1], z: components[2])
+                        guard abs(vector.x * vector.x + vector.y * vector.y + vector.z * vector.z - 1) <= 1e-9 else {
+                            throw corrupted("a footprint vertex is not a unit vector")
+                        }
+                        return vector
+                    })
+            }
+            guard let shell = vectors.first else { throw corrupted("a footprint part has no rings") }
+            do {
+                parts.append(try SphericalPolygon(shellVectors: shell, holeVectors: Array(vectors.dropFirst())))
+            } catch {
+                throw corrupted("footprint part \(parts.count): \(error)")
+            }
+        }
+        do {
+            self = try SphericalMultiPolygon(parts: parts)
+        } catch {
+            throw corrupted("footprint: \(error)")
+        }
+    }
+}

@@ -56,10 +56,23 @@ public struct SphericalPolygon: Hashable, Sendable {
             guard distinct.count >= 3 else { throw .tooFewPositions(ring: index, count: distinct.count) }
             rings.append(distinct)
         }
-        guard let cap = SphericalCap.enclosing(rings[0]), cap.radiusRadians < SphericalCap.hemisphereLimitRadians else {
+        guard var cap = SphericalCap.enclosing(rings[0]), cap.radiusRadians < SphericalCap.hemisphereLimitRadians else {
             throw .notWithinHemisphere
         }
-        let frame = GnomonicFrame(center: cap.center)
+        var frame = GnomonicFrame(center: cap.center)
+        // The cap of the shell as stored (counterclockwise): a polygon rebuilt from its own
+        // rings gets the same cap to the last bit (the enclosing cap's rounding depends on the
+        // order of its points).
+        if let projected = Optional(rings[0].compactMap(frame.project)), projected.count == rings[0].count,
+            Self.signedArea(projected) < 0
+        {
+            rings[0].reverse()
+            guard let reversed = SphericalCap.enclosing(rings[0]), reversed.radiusRadians < SphericalCap.hemisphereLimitRadians else {
+                throw .notWithinHemisphere
+            }
+            cap = reversed
+            frame = GnomonicFrame(center: cap.center)
+        }
         var planar: [[SIMD2<Double>]] = []
         for (index, ring) in rings.enumerated() {
             var points: [SIMD2<Double>] = []

@@ -271,7 +271,7 @@ public enum BenchCommand: Subcommand {
             let loaded = try Inputs.places(places, console: console)
             configuration.count = loaded.catalog.count
             // File order (not the catalog's id order), so result indices are row numbers.
-            let filePlaces = loaded.result.places
+            let filePlaces = loaded.places
             var radii = filePlaces.map(\.radiusMeters)
             if options.mixedRadii {
                 // Replace the file's radii with seeded random ones (20 m to 5 km).

@@ -13,10 +13,14 @@ import Darwin
 /// `--rejects FILE` writes the rejected rows as CSV.
 enum Inputs {
     static let placeOptions: [OptionSpec] = [
-        OptionSpec("--places", value: "FILE", help: "Places CSV (id, lat, lon, optional radius_m and name).", required: true),
-        OptionSpec("--radius", value: "M", help: "Fence radius for rows without one, meters.", default: "100"),
-        OptionSpec("--strict", help: "Fail on the first bad row instead of skipping it."),
-        OptionSpec("--rejects", value: "FILE", help: "Write rejected rows with their reasons as CSV."),
+        OptionSpec(
+            "--places", value: "FILE",
+            help:
+                "Places: CSV (id, lat, lon, optional radius_m and name) or GeoJSON (Point with radius_m, Polygon, MultiPolygon), told by the extension .geojson/.json or the first character.",
+            required: true),
+        OptionSpec("--radius", value: "M", help: "Fence radius for rows and Points without one, meters.", default: "100"),
+        OptionSpec("--strict", help: "Fail on the first bad row or feature instead of skipping it."),
+        OptionSpec("--rejects", value: "FILE", help: "Write rejected rows (or features) with their reasons as CSV."),
     ]
 
     /// How to read a places file: `--places`, `--radius`, `--strict`, `--rejects`.
@@ -38,7 +42,12 @@ enum Inputs {
 
     struct LoadedPlaces {
         var path: String
-        var result: PlacesCSV.Result
+        /// The accepted places in file order (ids in NFC, radii as read).
+        var places: [Place]
+        /// Rows (CSV) or features (GeoJSON) read, and how many were rejected.
+        var read: Int, rejected: Int
+        /// "rows" or "features".
+        var unit: String
         var catalog: PlaceCatalog
         var defaultRadiusMeters: Double
     }
@@ -49,14 +58,34 @@ enum Inputs {
         return options
     }
 
+    /// Ids that would collide with refresh-region identifiers are rejected rows too.
+    static let refreshPrefix = "refresh-"
+
     static func places(_ options: PlaceOptions, console: Console) throws(CommandError) -> LoadedPlaces {
         let path = options.path, radius = options.defaultRadiusMeters
-        // Ids that would collide with refresh-region identifiers are rejected rows too.
-        let prefix = "refresh-"
+        // GeoJSON by its extension or its first character; standard input is read whole first.
+        let lowercased = path.lowercased()
+        var stdin: [UInt8]?
+        let isGeoJSON: Bool
+        do throws(FileReadError) {
+            if path == "-" { stdin = try FileBytes.contents(of: path) }
+            let head: [UInt8]
+            if let stdin { head = stdin } else { head = try FileBytes.head(of: path) }
+            isGeoJSON = lowercased.hasSuffix(".geojson") || lowercased.hasSuffix(".json") || GeoJSONPlaces.looksLikeGeoJSON(head)
+            if isGeoJSON && stdin == nil { stdin = try FileBytes.contents(of: path) }
+        } catch {
+            throw .failure(error.description)
+        }
+        if isGeoJSON, let bytes = stdin { return try geoJSONPlaces(options, bytes: bytes, console: console) }
+        let prefix = refreshPrefix
         var result: PlacesCSV.Result
-        do {
-            result = try PlacesCSV.read(
-                path: path, options: .init(defaultRadiusMeters: radius, strict: options.strict, reservedIDPrefix: prefix))
+        do throws(PlacesCSVError) {
+            let csvOptions = PlacesCSV.Options(defaultRadiusMeters: radius, strict: options.strict, reservedIDPrefix: prefix)
+            if let stdin {
+                result = try PlacesCSV.read(bytes: stdin, options: csvOptions)
+            } else {
+                result = try PlacesCSV.read(path: path, options: csvOptions)
+            }
         } catch {
             if case .noValidRows(let header, let rejected) = error.reason {
                 // Every row was bad: each is still reported (and written to --rejects) before the failure.
@@ -81,7 +110,47 @@ enum Inputs {
         for clamp in catalog.clamps {
             console.err("\(path):\(lineOf[clamp.id] ?? 0): radius \(clamp.requestedMeters) m clamped to \(clamp.clampedMeters) m")
         }
-        return LoadedPlaces(path: path, result: result, catalog: catalog, defaultRadiusMeters: radius)
+        return LoadedPlaces(
+            path: path, places: result.places, read: result.rowsRead, rejected: result.rejected.count, unit: "rows", catalog: catalog,
+            defaultRadiusMeters: radius)
+    }
+
+    /// Places from GeoJSON: each rejected feature reported as `FILE: feature N: reason`, then the
+    /// count line; `--rejects` writes `feature,reason` rows.
+    static func geoJSONPlaces(_ options: PlaceOptions, bytes: [UInt8], console: Console) throws(CommandError) -> LoadedPlaces {
+        let path = options.path
+        let result: GeoJSONPlaces.Result
+        do {
+            result = try GeoJSONPlaces.read(
+                bytes: bytes,
+                options: .init(defaultRadiusMeters: options.defaultRadiusMeters, strict: options.strict, reservedIDPrefix: refreshPrefix))
+        } catch {
+            throw .failure("\(path): \(error)")
+        }
+        let rejected = result.rejected
+        let places = result.features.map(\.place)
+        let indices = result.features.map(\.index)
+        for feature in rejected { console.err("\(path): feature \(feature.index): \(feature.reason)") }
+        let read = places.count + rejected.count
+        console.err("\(path): \(read) features read, \(places.count) accepted, \(rejected.count) rejected")
+        if let rejectsPath = options.rejectsPath {
+            try TextOutput.write(RejectsFile.lines(features: rejected), to: rejectsPath)
+        }
+        guard !places.isEmpty else { throw .failure("\(path): no valid features") }
+        let catalog: PlaceCatalog
+        do {
+            catalog = try PlaceCatalog(places: places, refreshIdentifierPrefix: refreshPrefix)
+        } catch {
+            throw .failure("\(path): \(error)")
+        }
+        let indexOf = Dictionary(zip(places.map(\.id), indices), uniquingKeysWith: { a, _ in a })
+        for clamp in catalog.clamps {
+            console.err(
+                "\(path): feature \(indexOf[clamp.id] ?? 0): radius \(clamp.requestedMeters) m clamped to \(clamp.clampedMeters) m")
+        }
+        return LoadedPlaces(
+            path: path, places: places, read: read, rejected: rejected.count, unit: "features", catalog: catalog,
+            defaultRadiusMeters: options.defaultRadiusMeters)
     }
 
     /// Each rejected row as `FILE:LINE: reason`, the count line, and the `--rejects` file.

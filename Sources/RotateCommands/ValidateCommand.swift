@@ -44,7 +44,7 @@ public enum ValidateCommand: Subcommand {
         let places = loaded.catalog.places
         var lines = [
             "rotate validate: \(loaded.path)",
-            "rows           \(loaded.result.rowsRead) read, \(places.count) accepted, \(loaded.result.rejected.count) rejected",
+            "\(loaded.unit.padding(toLength: 15, withPad: " ", startingAt: 0))\(loaded.read) read, \(places.count) accepted, \(loaded.rejected) rejected",
         ]
         let lats = places.map(\.coordinate.latitude), lons = places.map(\.coordinate.longitude)
         if let south = lats.min(), let north = lats.max(), let west = lons.min(), let east = lons.max() {

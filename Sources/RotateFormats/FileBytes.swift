@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Reads a file (or standard input, for the path `-`) in chunks, for the streaming readers.
-enum FileBytes {
+public enum FileBytes {
     static let chunkSize = 1 << 20
 
     /// Calls `body` with successive chunks of the file. Throws `FileReadError` when the file
@@ -31,8 +31,24 @@ enum FileBytes {
         }
     }
 
-    /// The whole file as bytes.
-    static func contents(of path: String) throws(FileReadError) -> [UInt8] {
+    /// The first bytes of a file (at most one chunk, 1 MiB): enough to tell its format. Not for
+    /// standard input, which it would consume.
+    public static func head(of path: String) throws(FileReadError) -> [UInt8] {
+        struct Enough: Error {}
+        var bytes: [UInt8] = []
+        do {
+            try forEachChunk(of: path) { chunk in
+                bytes.append(contentsOf: chunk)
+                throw Enough()
+            }
+        } catch let error as FileReadError {
+            throw error
+        } catch {}
+        return bytes
+    }
+
+    /// The whole file as bytes (`-`: standard input).
+    public static func contents(of path: String) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         do {
             try forEachChunk(of: path) { bytes.append(contentsOf: $0) }

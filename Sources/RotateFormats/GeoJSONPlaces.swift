@@ -1,3 +1,4 @@
+import FencePlanner
 import Foundation
 import Geodesy
 
@@ -23,10 +24,14 @@ public enum GeoJSONPlaces {
         public var defaultRadiusMeters: Double
         /// Stop at the first rejected feature.
         public var strict: Bool
+        /// Ids starting with this are rejected (the refresh regions' prefix), when given.
+        public var reservedIDPrefix: String?
 
-        public init(defaultRadiusMeters: Double = 100, strict: Bool = false) {
+        /// Reading options; see each property.
+        public init(defaultRadiusMeters: Double = 100, strict: Bool = false, reservedIDPrefix: String? = nil) {
             self.defaultRadiusMeters = defaultRadiusMeters
             self.strict = strict
+            self.reservedIDPrefix = reservedIDPrefix
         }
     }
 
@@ -48,6 +53,14 @@ public enum GeoJSONPlaces {
         public var name: String?
         /// The place's fence.
         public var shape: Shape
+
+        /// The place: a circle, or a footprint registered by its enclosing circle.
+        public var place: Place {
+            switch shape {
+            case .circle(let center, let radius): Place(id: id, coordinate: center, radiusMeters: radius, name: name)
+            case .polygon(let footprint): Place(id: id, footprint: footprint, name: name)
+            }
+        }
     }
 
     /// A feature that is not a place, and why.
@@ -139,8 +152,16 @@ public enum GeoJSONPlaces {
             throw FeatureError("not a Feature object")
         }
         let properties = object["properties"] as? [String: Any] ?? [:]
-        guard let id = Self.identifier(object["id"]) ?? Self.identifier(properties["id"]), !id.isEmpty else {
+        guard let given = Self.identifier(object["id"]) ?? Self.identifier(properties["id"]), !given.isEmpty else {
             throw FeatureError("no id (the feature's \"id\" or properties.id)")
+        }
+        // One spelling for canonically equal ids, as the catalog stores them.
+        let id = Identifiers.canonical(given)
+        guard id.utf8.count <= Identifiers.maximumBytes else {
+            throw FeatureError("id is \(id.utf8.count) bytes long; at most \(Identifiers.maximumBytes)")
+        }
+        if let prefix = options.reservedIDPrefix, id.hasPrefix(prefix) {
+            throw FeatureError("id \"\(id)\" starts with the reserved prefix \"\(prefix)\"")
         }
         let name = properties["name"] as? String
         guard let geometry = object["geometry"] as? [String: Any], let type = geometry["type"] as? String else {

@@ -12,8 +12,9 @@ import Darwin
 /// the distance from a point to the cap's edge is a lower bound of its signed distance to the
 /// footprint's edge (inside too), as a circle's own edge distance is exact. A query takes the k
 /// nearest by that bound, refines them exactly, then every place whose bound is within the k-th
-/// exact distance (no other can come nearer), and keeps the k nearest exactly, ties by index:
-/// the answer of ranking every place by its exact edge distance.
+/// exact distance (no other can come nearer), and keeps the k nearest exactly: the answer of
+/// ranking every place by its exact edge distance, ties as `RankingKey` breaks them (the nearer
+/// circle or cap center, then the index).
 public struct FootprintIndex: Sendable {
     /// A place's fence.
     public enum Shape: Hashable, Sendable {
@@ -27,6 +28,8 @@ public struct FootprintIndex: Sendable {
     public let tree: KDTree
     /// Each place's footprint, nil for a circle.
     public let footprints: [SphericalMultiPolygon?]
+    /// Each place's circle center or cap center: ties in edge distance go to the nearer.
+    let centers: [UnitVector]
     /// Every footprint's vertices, ring after ring, footprints in the tree's leaf order (places
     /// near each other lie near each other in memory): what a query measures, with no pointer
     /// to follow per footprint.
@@ -66,6 +69,7 @@ public struct FootprintIndex: Sendable {
         }
         tree = KDTree(vectors: vectors, radiiMeters: radii, leafSize: leafSize)
         self.footprints = footprints
+        centers = vectors
         // The arena, in the tree's leaf order; the part and ring tables by place index.
         var partsOf = [[(vertexStart: Int32, ringEnds: [Int32])]](repeating: [], count: footprints.count)
         var arena: [UnitVector] = []
@@ -148,8 +152,8 @@ public struct FootprintIndex: Sendable {
         return measured ? (best.squareRoot(), inside) : nil
     }
 
-    /// The `k` places nearest to `query` by exact fence edge, sorted, ties by index, written to
-    /// `results`; `buffer` is the tree's scratch.
+    /// The `k` places nearest to `query` by exact fence edge, sorted (ties as `RankingKey`), written
+    /// to `results`; `buffer` is the tree's scratch.
     public func nearest(_ k: Int, to query: UnitVector, into buffer: inout NeighborBuffer, results: inout [Neighbor]) {
         results.removeAll(keepingCapacity: true)
         tree.nearest(k, to: query, measuredTo: .edge, into: &buffer)
@@ -162,7 +166,7 @@ public struct FootprintIndex: Sendable {
         // Only circles among the k, or too few places: the tree's ranking is the exact one (any
         // other place's bound, and so its exact distance, is at least the k-th).
         guard refined, results.count == k, let reach = results.lazy.map(\.distanceMeters).max() else {
-            Self.sort(&results)
+            sort(&results, query)
             return
         }
         let found = results
@@ -174,12 +178,29 @@ public struct FootprintIndex: Sendable {
             let distance = known?.distanceMeters ?? edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
             if distance <= reach { results.append(Neighbor(index: neighbor.index, distanceMeters: distance)) }
         }
-        Self.sort(&results)
+        sort(&results, query)
         if results.count > k { results.removeLast(results.count - k) }
     }
 
-    static func sort(_ results: inout [Neighbor]) {
-        results.sort { ($0.distanceMeters, $0.index) < ($1.distanceMeters, $1.index) }
+    /// Every place whose exact fence edge is within `meters` of `query`, sorted (ties as
+    /// `RankingKey`), written to `results`; `buffer` is the tree's scratch.
+    public func within(_ meters: Double, of query: UnitVector, into buffer: inout NeighborBuffer, results: inout [Neighbor]) {
+        results.removeAll(keepingCapacity: true)
+        // The tree's edges are lower bounds: it finds a superset, refined exactly.
+        tree.within(meters + 1e-6, of: query, measuredTo: .edge, into: &buffer)
+        for neighbor in buffer.neighbors {
+            let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
+            if distance <= meters { results.append(Neighbor(index: neighbor.index, distanceMeters: distance)) }
+        }
+        sort(&results, query)
+    }
+
+    func sort(_ results: inout [Neighbor], _ query: UnitVector) {
+        results.sort { a, b in
+            RankingKey.precedes(
+                key: a.distanceMeters, squaredChord: centers[a.index].squaredChord(to: query), index: a.index,
+                b.distanceMeters, centers[b.index].squaredChord(to: query), b.index)
+        }
     }
 
     /// Bytes per vertex of the query's arena (a unit vector, and the ring and part tables over

@@ -112,7 +112,8 @@ public final class SidecarStore: @unchecked Sendable {
                     current = try PlaceCatalog(
                         places: try database.places(), minFenceRadiusMeters: catalog.minFenceRadiusMeters,
                         maxRegionRadiusMeters: catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: catalog.refreshIdentifierPrefix,
-                        version: version, approachRadiusMeters: catalog.approachRadiusMeters)
+                        version: version, approachRadiusMeters: catalog.approachRadiusMeters,
+                        footprintCushionMeters: catalog.footprintCushionMeters)
                 } catch {
                     throw StateFileError(path: path, reason: "corrupt: the stored catalog is invalid: \(error)")
                 }

@@ -14,6 +14,7 @@ import Testing
         var config: RotationConfiguration
         var maxStepMeters: Double
         var inaccurateShare: Double = 0
+        var footprintShare: Double = 0
         var description: String { name }
     }
 
@@ -36,12 +37,21 @@ import Testing
         Scenario(
             name: "android slots", count: 1_500, sideMeters: 12_000, radii: 100...150,
             config: RotationConfiguration(limit: 100, headroom: 5, marginMeters: 150), maxStepMeters: 300),
+        Scenario(
+            name: "footprints and circles", count: 700, sideMeters: 5_000, radii: 20...300,
+            config: RotationConfiguration(marginMeters: 30, stickinessMeters: 80), maxStepMeters: 120, footprintShare: 0.6),
+        Scenario(
+            name: "footprints, untrusted fixes, dense", count: 400, sideMeters: 600, radii: 10...60,
+            config: RotationConfiguration(limit: 10, headroom: 1, marginMeters: 15, stickinessMeters: 30, maxTrustedAccuracyMeters: 80),
+            maxStepMeters: 40, inaccurateShare: 0.3, footprintShare: 0.8),
     ]
 
     @Test(arguments: scenarios)
     func rotatorMatchesTheReferenceAndKeepsTheDiffInvariants(scenario: Scenario) throws {
         let seed = TestSeed.value(salt: UInt64(scenario.count) &* 31 &+ UInt64(scenario.name.utf8.count))
-        let catalog = PlannerFixtures.catalog(count: scenario.count, sideMeters: scenario.sideMeters, radii: scenario.radii, seed: seed)
+        let catalog = PlannerFixtures.catalog(
+            count: scenario.count, sideMeters: scenario.sideMeters, radii: scenario.radii, footprintShare: scenario.footprintShare,
+            seed: seed)
         var rotator = try FenceRotator(catalog: catalog, configuration: scenario.config)
         let config = rotator.configuration
         let walk = PlannerFixtures.walk(
@@ -106,7 +116,9 @@ import Testing
                 let reach = update.selection.trustedFix ? 0 : (fix.accuracyMeters ?? 0)
                 let monitored = Set(update.selection.fences.map(\.id))
                 for place in catalog.places where !monitored.contains(place.id) {
-                    let edge = fix.coordinate.distance(to: place.coordinate) - place.radiusMeters
+                    let edge =
+                        place.footprint?.signedDistanceMeters(to: UnitVector(fix.coordinate))
+                        ?? fix.coordinate.distance(to: place.coordinate) - place.radiusMeters
                     #expect(edge - region.radiusMeters >= config.marginMeters + reach - 1e-6, "\(place.id) within reach; \(context)")
                 }
             }

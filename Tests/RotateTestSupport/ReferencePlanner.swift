@@ -11,13 +11,18 @@ public enum ReferencePlanner {
         var squaredChord: Double
     }
 
-    /// Every place ranked by (edge, squared chord, position), as `RankingKey` defines.
+    /// Every place ranked by (edge, squared chord, position), as `RankingKey` defines; a
+    /// footprint's edge is its polygon's (`SphericalMultiPolygon.signedDistanceMeters`), its
+    /// center its enclosing cap's.
     static func ranking(_ catalog: PlaceCatalog, at fix: Fix) -> [Ranked] {
         let query = UnitVector(fix.coordinate)
         return catalog.places.enumerated().map { position, place in
-            let squaredChord = UnitVector(place.coordinate).squaredChord(to: query)
+            let center = place.footprint?.cap.center ?? UnitVector(place.coordinate)
+            let squaredChord = center.squaredChord(to: query)
             return Ranked(
-                position: position, edge: RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: place.radiusMeters),
+                position: position,
+                edge: place.footprint?.signedDistanceMeters(to: query)
+                    ?? RankingKey.edgeMeters(squaredChord: squaredChord, radiusMeters: place.radiusMeters),
                 squaredChord: squaredChord)
         }.sorted { a, b in
             if a.edge != b.edge { return a.edge < b.edge }
@@ -86,24 +91,55 @@ public enum ReferencePlanner {
 /// Seeded catalogs and walks for planner tests.
 public enum PlannerFixtures {
     /// `count` places uniform in a square of `sideMeters` around `center`, radii from `radii`,
-    /// ids `p0000…` shuffled so input order differs from id order.
+    /// ids `p0000…` shuffled so input order differs from id order; `footprintShare` of them are
+    /// footprints instead (`footprint(around:radiusMeters:using:)`).
     public static func catalog(
         count: Int, sideMeters: Double, center: Coordinate = Coordinate(validLatitude: 45.8, longitude: 15.97),
-        radii: ClosedRange<Double> = 100...100, seed: UInt64
+        radii: ClosedRange<Double> = 100...100, footprintShare: Double = 0, seed: UInt64
     ) -> PlaceCatalog {
         var rng = SplitMix64(seed: seed)
         var places = (0..<count).map { i in
-            Place(
-                id: "p" + String(repeating: "0", count: max(0, 4 - String(i).count)) + String(i),
-                coordinate: SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters, using: &rng),
-                radiusMeters: radii.lowerBound == radii.upperBound
-                    ? radii.lowerBound : rng.nextDouble(in: radii.lowerBound..<radii.upperBound))
+            let id = "p" + String(repeating: "0", count: max(0, 4 - String(i).count)) + String(i)
+            let coordinate = SyntheticCoordinates.uniformInSquare(around: center, sideMeters: sideMeters, using: &rng)
+            let radius =
+                radii.lowerBound == radii.upperBound ? radii.lowerBound : rng.nextDouble(in: radii.lowerBound..<radii.upperBound)
+            if footprintShare > 0 && rng.nextUnit() < footprintShare {
+                return Place(id: id, footprint: footprint(around: coordinate, radiusMeters: radius, using: &rng))
+            }
+            return Place(id: id, coordinate: coordinate, radiusMeters: radius)
         }
         places.shuffle(using: &rng)
         do {
             return try PlaceCatalog(places: places)
         } catch {
             preconditionFailure("fixture catalog invalid: \(error)")
+        }
+    }
+
+    /// A star-shaped footprint of 4–40 vertices around `center`, each 0.2–1 × `radiusMeters` from
+    /// it (some long and thin), with a square hole around the center half the time when it has 8
+    /// vertices or more.
+    public static func footprint(
+        around center: Coordinate, radiusMeters: Double, using rng: inout SplitMix64
+    ) -> SphericalMultiPolygon {
+        let vertices = Int(rng.next() % 37) + 4
+        let stretch = rng.nextDouble(in: 0.3..<1)
+        let shell = (0..<vertices).map { i -> Coordinate in
+            let bearing = 360 * (Double(i) + rng.nextDouble(in: 0..<0.8)) / Double(vertices)
+            let distance = radiusMeters * (i % 2 == 0 ? 1 : stretch) * rng.nextDouble(in: 0.7..<1)
+            return center.destination(bearingDegrees: bearing, distanceMeters: distance)
+        }
+        // Every shell vertex is at least 0.21 × radius from the center and, with 8 vertices or
+        // more, two consecutive ones at most 81° apart seen from it: every edge passes at least
+        // 0.21 × cos 40.5° = 0.16 × radius from the center, so a hole of half-diagonal 0.1 ×
+        // radius lies inside.
+        let holes: [[Coordinate]] =
+            vertices < 8 || rng.next() % 2 == 0
+            ? [] : [[45.0, 135, 225, 315].map { center.destination(bearingDegrees: $0, distanceMeters: radiusMeters * 0.1) }]
+        do {
+            return SphericalMultiPolygon(try SphericalPolygon(shell: shell, holes: holes))
+        } catch {
+            preconditionFailure("fixture footprint invalid: \(error)")
         }
     }
 

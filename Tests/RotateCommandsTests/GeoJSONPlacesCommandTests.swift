@@ -1,0 +1,84 @@
+import Foundation
+import Geodesy
+import Testing
+
+/// Commands reading places from GeoJSON: known by the extension or the first character, every
+/// rejected feature reported with its index and reason, polygon edges in the outputs.
+@Suite struct GeoJSONPlacesCommandTests {
+    /// A hall (a rectangle with a courtyard hole), a kiosk circle, a reserved id and a bad ring.
+    static let collection = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":"hall","properties":{"name":"Hall"},"geometry":{"type":"Polygon","coordinates":[
+          [[24.940,60.170],[24.942,60.170],[24.942,60.171],[24.940,60.171],[24.940,60.170]],
+          [[24.9405,60.1703],[24.9405,60.1707],[24.9415,60.1707],[24.9415,60.1703],[24.9405,60.1703]]]}},
+        {"type":"Feature","properties":{"id":"kiosk","radius_m":20},"geometry":{"type":"Point","coordinates":[24.939,60.1695]}},
+        {"type":"Feature","id":"refresh-3","properties":{},"geometry":{"type":"Point","coordinates":[24.939,60.1695]}},
+        {"type":"Feature","id":"bad","properties":{},"geometry":{"type":"Polygon","coordinates":[[[24.94,60.17],[24.942,60.17],[24.94,60.17]]]}}
+        ]}
+        """
+
+    func write(_ text: String, name: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-geojson-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func monitored(_ out: String) throws -> [String: Double] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        let list = try #require(object["monitored"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as? String ?? "", $0["edge_m"] as? Double ?? .nan) })
+    }
+
+    /// Inside the courtyard the hall is 22.2 m away (the hole's edge), inside its walls the edge
+    /// is negative; the same file named .txt is still GeoJSON by its first character.
+    @Test(arguments: ["places.geojson", "places.txt"])
+    func selectGivesPolygonEdgesAndReportsEachRejectedFeature(name: String) throws {
+        let path = try write(Self.collection, name: name)
+        let rejects = path + ".rejects.csv"
+        let courtyard = CapturingConsole.run(
+            ["select", "--places", path, "--at", "60.1705,24.941", "--format", "json", "--rejects", rejects])
+        #expect(courtyard.code == 0, "\(courtyard.err)")
+        let edges = try monitored(courtyard.out)
+        // 0.0002° of latitude to the courtyard's north and south walls: 22.24 m.
+        #expect(abs((edges["hall"] ?? 0) - 22.24) < 0.05)
+        #expect(Set(edges.keys) == ["hall", "kiosk"])
+        #expect(courtyard.err.contains("\(path): feature 2: id \"refresh-3\" starts with the reserved prefix"))
+        #expect(courtyard.err.contains("\(path): feature 3: ring 0 has 3 positions"))
+        #expect(courtyard.err.contains("4 features read, 2 accepted, 2 rejected"))
+        let rows = try String(contentsOfFile: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "feature,reason" && rows.count == 3)
+
+        // In the wing between the courtyard and the east wall: 0.00025° of longitude at 60.17°N
+        // from the courtyard (13.9 m) and from the east wall; inside, so negative.
+        let wing = CapturingConsole.run(["select", "--places", path, "--at", "60.1705,24.94175", "--format", "json"])
+        #expect(wing.code == 0, "\(wing.err)")
+        let wingEdge = try #require(try monitored(wing.out)["hall"])
+        let quarterMilliDegree = 0.00025 * Double.pi / 180 * Earth.meanRadiusMeters * cos(60.1705 * Double.pi / 180)
+        #expect(abs(wingEdge + quarterMilliDegree) < 0.05)
+    }
+
+    @Test func strictStopsAtTheFirstRejectedFeature() throws {
+        let path = try write(Self.collection, name: "places.geojson")
+        let result = CapturingConsole.run(["select", "--places", path, "--at", "60.1705,24.941", "--strict"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("feature 2"))
+    }
+
+    @Test func aFileWithNoValidFeatureFailsAfterReportingEach() throws {
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":null},{"type":"Feature"}]}"#
+        let path = try write(text, name: "none.geojson")
+        let result = CapturingConsole.run(["select", "--places", path, "--at", "60.1705,24.941"])
+        #expect(result.code == 1)
+        #expect(result.err.contains("feature 0:") && result.err.contains("feature 1:"))
+        #expect(result.err.contains("no valid features"))
+    }
+
+    @Test func validateCountsFeatures() throws {
+        let path = try write(Self.collection, name: "places.geojson")
+        let result = CapturingConsole.run(["validate", "--places", path])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("features       4 read, 2 accepted, 2 rejected"))
+    }
+}
