@@ -74,8 +74,9 @@ extension FenceMonitor {
         edges.reserveCapacity(state.tracks.count)
         for i in state.tracks.indices {
             let distance = Self.meters(vector, trackVectors[i])
-            edges.append(distance - state.tracks[i].radiusMeters)
-            evaluate(track: i, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
+            let edge = edgeMeters(track: i, vector, distance: distance)
+            edges.append(edge)
+            evaluate(track: i, vector, distance: distance, edge: edge, sigma: sigma, reach: reach, step: step, time: time, into: &output)
         }
         // Untracked places within reach, in order of edge distance from this fix (ties by
         // position), whichever neighbourhood was scanned to find them.
@@ -84,7 +85,11 @@ extension FenceMonitor {
             refreshNeighborhood(around: vector, reach: reach)
             for position in neighborhood where !trackPositions.contains(position) {
                 let distance = Self.meters(vector, catalog.vectors[position])
-                let edge = distance - catalog.radiiMeters[position]
+                // A footprint's enclosing circle first (its edge is never farther), then its own.
+                var edge = distance - catalog.radiiMeters[position]
+                if edge <= reach && catalog.places[position].footprint != nil {
+                    edge = catalog.edgeDistanceMeters(of: position, to: vector)
+                }
                 if edge <= reach { reached.append((edge, distance, position)) }
             }
             if reached.count > 1 { reached.sort { ($0.edge, $0.position) < ($1.edge, $1.position) } }
@@ -97,7 +102,8 @@ extension FenceMonitor {
             trackVectors.append(catalog.vectors[position])
             edges.append(edge)
             evaluate(
-                track: state.tracks.count - 1, distance: distance, sigma: sigma, reach: reach, step: step, time: time, into: &output)
+                track: state.tracks.count - 1, vector, distance: distance, edge: edge, sigma: sigma, reach: reach, step: step, time: time,
+                into: &output)
         }
         // Forget places that are outside, far, and have no evidence under way.
         keepTracks(state.tracks.indices.map { i in state.tracks[i].inside || state.tracks[i].streak > 0 || edges[i] <= reach })
@@ -166,18 +172,38 @@ extension FenceMonitor {
         neighborhoodReachMeters = queried
     }
 
+    /// The footprint of the place a track follows, nil for a circle (or a place no longer in the
+    /// catalog).
+    func footprint(track i: Int) -> SphericalMultiPolygon? {
+        let position = trackPositions[i]
+        return position >= 0 ? catalog.places[position].footprint : nil
+    }
+
+    /// The signed distance from `vector` to the fence edge of track `i`'s place, meters, negative
+    /// inside: `distance` (from the fence's center) less the radius for a circle, exact for a
+    /// footprint.
+    func edgeMeters(track i: Int, _ vector: UnitVector, distance: Double) -> Double {
+        if footprint(track: i) != nil { return catalog.edgeDistanceMeters(of: trackPositions[i], to: vector) }
+        return distance - state.tracks[i].radiusMeters
+    }
+
+    /// P(inside) of track `i`'s place for a fix at `vector` with σ per axis: the Rice probability
+    /// of a circle (`distance` from its center), the Owen's T edge sum of a footprint.
+    func insideProbability(track i: Int, _ vector: UnitVector, distance: Double, sigma: Double) -> Double {
+        if let footprint = footprint(track: i) { return PolygonInsideProbability.value(footprint, fix: vector, sigmaMeters: sigma) }
+        return InsideProbability.value(distanceMeters: distance, radiusMeters: state.tracks[i].radiusMeters, sigmaMeters: sigma)
+    }
+
     /// The confident rule for one track at one fix.
     private mutating func evaluate(
-        track i: Int, distance: Double, sigma: Double, reach: Double, step: Double, time: Double, into output: inout MonitorOutput
+        track i: Int, _ vector: UnitVector, distance: Double, edge: Double, sigma: Double, reach: Double, step: Double, time: Double,
+        into output: inout MonitorOutput
     ) {
-        let radius = state.tracks[i].radiusMeters
-        // P(inside) only near the edge: beyond `reach` outside it is below 3·10⁻⁵, and as deep
-        // inside above 1 − 3.4·10⁻⁴ (the center of a fence of radius 4 σ): the rule's evidence is
-        // the same as with the exact value.
-        let edge = distance - radius
-        let p =
-            edge > reach
-            ? 0 : edge < -reach ? 1 : InsideProbability.value(distanceMeters: distance, radiusMeters: radius, sigmaMeters: sigma)
+        // P(inside) only near the edge: beyond `reach` outside it is below 3·10⁻⁵ for a circle
+        // and below e^(−8) = 3.4·10⁻⁴ for any shape (none of it is nearer than the edge), and as
+        // deep inside above 1 − 3.4·10⁻⁴ (a disc of 4 σ around the fix lies inside): the rule's
+        // evidence is the same as with the exact value.
+        let p = edge > reach ? 0 : edge < -reach ? 1 : insideProbability(track: i, vector, distance: distance, sigma: sigma)
         state.tracks[i].lastProbability = p
         state.tracks[i].lastProbabilitySeconds = time
         let inside = state.tracks[i].inside
@@ -237,8 +263,8 @@ extension FenceMonitor {
     /// exceeds the entry threshold.
     private mutating func enterIfInside(_ id: String, fix: Fix, time: Double, into output: inout MonitorOutput) {
         guard let i = track(of: id), !state.tracks[i].inside else { return }
-        let distance = Self.meters(UnitVector(fix.coordinate), trackVectors[i])
-        let p = InsideProbability.value(distanceMeters: distance, radiusMeters: state.tracks[i].radiusMeters, sigmaMeters: sigma(of: fix))
+        let vector = UnitVector(fix.coordinate)
+        let p = insideProbability(track: i, vector, distance: Self.meters(vector, trackVectors[i]), sigma: sigma(of: fix))
         state.tracks[i].lastProbability = p
         state.tracks[i].lastProbabilitySeconds = time
         if p > settings.enterProbability { enter(track: i, at: time, evidence: .fixes(probabilityInside: p), into: &output) }

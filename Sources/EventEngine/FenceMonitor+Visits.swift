@@ -248,7 +248,7 @@ extension FenceMonitor {
     mutating func endCueFarFromPlaces(_ fix: Fix, rules: VisitSettings) {
         guard let cue = state.cue, cue.placeID == nil, cue.moves < rules.burstMoves, state.stay?.arrival == nil else { return }
         let reach = 1.5 * (fix.accuracyMeters ?? rules.attribution.defaultAccuracyMeters)
-        if catalog.index.within(reach, of: fix.coordinate, measuredTo: .edge).isEmpty { state.cue?.moves = rules.burstMoves }
+        if catalog.placesWithin(reach, of: UnitVector(fix.coordinate)).isEmpty { state.cue?.moves = rules.burstMoves }
     }
 
     /// Feeds a fix to the stay detector (`Settings.visits`): a stay long enough reports a
@@ -358,9 +358,12 @@ extension FenceMonitor {
         let model = rules.attribution
         let variance = model.meanVariance(
             sigmaSquared: stay.fixVariance, count: stay.count, spanSeconds: stay.lastSeconds - stay.startSeconds)
-        let nearby = catalog.index.within(rules.candidateRadiusMeters, of: mean, measuredTo: .edge)
+        let nearby = catalog.placesWithin(rules.candidateRadiusMeters, of: UnitVector(mean))
         let candidates = nearby.map { neighbor in
             let fence = catalog.fences[neighbor.index]
+            if let footprint = catalog.places[neighbor.index].footprint {
+                return StopAttribution.Candidate(id: fence.id, footprint: footprint)
+            }
             return StopAttribution.Candidate(id: fence.id, fence: CircularFence(center: fence.center, radiusMeters: fence.radiusMeters))
         }
         let posterior = model.posterior(mean: mean, meanVariance: variance, candidates: candidates)

@@ -212,6 +212,19 @@ public struct PlaceCatalog: Sendable {
         return approach.catalog.radiiMeters[position] > radiiMeters[position]
     }
 
+    /// Every place whose fence edge is within `meters` of `point`, exactly for footprints as for
+    /// circles, nearest first (ties as `RankingKey`).
+    public func placesWithin(_ meters: Double, of point: UnitVector) -> [Neighbor] {
+        var buffer = NeighborBuffer()
+        guard let footprintIndex else {
+            index.within(meters, of: point, measuredTo: .edge, into: &buffer)
+            return buffer.neighbors
+        }
+        var found: [Neighbor] = []
+        footprintIndex.within(meters, of: point, into: &buffer, results: &found)
+        return found
+    }
+
     /// The signed distance from `point` to the fence edge of the place at `position`, meters,
     /// negative inside: exact for a footprint as for a circle.
     public func edgeDistanceMeters(of position: Int, to point: UnitVector) -> Double {

@@ -48,8 +48,11 @@ func transitionEvent(from old: PresenceState, to new: PresenceState) -> FenceEve
 /// σ comes from each fix's accuracy through `accuracyModel`, or `defaultSigmaMeters` when a fix
 /// has none. From unknown, `dwellFixes` fixes of clear evidence decide either way.
 public struct ConfidentRule: FenceRule {
-    /// The fence the rule watches.
+    /// The fence the rule watches (for a footprint, its enclosing circle).
     public let fence: CircularFence
+    /// The footprint the rule watches instead of the circle, when given: P(inside) is then its
+    /// Owen's T edge sum (`PolygonInsideProbability`).
+    public var footprint: SphericalMultiPolygon?
     /// P(inside) a fix must exceed to count as evidence of being inside, `0...1`.
     public var enterProbability: Double
     /// P(inside) a fix must fall below to count as evidence of being outside, `0...1`, below
@@ -106,8 +109,10 @@ public struct ConfidentRule: FenceRule {
         case .success(let p): position = p
         }
         let sigma = fix.accuracyMeters.map { accuracyModel.sigma(forAccuracyMeters: $0) } ?? defaultSigmaMeters
-        let p = InsideProbability.value(
-            distanceMeters: position.distance(to: fence.center), radiusMeters: fence.radiusMeters, sigmaMeters: sigma)
+        let p =
+            footprint.map { PolygonInsideProbability.value($0, fix: UnitVector(position), sigmaMeters: sigma) }
+            ?? InsideProbability.value(
+                distanceMeters: position.distance(to: fence.center), radiusMeters: fence.radiusMeters, sigmaMeters: sigma)
         let step = previousPosition.map { $0.distance(to: position) } ?? 0
         previousPosition = position
         // The evidence this fix gives, if it contradicts the current state.

@@ -23,12 +23,23 @@ import Geodesy
 public struct StopAttribution: Hashable, Sendable {
     /// A place the stop may have been at.
     public struct Candidate: Hashable, Sendable {
+        /// The place's id.
         public var id: String
+        /// The place's circle (for a footprint, the circle registered for it).
         public var fence: CircularFence
+        /// The place's footprint, nil for a circle: the user stands anywhere on it, evenly.
+        public var footprint: SphericalMultiPolygon?
 
+        /// A circular place.
         public init(id: String, fence: CircularFence) {
             self.id = id
             self.fence = fence
+        }
+
+        /// A place with a footprint; `fence` is its enclosing circle.
+        public init(id: String, footprint: SphericalMultiPolygon) {
+            self.init(id: id, fence: CircularFence(center: Coordinate(footprint.cap.center), radiusMeters: footprint.cap.radiusMeters))
+            self.footprint = footprint
         }
     }
 
@@ -134,6 +145,18 @@ public struct StopAttribution: Hashable, Sendable {
         return gaussian * inside / Self.discShare
     }
 
+    /// The density of the fixes' mean at `mean`, per m², for a place with a footprint: the user
+    /// stands anywhere on it, evenly (a store's floor), and the mean is off by a Gaussian of
+    /// `sigmaMeters` per axis, so the density is the footprint's P(inside) under a Gaussian
+    /// centered on the mean (`PolygonInsideProbability`, exact) over its area; with no error to
+    /// speak of (σ below a millimeter), 1 / area inside and 0 outside.
+    static func density(mean: UnitVector, footprint: SphericalMultiPolygon, sigmaMeters sigma: Double) -> Double {
+        let area = footprint.areaSquareMeters
+        guard area > 0 else { return 0 }
+        guard sigma >= 1e-3 else { return footprint.contains(mean) ? 1 / area : 0 }
+        return PolygonInsideProbability.value(footprint, fix: mean, sigmaMeters: sigma) / area
+    }
+
     /// The mass of a circular Gaussian of σ r / 2 within r of its center: 1 − e⁻².
     static let discShare = -expm1(-2.0)
 
@@ -144,14 +167,17 @@ public struct StopAttribution: Hashable, Sendable {
         let none = candidates.isEmpty ? 1 : noneProbability
         guard let mean else { return candidates.map { (Optional($0.id), share) } + [(nil, none)] }
         let sigma = meanVariance.squareRoot()
+        let meanVector = UnitVector(mean)
         var weights: [(id: String?, weight: Double)] = candidates.map { candidate in
-            (
-                candidate.id,
-                share
-                    * Self.density(
+            let density =
+                if let footprint = candidate.footprint {
+                    Self.density(mean: meanVector, footprint: footprint, sigmaMeters: sigma)
+                } else {
+                    Self.density(
                         distanceMeters: mean.distance(to: candidate.fence.center), radiusMeters: candidate.fence.radiusMeters,
                         sigmaMeters: sigma)
-            )
+                }
+            return (candidate.id, share * density)
         }
         weights.append((nil, none / (.pi * noneRadiusMeters * noneRadiusMeters)))
         let total = weights.reduce(0) { $0 + $1.weight }

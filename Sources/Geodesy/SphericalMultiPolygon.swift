@@ -94,6 +94,9 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
 
     /// The number of vertices over every part.
     public var vertexCount: Int { parts.reduce(0) { $0 + $1.vertexCount } }
+
+    /// The area on the sphere, square meters: the sum of the parts' (`SphericalPolygon.areaSquareMeters`).
+    public var areaSquareMeters: Double { parts.reduce(0) { $0 + $1.areaSquareMeters } }
 }
 
 extension SphericalMultiPolygon: Codable {

@@ -185,6 +185,27 @@ public struct SphericalPolygon: Hashable, Sendable {
     /// The number of vertices over every ring.
     public var vertexCount: Int { shell.count + holes.reduce(0) { $0 + $1.count } }
 
+    /// The area on the sphere, square meters: the shell's less its holes'.
+    ///
+    /// Each ring's area is the sum of the solid angles of the triangles (cap center, vᵢ, vᵢ₊₁),
+    /// each by Van Oosterom and Strackee's formula, tan(Ω / 2) = c · (a × b) / (1 + c · a +
+    /// a · b + b · c), with the triple product taken as c · ((a − c) × (b − c)), equal to it,
+    /// from the small differences: it keeps its precision for triangles meters across (the
+    /// spherical excess of their angles would not).
+    public var areaSquareMeters: Double {
+        let c = cap.center
+        func solidAngle(_ ring: [UnitVector]) -> Double {
+            var total = 0.0
+            for i in ring.indices {
+                let a = ring[i], b = ring[(i + 1) % ring.count]
+                total += 2 * atan2(c.dot((a - c).cross(b - c)), 1 + c.dot(a) + a.dot(b) + b.dot(c))
+            }
+            return abs(total)
+        }
+        let steradians = solidAngle(shell) - holes.reduce(0) { $0 + solidAngle($1) }
+        return steradians * Earth.meanRadiusMeters * Earth.meanRadiusMeters
+    }
+
     /// The angle from `p` to the great-circle arc from `a` to `b` (shorter than π), radians: to
     /// the foot of the perpendicular when it falls within the arc, else to the nearer end.
     public static func arcDistanceRadians(_ p: UnitVector, _ a: UnitVector, _ b: UnitVector) -> Double {

@@ -13,7 +13,8 @@ import SpatialIndex
 /// (`PlannerStrategy`). Every reselection is recorded with its sample.
 ///
 /// The check: the true path, densified between consecutive samples along the great circle at most
-/// 1 m apart (`DensifiedPath`, as the visit oracle walks it), is tested against every fence of the catalog (through the index), with the
+/// 1 m apart (`DensifiedPath`, as the visit oracle walks it), is tested against every fence of the
+/// catalog (through the index; a footprint by its polygon), with the
 /// places monitored from the latest reselection at or before the segment's first sample. A
 /// *miss* is a moment when the true position is inside (or on) the fence of a place that is not
 /// monitored then; consecutive missed points of one place are one miss event.
@@ -80,12 +81,18 @@ public enum MissedFenceOracle {
             let b = length == 0 ? a : path.path.vectors[i + 1]
             let midpoint = UnitVector(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z).normalized
             catalog.index.within(length / 2 + 0.001, of: midpoint, measuredTo: .edge, into: &buffer)
+            // A footprint is found by its enclosing circle and tested by its polygon.
             let candidates = buffer.neighbors.map {
-                (index: $0.index, chord2: GreatCircle.squaredChord(arcMeters: catalog.places[$0.index].radiusMeters))
+                (
+                    index: $0.index, chord2: GreatCircle.squaredChord(arcMeters: catalog.places[$0.index].radiusMeters),
+                    footprint: catalog.places[$0.index].footprint
+                )
             }
             path.forEachPoint(ofStep: i) { point, _ in
                 checkedPoint += 1
-                let containing = candidates.filter { point.squaredChord(to: catalog.vectors[$0.index]) <= $0.chord2 }
+                let containing = candidates.filter {
+                    $0.footprint?.contains(point) ?? (point.squaredChord(to: catalog.vectors[$0.index]) <= $0.chord2)
+                }
                 for candidate in containing {
                     let id = catalog.places[candidate.index].id
                     guard !monitored.contains(id) else { continue }

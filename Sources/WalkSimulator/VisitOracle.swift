@@ -68,7 +68,7 @@ public enum VisitOracle {
         var exact = Tracker()
         var grown = Tracker()
         var buffer = NeighborBuffer()
-        var candidates: [(index: Int, slot: Int, exact: Double, grown: Double)] = []
+        var candidates: [(index: Int, slot: Int, exact: Double, grown: Double, footprint: SphericalMultiPolygon?)] = []
         // Each fence met gets a slot (the trackers' storage) and the squared chords of its radius
         // and grown radius, once: a checked point is compared with a fence by one squared chord,
         // no trigonometry and no hashing.
@@ -106,14 +106,24 @@ public enum VisitOracle {
                         exact.addSlot(id: catalog.places[index].id)
                         grown.addSlot(id: catalog.places[index].id)
                     }
-                    if let known = slots[index] { candidates.append((index, known.slot, known.exact, known.grown)) }
+                    if let known = slots[index] {
+                        candidates.append((index, known.slot, known.exact, known.grown, catalog.places[index].footprint))
+                    }
                 }
             }
             densified.forEachPoint(ofStep: i) { vector, time in
                 checkedPoint += 1
                 for candidate in candidates {
+                    // A footprint's enclosing circle, grown, first; then its polygon.
                     let chord2 = vector.squaredChord(to: catalog.vectors[candidate.index])
                     guard chord2 <= candidate.grown else { continue }
+                    if let footprint = candidate.footprint {
+                        let edge = footprint.signedDistanceMeters(to: vector)
+                        guard edge <= extra else { continue }
+                        grown.inside(candidate.slot, at: time, point: checkedPoint)
+                        if edge <= 0 { exact.inside(candidate.slot, at: time, point: checkedPoint) }
+                        continue
+                    }
                     grown.inside(candidate.slot, at: time, point: checkedPoint)
                     if chord2 <= candidate.exact { exact.inside(candidate.slot, at: time, point: checkedPoint) }
                 }

@@ -64,11 +64,14 @@ func checkVisitShape(_ events: [PlaceEvent], _ context: String) {
     /// With fixes only, the engine emits exactly what the confident rule gives when every fence
     /// of the catalog is checked at every trusted fix (the brute force), on random walks among
     /// overlapping fences, with untrusted fixes mixed in.
-    @Test(arguments: 0..<6)
+    /// Runs 6 and up mix in footprints (star shapes, some with a hole): the rule on each then
+    /// watches the polygon.
+    @Test(arguments: 0..<9)
     func fixesAloneMatchTheRuleOnEveryFence(run: Int) throws {
         let seed = TestSeed.value(salt: 0x4D4F_4E00 + UInt64(run))
         var rng = SplitMixForSeeds(state: seed)
-        let catalog = PlannerFixtures.catalog(count: 150, sideMeters: 1_500, center: Self.center, radii: 30...150, seed: seed)
+        let catalog = PlannerFixtures.catalog(
+            count: 150, sideMeters: 1_500, center: Self.center, radii: 30...150, footprintShare: run >= 6 ? 0.7 : 0, seed: seed)
         var configuration = RotationConfiguration()
         configuration.maxTrustedAccuracyMeters = 25
         // Odd runs with the speed-adaptive dwell.
@@ -78,8 +81,10 @@ func checkVisitShape(_ events: [PlaceEvent], _ context: String) {
         let step = rng.uniform(1, 25)
         let fixes = timedWalk(count: 900, from: Self.center, maxStepMeters: step, inaccurateShare: 0.05, seed: seed)
         var rules = catalog.places.map { place in
-            ConfidentRule(
+            var rule = ConfidentRule(
                 fence: CircularFence(center: place.coordinate, radiusMeters: place.radiusMeters), dwellMeters: settings.dwellMeters)
+            rule.footprint = place.footprint
+            return rule
         }
         var expected: [String] = []
         var actual: [String] = []

@@ -1,4 +1,5 @@
 import FencePlanner
+import Geodesy
 
 /// A visit an app reported: the place it names (nil: none of them, the stop's place not known),
 /// the candidates it weighed (the named place first), and when it was reported, seconds on the
@@ -105,7 +106,8 @@ public enum StopOracle {
 
     /// Whether `stop`'s place is resolvable on `walk`: the position error the phone has there
     /// (the median accuracy the walk's fixes report during the stop: GNSS's few meters under the
-    /// sky, Wi-Fi's 50-65 m indoors, the best it can tell) is at most the place's radius, and
+    /// sky, Wi-Fi's 50-65 m indoors, the best it can tell) is at most the place's radius (a
+    /// footprint's: the radius of a circle of its area), and
     /// no other fence of `catalog` comes within that error of where the user stood (the true
     /// position halfway through the stop): overlapping fences cannot be told apart there however
     /// precise the fixes. A stop without a fix with an accuracy, or at a place `catalog` does not
@@ -116,9 +118,11 @@ public enum StopOracle {
         let accuracies = during.compactMap { $0.fix?.accuracyMeters }.sorted()
         guard !accuracies.isEmpty else { return false }
         let error = accuracies[accuracies.count / 2]
-        guard place.radiusMeters >= error else { return false }
+        // A footprint's size is the radius of the circle of its area.
+        let size = place.footprint.map { ($0.areaSquareMeters / .pi).squareRoot() } ?? place.radiusMeters
+        guard size >= error else { return false }
         let position = during[during.count / 2].truePosition
-        return catalog.index.within(error, of: position, measuredTo: .edge).allSatisfy { catalog.places[$0.index].id == place.id }
+        return catalog.placesWithin(error, of: UnitVector(position)).allSatisfy { catalog.places[$0.index].id == place.id }
     }
 }
 
