@@ -13,7 +13,7 @@ import PackageDescription
 //   WalkSimulator   -> PlatformEmulator, EventEngine   walks, oracles, platform replays, evaluation
 //   RotateJSON                                         the JSON reader and writer, the one decimal number reader, number text
 //   RotateFormats   -> FencePlanner, RotateJSON        CSV, GPX, NDJSON, GeoJSON, SVG, standard streams
-//   SyncService     -> RotateJSON, EventEngine         devices, catalog changes, the sidecar
+//   SyncService     -> RotateFormats, EventEngine      devices, catalog changes (footprints in GeoJSON), the sidecar
 //   CSQLite                                            the system SQLite library (Debian: libsqlite3-dev)
 //   StateStore      -> SyncService, CSQLite            the sidecar's state database
 //   BenchmarkKit    -> SyncService, WalkSimulator, …   stopwatch, bench scenarios
@@ -50,7 +50,8 @@ let package = Package(
         ),
         .target(name: "RotateJSON"),
         .target(name: "RotateFormats", dependencies: ["RotateJSON", "FencePlanner", "SpatialIndex", "Geodesy"]),
-        .target(name: "SyncService", dependencies: ["RotateJSON", "EventEngine", "FencePlanner", "SpatialIndex", "Geodesy"]),
+        .target(
+            name: "SyncService", dependencies: ["RotateFormats", "RotateJSON", "EventEngine", "FencePlanner", "SpatialIndex", "Geodesy"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StateStore", dependencies: ["SyncService", "CSQLite", "EventEngine", "FencePlanner", "Geodesy"]),
         .target(

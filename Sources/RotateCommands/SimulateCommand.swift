@@ -434,9 +434,13 @@ public enum SimulateCommand: Subcommand {
     /// The report as a table, then the platform's figures for each strategy.
     static func printTable(_ outcome: Outcome, _ options: Options, console: Console) {
         let report = outcome.report, scenario = outcome.simulation.scenario, config = outcome.simulation.configuration
+        // Places from a file are described by the file, not by the generator's settings.
+        let placesText =
+            options.places.map { "\(TextFormat.grouped(outcome.simulation.catalog.count)) places of \($0.path), " }
+            ?? "\(TextFormat.grouped(scenario.placeCount)) \(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
+        let walksText = options.walkPath.map { "the walk of \($0)" } ?? "\(TextFormat.grouped(report.walks)) \(scenario.walkKind?.rawValue ?? "mixed") walks"
         console.out(
-            "rotate simulate: \(TextFormat.grouped(report.walks)) \(scenario.walkKind?.rawValue ?? "mixed") walks over \(TextFormat.grouped(scenario.placeCount)) "
-                + "\(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
+            "rotate simulate: \(walksText) over \(placesText)"
                 + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
                 + "margin \(TextFormat.fixed(config.marginMeters, decimals: 1)) m, stickiness \(TextFormat.fixed(config.stickinessMeters, decimals: 0)) m, seed \(scenario.seed)"
         )

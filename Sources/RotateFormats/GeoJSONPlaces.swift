@@ -183,27 +183,50 @@ public enum GeoJSONPlaces {
                 radius = options.defaultRadiusMeters
             }
             shape = .circle(center: center, radiusMeters: radius)
-        case "Polygon":
-            shape = .polygon(SphericalMultiPolygon(try Self.polygon(coordinates)))
-        case "MultiPolygon":
-            guard let parts = coordinates as? [Any], !parts.isEmpty else { throw FeatureError("a MultiPolygon needs at least one polygon") }
-            var polygons: [SphericalPolygon] = []
-            for (i, part) in parts.enumerated() {
-                do throws(FeatureError) {
-                    polygons.append(try Self.polygon(part))
-                } catch {
-                    throw FeatureError("polygon \(i): \(error.reason)")
-                }
-            }
-            do {
-                shape = .polygon(try SphericalMultiPolygon(parts: polygons))
-            } catch {
-                throw FeatureError(error.description)
-            }
+        case "Polygon", "MultiPolygon":
+            shape = .polygon(try Self.footprint(type: type, coordinates: coordinates))
         default:
             throw FeatureError("geometry type \"\(type)\" is not a place (Point, Polygon or MultiPolygon)")
         }
         return Feature(index: index, id: id, name: name, shape: shape)
+    }
+
+    /// A footprint from a GeoJSON geometry object, a Polygon or a MultiPolygon, as
+    /// `JSONSerialization` reads it (what the sidecar's change sets carry), validated as the
+    /// reader validates a feature's.
+    ///
+    /// - Throws: `ReadError` with the reason a feature would be rejected for.
+    public static func footprint(geometry: Any) throws(ReadError) -> SphericalMultiPolygon {
+        do throws(FeatureError) {
+            guard let object = geometry as? [String: Any], let type = object["type"] as? String else {
+                throw FeatureError("a geometry needs a \"type\"")
+            }
+            guard type == "Polygon" || type == "MultiPolygon" else {
+                throw FeatureError("geometry type \"\(type)\" is not a footprint (Polygon or MultiPolygon)")
+            }
+            return try footprint(type: type, coordinates: object["coordinates"])
+        } catch {
+            throw ReadError(description: error.reason)
+        }
+    }
+
+    /// A Polygon's or MultiPolygon's coordinates as a footprint.
+    static func footprint(type: String, coordinates: Any?) throws(FeatureError) -> SphericalMultiPolygon {
+        if type == "Polygon" { return SphericalMultiPolygon(try Self.polygon(coordinates)) }
+        guard let parts = coordinates as? [Any], !parts.isEmpty else { throw FeatureError("a MultiPolygon needs at least one polygon") }
+        var polygons: [SphericalPolygon] = []
+        for (i, part) in parts.enumerated() {
+            do throws(FeatureError) {
+                polygons.append(try Self.polygon(part))
+            } catch {
+                throw FeatureError("polygon \(i): \(error.reason)")
+            }
+        }
+        do {
+            return try SphericalMultiPolygon(parts: polygons)
+        } catch {
+            throw FeatureError(error.description)
+        }
     }
 
     /// A Polygon's rings: each with at least 4 positions, the last equal to the first.

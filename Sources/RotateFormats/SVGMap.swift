@@ -151,9 +151,26 @@ extension SVGMap {
                     monitored
                     ? "fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\""
                     : "fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\""
+                if let footprint = place.footprint {
+                    return
+                        "<path d=\"\(outline(footprint))\" fill-rule=\"evenodd\" \(style) stroke-width=\"1\"><title>\(escape(place.name ?? place.id)) (\(escape(place.id)), footprint of \(footprint.vertexCount) vertices, \(f(footprint.areaSquareMeters)) m², registered by a circle of \(f(place.radiusMeters)) m)\(monitored ? ", monitored" : "")</title></path>"
+                }
                 return
                     "<polygon points=\"\(ring(place.coordinate, place.radiusMeters))\" \(style) stroke-width=\"1\"><title>\(escape(place.name ?? place.id)) (\(escape(place.id)), \(f(place.radiusMeters)) m)\(monitored ? ", monitored" : "")</title></polygon>"
             }
+        }
+
+        /// A footprint's rings as an SVG path, one closed subpath each (holes cut out by the
+        /// even-odd rule); edges drawn straight between projected vertices, as they are at the
+        /// map's scale.
+        func outline(_ footprint: SphericalMultiPolygon) -> String {
+            footprint.parts.flatMap { [$0.shell] + $0.holes }.map { ring in
+                "M"
+                    + ring.map { vertex in
+                        let (x, y) = screen(Coordinate(vertex))
+                        return "\(f(x)),\(f(y))"
+                    }.joined(separator: " L") + " Z"
+            }.joined(separator: " ")
         }
 
         /// The walk as a line, its start a green dot and its end a square.

@@ -9,11 +9,15 @@ import SyncService
 /// current version and every device's `MonitorState`, so a restart resumes exactly where the
 /// last committed batch left off without replaying change sets (docs/sidecar.md, Durable state).
 ///
-/// Schema version 1 (`PRAGMA user_version`; `PRAGMA application_id` is 0x726F7461, "rota"):
+/// Schema version 2 (`PRAGMA user_version`; `PRAGMA application_id` is 0x726F7461, "rota"; a
+/// version 1 file, without footprints, gains the `footprint` column when opened):
 /// - `meta(key, value)`: `catalog_version`, `input_lines` (input lines handled by every process
 ///   on this file, through the last commit), `seed_digest` (the places file the database was
 ///   created from), `created_by`;
-/// - `places(id, name, lat, lon, radius_m, transitions)`: the catalog's current version;
+/// - `places(id, name, lat, lon, radius_m, transitions, footprint)`: the catalog's current
+///   version; `footprint` is NULL for a circle, else the footprint's JSON
+///   (`SphericalMultiPolygon`'s Codable form: its oriented rings as unit vectors, read back bit
+///   for bit);
 /// - `devices(id, state)`: each device's state in `MonitorStateCoding`'s binary form, in a rowid
 ///   table with a unique index on `id`: a new device's row is appended at the end of the table
 ///   (devices arrive in no order of their ids, and a table ordered by id would take a page write
@@ -26,7 +30,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     /// `PRAGMA application_id` of a rotate state database: 0x726F7461, "rota" in ASCII.
     public static let applicationID: Int64 = 0x726F_7461
     /// `PRAGMA user_version`: the schema this build reads and writes.
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
 
     /// The database file's path, as given.
     public let path: String
@@ -87,7 +91,11 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
                     )
                 }
                 let version = try connection.integer("PRAGMA user_version") ?? 0
-                guard version == Self.schemaVersion else {
+                if version == 1 {
+                    // Version 1 had no footprints: every place is a circle, NULL in the new column.
+                    try connection.execute(
+                        "BEGIN; ALTER TABLE places ADD COLUMN footprint TEXT; PRAGMA user_version = \(Self.schemaVersion); COMMIT;")
+                } else if version != Self.schemaVersion {
                     throw StateFileError(
                         path: path, reason: "rotate state schema version \(version); this build reads version \(Self.schemaVersion)")
                 }
@@ -113,7 +121,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
                     PRAGMA user_version = \(Self.schemaVersion);
                     CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
                     CREATE TABLE places(id TEXT PRIMARY KEY, name TEXT, lat REAL NOT NULL, lon REAL NOT NULL,
-                        radius_m REAL NOT NULL, transitions TEXT NOT NULL) WITHOUT ROWID;
+                        radius_m REAL NOT NULL, transitions TEXT NOT NULL, footprint TEXT) WITHOUT ROWID;
                     CREATE TABLE devices(id TEXT NOT NULL UNIQUE, state BLOB NOT NULL);
                     """)
                 inTransaction = true
@@ -121,7 +129,7 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
             upsertDevice = try connection.prepare(
                 "INSERT INTO devices(id, state) VALUES (?1, ?2) ON CONFLICT(id) DO UPDATE SET state = excluded.state")
             upsertPlace = try connection.prepare(
-                "INSERT OR REPLACE INTO places(id, name, lat, lon, radius_m, transitions) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+                "INSERT OR REPLACE INTO places(id, name, lat, lon, radius_m, transitions, footprint) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
             deletePlace = try connection.prepare("DELETE FROM places WHERE id = ?1")
             upsertMeta = try connection.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)")
         } catch let error as StateFileError {
@@ -270,7 +278,8 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     ///   or when SQLite fails.
     public func places() throws(StateFileError) -> [Place] {
         do {
-            let statement = try connection.prepare("SELECT id, name, lat, lon, radius_m, transitions FROM places ORDER BY id")
+            let statement = try connection.prepare(
+                "SELECT id, name, lat, lon, radius_m, transitions, footprint FROM places ORDER BY id")
             var places: [Place] = []
             while try statement.step() {
                 let id = statement.text(0) ?? ""
@@ -279,10 +288,15 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
                 else {
                     throw StateFileError(path: path, reason: "corrupt: place '\(id)' does not read")
                 }
-                places.append(
-                    Place(
-                        id: id, coordinate: coordinate, radiusMeters: statement.double(4), name: statement.text(1), transitions: transitions
-                    ))
+                var place = Place(
+                    id: id, coordinate: coordinate, radiusMeters: statement.double(4), name: statement.text(1), transitions: transitions)
+                if let json = statement.text(6) {
+                    guard let footprint = try? JSONDecoder().decode(SphericalMultiPolygon.self, from: Data(json.utf8)) else {
+                        throw StateFileError(path: path, reason: "corrupt: the footprint of place '\(id)' does not read")
+                    }
+                    place.footprint = footprint
+                }
+                places.append(place)
             }
             return places
         } catch let error as StateFileError {
@@ -344,6 +358,11 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
             upsertPlace.bind(4, place.coordinate.longitude)
             upsertPlace.bind(5, place.radiusMeters)
             upsertPlace.bind(6, place.transitions.rawValue)
+            if let footprint = place.footprint {
+                upsertPlace.bind(7, String(decoding: try JSONEncoder().encode(footprint), as: UTF8.self))
+            } else {
+                upsertPlace.bindNull(7)
+            }
             try upsertPlace.run()
         } catch {
             throw failure(error)
@@ -438,7 +457,8 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
     }
 
     /// A digest of a catalog's places (ids, positions, radii, transitions and names, in id
-    /// order; 64-bit FNV-1a): what tells the places file a database was created from.
+    /// order, and a footprint's vertices; 64-bit FNV-1a): what tells the places file a database
+    /// was created from. A catalog of circles digests as it did before footprints.
     public static func digest(of catalog: PlaceCatalog) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ byte: UInt8) {
@@ -458,6 +478,20 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
             mix(place.radiusMeters.bitPattern)
             mix(place.transitions.rawValue)
             mix(place.name ?? "")
+            if let footprint = place.footprint {
+                // A byte no UTF-8 text holds, then every ring's vertices and its end.
+                mix(UInt8(0xFE))
+                for part in footprint.parts {
+                    for ring in [part.shell] + part.holes {
+                        for vertex in ring {
+                            mix(vertex.x.bitPattern)
+                            mix(vertex.y.bitPattern)
+                            mix(vertex.z.bitPattern)
+                        }
+                        mix(UInt8(0xFD))
+                    }
+                }
+            }
         }
         return hash
     }

@@ -127,7 +127,7 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
         for change in changes where seen.insert(change.id).inserted {
             // A change set may touch a place more than once: the two versions tell what became of it.
             let old = catalog.position(of: change.id), new = next.position(of: change.id)
-            guard old.map({ catalog.fences[$0] }) != new.map({ next.fences[$0] }) else { continue }
+            guard !Self.sameDefinition(old, in: catalog, new, in: next) else { continue }
             if let old {
                 gone[old] = true
                 anyGone = true
@@ -137,8 +137,13 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
             let vector = next.vectors[position], radius = next.radiiMeters[position]
             // A millimeter of slack for rounding; the exact test below decides.
             circles.within(radius + 1e-3, of: vector, measuredTo: .edge, into: &buffer)
+            let isFootprint = next.places[position].footprint != nil
             for neighbor in buffer.neighbors {
-                let edge = RankingKey.edgeMeters(squaredChord: circleCenters[neighbor.index].squaredChord(to: vector), radiusMeters: radius)
+                var edge = RankingKey.edgeMeters(squaredChord: circleCenters[neighbor.index].squaredChord(to: vector), radiusMeters: radius)
+                // A footprint's enclosing circle is never farther than its polygon: measured exactly when it is near.
+                if isFootprint && edge < circleReach[neighbor.index] {
+                    edge = next.edgeDistanceMeters(of: position, to: circleCenters[neighbor.index])
+                }
                 if edge < circleReach[neighbor.index] { affected.insert(circleDevices[neighbor.index]) }
             }
         }
@@ -167,19 +172,30 @@ public struct DeviceStateIndex<ID: Hashable & Sendable>: Sendable {
             let center = UnitVector(refresh.center)
             let reach = refresh.radiusMeters + marginMeters
             let monitorsChanged = state.monitored.contains { fence in
-                ids.contains(fence.id) && catalog.position(of: fence.id).map { catalog.fences[$0] == fence } == true
-                    && next.position(of: fence.id).map { next.fences[$0] } != fence
+                guard ids.contains(fence.id), let old = catalog.position(of: fence.id), catalog.fences[old] == fence else { return false }
+                return !Self.sameDefinition(old, in: catalog, next.position(of: fence.id), in: next)
             }
             let reached = ids.contains { id in
                 guard let position = next.position(of: id) else { return false }
-                if let old = catalog.position(of: id), catalog.fences[old] == next.fences[position] { return false }
-                return RankingKey.edgeMeters(
-                    squaredChord: center.squaredChord(to: next.vectors[position]),
-                    radiusMeters: next.radiiMeters[position]) < reach
+                if Self.sameDefinition(catalog.position(of: id), in: catalog, position, in: next) { return false }
+                let edge =
+                    next.places[position].footprint?.signedDistanceMeters(to: center)
+                    ?? RankingKey.edgeMeters(
+                        squaredChord: center.squaredChord(to: next.vectors[position]), radiusMeters: next.radiiMeters[position])
+                return edge < reach
             }
             if monitorsChanged || reached { result.append(device) }
         }
         return result
+    }
+}
+
+extension DeviceStateIndex {
+    /// Whether a place is the same in both catalogs: present in both with the same registration
+    /// and the same footprint (a new polygon within the same enclosing circle is a change).
+    static func sameDefinition(_ old: Int?, in catalog: PlaceCatalog, _ new: Int?, in next: PlaceCatalog) -> Bool {
+        guard let old, let new else { return old == nil && new == nil }
+        return catalog.fences[old] == next.fences[new] && catalog.places[old].footprint == next.places[new].footprint
     }
 }
 

@@ -2,6 +2,7 @@ import EventEngine
 import FencePlanner
 import Foundation
 import Geodesy
+import RotateFormats
 import RotateJSON
 
 /// The line protocol of `rotate serve --stdio`: one JSON object per input line, one per output
@@ -148,10 +149,15 @@ public enum SidecarRequest: Equatable, Sendable {
             let id = try identifier(fields, "id")
             switch op {
             case "add":
-                try only(fields, ["op", "id", "lat", "lon", "radius_m", "name", "transitions"])
-                let radius = try number(fields, "radius_m")
                 let name = fields["name"] == nil ? nil : try string(fields, "name")
                 let transitions = fields["transitions"] == nil ? Transitions.both : try self.transitions(fields)
+                if let geometry = fields["geometry"] {
+                    // A footprint: its GeoJSON Polygon or MultiPolygon, registered by its enclosing circle.
+                    try only(fields, ["op", "id", "geometry", "name", "transitions"])
+                    return .add(Place(id: id, footprint: try footprint(geometry), name: name, transitions: transitions))
+                }
+                try only(fields, ["op", "id", "lat", "lon", "radius_m", "name", "transitions"])
+                let radius = try number(fields, "radius_m")
                 return .add(Place(id: id, coordinate: try position(fields), radiusMeters: radius, name: name, transitions: transitions))
             case "remove":
                 try only(fields, ["op", "id"])
@@ -230,6 +236,19 @@ public enum SidecarRequest: Equatable, Sendable {
             return try Coordinate(latitude: lat, longitude: lon)
         } catch {
             throw SidecarLineError("\(error)")
+        }
+    }
+
+    /// A footprint from a change's `geometry`, a GeoJSON Polygon or MultiPolygon.
+    private static func footprint(_ geometry: JSONValue) throws(SidecarLineError) -> SphericalMultiPolygon {
+        guard case .object = geometry else { throw SidecarLineError("'geometry' must be a GeoJSON Polygon or MultiPolygon object") }
+        do {
+            let object = try JSONSerialization.jsonObject(with: Data(geometry.text.utf8))
+            return try GeoJSONPlaces.footprint(geometry: object)
+        } catch let error as GeoJSONPlaces.ReadError {
+            throw SidecarLineError("'geometry': \(error.description)")
+        } catch {
+            throw SidecarLineError("'geometry' does not read: \(error)")
         }
     }
 

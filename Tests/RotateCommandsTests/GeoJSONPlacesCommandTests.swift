@@ -81,4 +81,28 @@ import Testing
         #expect(result.code == 0, "\(result.err)")
         #expect(result.out.contains("features       4 read, 2 accepted, 2 rejected"))
     }
+
+    /// A plan over footprints draws them as their polygons: in GeoJSON the hall with its
+    /// courtyard as a hole, in the SVG map as an even-odd path.
+    @Test func planOutputsDrawFootprints() throws {
+        let places = try write(Self.collection, name: "places.geojson")
+        let walk = try write(
+            "t,lat,lon\n" + (0...120).map { "\($0),\(60.1695 + 0.00002 * Double($0)),24.941" }.joined(separator: "\n") + "\n",
+            name: "walk.csv")
+        let geoJSON = CapturingConsole.run(["plan", "--places", places, "--walk", walk, "--format", "geojson"])
+        #expect(geoJSON.code == 0, "\(geoJSON.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(geoJSON.out.utf8)) as? [String: Any])
+        let features = try #require(object["features"] as? [[String: Any]])
+        let hall = try #require(features.first { ($0["properties"] as? [String: Any])?["id"] as? String == "hall" })
+        #expect((hall["properties"] as? [String: Any])?["shape"] as? String == "footprint")
+        let geometry = try #require(hall["geometry"] as? [String: Any])
+        #expect(geometry["type"] as? String == "Polygon")
+        let rings = try #require(geometry["coordinates"] as? [[[Double]]])
+        #expect(rings.count == 2 && rings.allSatisfy { $0.count == 5 && $0.first == $0.last })
+        #expect(rings[0].contains([24.942, 60.171]) && rings[1].contains([24.9415, 60.1707]))
+        let map = CapturingConsole.run(["plan", "--places", places, "--walk", walk, "--format", "svg"])
+        #expect(map.code == 0, "\(map.err)")
+        #expect(map.out.contains("fill-rule=\"evenodd\""))
+        #expect(map.out.contains("Hall (hall, footprint of 8 vertices"))
+    }
 }

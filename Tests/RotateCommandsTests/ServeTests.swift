@@ -113,6 +113,42 @@ import Glibc
         #expect(answers[7]["error"] as? String == "unknown field 'extra'")
     }
 
+    /// A change set adds a footprint as a GeoJSON Polygon with a courtyard: the device whose
+    /// refresh circle it reaches is affected, and its next report starts the footprint's circle;
+    /// a bad ring, a
+    /// footprint with a center, and a new radius for a footprint are refused with the reason.
+    @Test func aChangeSetAddsAFootprint() throws {
+        let sidecar = try Sidecar([])
+        // A 160 m square around the device's first position, a 40 m courtyard in it.
+        let (lat, lon) = (46.0, 14.5)
+        let d = 0.00072, h = 0.00018, e = 0.00104, k = 0.00026
+        let shell =
+            "[[\(lon - e),\(lat - d)],[\(lon + e),\(lat - d)],[\(lon + e),\(lat + d)],[\(lon - e),\(lat + d)],[\(lon - e),\(lat - d)]]"
+        let hole =
+            "[[\(lon - k),\(lat - h)],[\(lon - k),\(lat + h)],[\(lon + k),\(lat + h)],[\(lon + k),\(lat - h)],[\(lon - k),\(lat - h)]]"
+        let lines = [
+            Self.report("a", 0),
+            #"{"changes":[{"op":"add","id":"hall","name":"Hall","geometry":{"type":"Polygon","coordinates":[\#(shell),\#(hole)]}}]}"#,
+            #"{"changes":[{"op":"add","id":"bad","geometry":{"type":"Polygon","coordinates":[[[14.5,46.0],[14.6,46.0],[14.5,46.0]]]}}]}"#,
+            #"{"changes":[{"op":"add","id":"mixed","lat":46,"lon":14.5,"geometry":{"type":"Polygon","coordinates":[\#(shell)]}}]}"#,
+            #"{"changes":[{"op":"radius","id":"hall","radius_m":30}]}"#,
+            #"{"device":"a","lat":46.0001,"lon":14.5001,"t":5}"#,
+        ]
+        sidecar.send(lines)
+        let (status, answers) = try sidecar.finish()
+        #expect(status == 0)
+        #expect(answers.count == lines.count)
+        #expect(answers[1]["action"] as? String == "catalog", "\(answers[1])")
+        let affected = answers[1]["affected"] as? [[String: Any]] ?? []
+        #expect(affected.contains { $0["device"] as? String == "a" }, "\(answers[1])")
+        #expect((answers[2]["error"] as? String)?.contains("'geometry': ring 0 has 3 positions") == true, "\(answers[2])")
+        #expect((answers[3]["error"] as? String)?.contains("unknown field 'lat'") == true, "\(answers[3])")
+        #expect((answers[4]["error"] as? String)?.contains("has a footprint") == true, "\(answers[4])")
+        // The device's next report plans against the new catalog: the hall's circle starts.
+        let started = (answers[5]["start"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(started.contains("hall"), "\(answers[5])")
+    }
+
     @Test func sigtermSavesTheStateAndExitsZero() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -14,6 +14,16 @@ import Testing
     static let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 4_000, radii: 50...200, seed: 77)
     static let configuration = RotationConfiguration(limit: 10, headroom: 1)
 
+    /// A footprint with a hole, near the catalog's places.
+    static var footprint: SphericalMultiPolygon {
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<20 {
+            let shape = PlannerFixtures.footprint(around: catalog.places[2].coordinate, radiusMeters: 80, using: &rng)
+            if !shape.parts[0].holes.isEmpty { return shape }
+        }
+        preconditionFailure("no footprint with a hole in 20 draws")
+    }
+
     static func directory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-db-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -29,8 +39,10 @@ import Testing
             .remove(id: Self.catalog.places[3].id), .move(id: Self.catalog.places[8].id, to: Self.catalog.places[9].coordinate),
             .add(Place(id: "new", coordinate: Self.catalog.places[1].coordinate, radiusMeters: 70, name: "N", transitions: .exit)),
             .setRadius(id: Self.catalog.places[10].id, meters: 33), .setTransitions(id: Self.catalog.places[11].id, .entry),
+            .add(Place(id: "hall", footprint: Self.footprint, name: "Hall", transitions: .entry)),
         ]
         let next = try Self.catalog.applying(changes)
+        #expect(next[id: "hall"]?.footprint == Self.footprint)
         do {
             let database = try StateDatabase(path: path, synchronous: false)
             #expect(database.isNew)
@@ -109,10 +121,39 @@ import Testing
             let other = try SQLiteConnection(path: path("other.db"), create: true)
             try other.execute("CREATE TABLE t(x); PRAGMA application_id = 7;")
             let future = try SQLiteConnection(path: path("future.db"), create: true)
-            try future.execute("CREATE TABLE t(x); PRAGMA application_id = \(StateDatabase.applicationID); PRAGMA user_version = 2;")
+            try future.execute("CREATE TABLE t(x); PRAGMA application_id = \(StateDatabase.applicationID); PRAGMA user_version = 3;")
         }
         #expect(refusal("other.db")?.contains("not a rotate state database (application_id 7") == true)
-        #expect(refusal("future.db")?.contains("schema version 2; this build reads version 1") == true)
+        #expect(refusal("future.db")?.contains("schema version 3; this build reads version 2") == true)
+    }
+
+    /// A schema version 1 database (no footprints) gains the footprint column when opened, keeps
+    /// its places, and then stores footprints.
+    @Test func aVersionOneDatabaseGainsFootprints() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.db").path
+        do {
+            let database = try StateDatabase(path: path, synchronous: true)
+            try database.seed(Self.catalog, digest: 42)
+            try database.commit(inputLines: 1)
+            try database.close()
+        }
+        // Version 1's table, as that schema created it.
+        do {
+            let old = try SQLiteConnection(path: path, create: false)
+            try old.execute("ALTER TABLE places DROP COLUMN footprint; PRAGMA user_version = 1;")
+            #expect(try old.texts("SELECT name FROM pragma_table_info('places')").contains("footprint") == false)
+        }
+        let database = try StateDatabase(path: path, synchronous: true)
+        #expect(try database.places() == Self.catalog.places)
+        let next = try Self.catalog.applying([.add(Place(id: "hall", footprint: Self.footprint))])
+        try database.record([.add(Place(id: "hall", footprint: Self.footprint))], in: next)
+        try database.commit(inputLines: 2)
+        try database.close()
+        let reopened = try StateDatabase(path: path, synchronous: true)
+        #expect(try reopened.places() == next.places)
+        #expect(try reopened.catalogDigest() == StateDatabase.digest(of: next))
     }
 
     /// A JSON state file of the earlier format is replayed into a database once, and the file

@@ -7,6 +7,11 @@ import Testing
 /// Which devices a catalog change set affects: the spatial index against checking every device,
 /// and the affected devices' new plans against replanning them by brute force.
 @Suite struct CatalogUpdateTests {
+    /// A place's signed edge distance from `point`: a footprint's polygon, a circle's edge.
+    static func edge(_ place: Place, _ point: Coordinate) -> Double {
+        place.footprint?.signedDistanceMeters(to: UnitVector(point)) ?? point.distance(to: place.coordinate) - place.radiusMeters
+    }
+
     @Test func affectedDevicesMatchCheckingEveryDeviceAndReplanByTheReference() throws {
         let seed = TestSeed.value(salt: 515)
         var rng = SplitMix64(seed: seed)
@@ -36,9 +41,13 @@ import Testing
                 let somewhere = origin.destination(
                     bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<5_000))
                 switch rng.nextInt(below: 6) {
-                case 0:
+                case 0 where changes.count % 2 == 0:
                     changes.append(
                         .add(Place(id: "new-\(round)-\(changes.count)", coordinate: somewhere, radiusMeters: rng.nextDouble(in: 20..<300))))
+                case 0:
+                    // A footprint: measured by its polygon, within its enclosing circle.
+                    let footprint = PlannerFixtures.footprint(around: somewhere, radiusMeters: rng.nextDouble(in: 20..<300), using: &rng)
+                    changes.append(.add(Place(id: "new-\(round)-\(changes.count)", footprint: footprint)))
                 case 1: changes.append(.remove(id: place.id))
                 case 2: changes.append(.move(id: place.id, to: somewhere))
                 case 3: changes.append(.setRadius(id: place.id, meters: rng.nextDouble(in: 20..<500)))
@@ -65,7 +74,7 @@ import Testing
                     Comment(rawValue: "device \(device), \(context)"))
                 guard !affected.contains(device), let region = state.refresh else { continue }
                 let reach = region.radiusMeters + configuration.marginMeters
-                for place in next.places where region.center.distance(to: place.coordinate) - place.radiusMeters < reach - 1e-6 {
+                for place in next.places where Self.edge(place, region.center) < reach - 1e-6 {
                     #expect(state.monitored.contains(place.fence), Comment(rawValue: "device \(device) misses \(place.id), \(context)"))
                 }
             }
@@ -102,7 +111,7 @@ import Testing
                     guard let region = update.selection.refresh else { break }
                     #expect(region.contains(point), context)
                     let reach = region.radiusMeters + configuration.marginMeters
-                    for place in next.places where region.center.distance(to: place.coordinate) - place.radiusMeters < reach - 1e-6 {
+                    for place in next.places where Self.edge(place, region.center) < reach - 1e-6 {
                         #expect(monitored.contains(place.fence), Comment(rawValue: "\(place.id) reachable from \(point); \(context)"))
                     }
                 }
