@@ -438,7 +438,9 @@ public enum SimulateCommand: Subcommand {
         let placesText =
             options.places.map { "\(TextFormat.grouped(outcome.simulation.catalog.count)) places of \($0.path), " }
             ?? "\(TextFormat.grouped(scenario.placeCount)) \(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
-        let walksText = options.walkPath.map { "the walk of \($0)" } ?? "\(TextFormat.grouped(report.walks)) \(scenario.walkKind?.rawValue ?? "mixed") walks"
+        let walksText =
+            options.walkPath.map { "the walk of \($0)" }
+            ?? "\(TextFormat.grouped(report.walks)) \(scenario.walkKind?.rawValue ?? "mixed") walks"
         console.out(
             "rotate simulate: \(walksText) over \(placesText)"
                 + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
