@@ -498,16 +498,26 @@ extension GnomonicFrame {
                 guard inFront else { return false }
                 (qx, qy) = (x, y)
             }
-            // The ray from the origin along +x crosses this edge.
-            if (py > 0) != (qy > 0), px - py * (qx - px) / (qy - py) > 0 { inside.toggle() }
+            let dx = qx - px
+            let dy = qy - py
+            // p × q: the edge's line passes the origin on its left when positive.
+            let cross = px * qy - py * qx
+            // The ray from the origin along +x crosses this edge: it straddles the axis and meets
+            // it at x = cross / (qy − py), taken when > 0 (decided by signs, without dividing).
+            if (py > 0) != (qy > 0), cross != 0, (cross > 0) == (dy > 0) { inside.toggle() }
             if skip.map({ !$0(i - range.lowerBound) }) ?? true {
-                let dx = qx - px
-                let dy = qy - py
+                // The squared distance from the origin to the segment: to an end when the foot of
+                // the perpendicular falls outside it, else cross² / |d|², divided only when it
+                // is nearer than the nearest so far.
+                let along = -(px * dx + py * dy)
                 let length = dx * dx + dy * dy
-                let t = length > 0 ? min(1, max(0, -(px * dx + py * dy) / length)) : 0
-                let x = px + t * dx
-                let y = py + t * dy
-                nearest = min(nearest, x * x + y * y)
+                if along <= 0 {
+                    nearest = min(nearest, px * px + py * py)
+                } else if along >= length {
+                    nearest = min(nearest, qx * qx + qy * qy)
+                } else if cross * cross < nearest * length {
+                    nearest = cross * cross / length
+                }
             }
             (px, py) = (qx, qy)
         }

@@ -116,6 +116,11 @@ public enum ServeCommand: Subcommand {
                 help:
                     "With --visits: register places smaller than M meters by a circle of M around them (an approach region the phone resolves; its entry cues a look for a stop, and the fixes decide the place); 0: every place by its own fence.",
                 default: "0"),
+            OptionSpec(
+                "--cushion", value: "M",
+                help:
+                    "Register each polygon footprint by its enclosing circle widened by M meters (and at least --approach), so the phone notices the approach before the footprint; the fixes decide the visit.",
+                default: "0"),
             OptionSpec("--margin", value: "M", help: "Margin past the refresh edge, meters.", default: "0"),
         ] + Inputs.plannerOptions
     static let commitEvery = OptionSpec(
@@ -133,6 +138,8 @@ public enum ServeCommand: Subcommand {
         var visitBudget: VisitBudgetOption?
         /// Places smaller than this are registered by an approach region (nil: none).
         var approachRadiusMeters: Double?
+        /// Footprints are registered by their enclosing circle widened by this, meters.
+        var footprintCushionMeters = 0.0
     }
 
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
@@ -151,17 +158,18 @@ public enum ServeCommand: Subcommand {
             durability: durability, commitEvery: commitEvery,
             configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin),
             visits: visits, visitBudget: arguments.isGiven("--visit-budget") ? try VisitBudgetOption.parse(arguments) : nil,
-            approachRadiusMeters: approach > 0 ? approach : nil)
+            approachRadiusMeters: approach > 0 ? approach : nil, footprintCushionMeters: try arguments.double("--cushion", in: 0...400_000))
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
         let loaded = try Inputs.places(options.places, console: console)
         var catalog = loaded.catalog
-        if let approach = options.approachRadiusMeters {
+        if options.approachRadiusMeters != nil || options.footprintCushionMeters > 0 {
             do {
-                catalog = try catalog.withApproachRadius(approach)
+                catalog = try catalog.withApproach(
+                    radiusMeters: options.approachRadiusMeters, footprintCushionMeters: options.footprintCushionMeters)
             } catch {
-                throw .usage("--approach \(approach): \(error)")
+                throw .usage("--approach \(options.approachRadiusMeters ?? 0), --cushion \(options.footprintCushionMeters): \(error)")
             }
         }
         var settings = FenceMonitor.Settings()

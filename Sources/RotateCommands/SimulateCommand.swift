@@ -88,6 +88,11 @@ public enum SimulateCommand: Subcommand {
                 "With --platform: rotate registers places smaller than M meters by a circle of M around them (an approach region the platform resolves), confirming and attributing the stop in-app; 0: every place by its own fence.",
             computedDefault: "the platform's smallest reliable region (ios, android: 100; ideal: 0)"),
         OptionSpec(
+            "--cushion", value: "M",
+            help:
+                "With --platform: rotate registers each polygon footprint by its enclosing circle widened by M meters (and at least --approach), so the platform notices the approach before the footprint; in-app fixes decide the visit.",
+            computedDefault: "the platform's least exit cushion (ios: 60, android: 21; ideal: 0)"),
+        OptionSpec(
             "--compare", help: "With --platform: replay rotate and every reference design on the same walks, one row (or JSON line) each."),
         OptionSpec(
             "--bound",
@@ -176,9 +181,10 @@ public enum SimulateCommand: Subcommand {
         if platformName == "none",
             compare || arguments.isGiven("--strategy") || minimumRecall120 != nil || expectReferenceMisses
                 || arguments.isGiven("--reboot-every") || arguments.isGiven("--visit-budget") || arguments.isGiven("--approach")
+                || arguments.isGiven("--cushion")
         {
             throw .usage(
-                "--strategy, --compare, --min-recall-120, --expect-reference-misses, --reboot-every, --visit-budget and --approach need a platform (not --platform none)"
+                "--strategy, --compare, --min-recall-120, --expect-reference-misses, --reboot-every, --visit-budget, --approach and --cushion need a platform (not --platform none)"
             )
         }
         if expectReferenceMisses, !compare {
@@ -251,6 +257,16 @@ public enum SimulateCommand: Subcommand {
             }
         let approach = try arguments.doubleIfGiven("--approach", in: 0...400_000) ?? resolved ?? 0
         scenario.approachRadiusMeters = approach > 0 ? approach : nil
+        // By default the least distance past a boundary the phone needs before it decides a
+        // crossing (its exit cushion's lower bound): the approach region of a footprint reaches
+        // that far beyond the footprint's enclosing circle.
+        let cushion: Double =
+            switch phone {
+            case "ios": PlatformProfile.iOS.crossings.exitCushionMeters.lowerBound
+            case "android": PlatformProfile.android.crossings.exitCushionMeters.lowerBound
+            default: 0
+            }
+        scenario.footprintCushionMeters = try arguments.doubleIfGiven("--cushion", in: 0...400_000) ?? cushion
         scenario.configuration.limit = try arguments.int("--limit", in: 1...10_000)
         scenario.configuration.headroom = try arguments.int("--headroom", in: 0...10_000)
         scenario.configuration.stickinessMeters = try arguments.double("--stickiness", in: 0...100_000)

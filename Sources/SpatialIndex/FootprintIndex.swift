@@ -1,3 +1,4 @@
+import CPrefetch
 import Geodesy
 
 #if canImport(Glibc)
@@ -11,8 +12,10 @@ import Darwin
 /// Each footprint is indexed in the k-d tree by its enclosing cap (`SphericalMultiPolygon.cap`):
 /// the distance from a point to the cap's edge is a lower bound of its signed distance to the
 /// footprint's edge (inside too), as a circle's own edge distance is exact. A query takes the k
-/// nearest by that bound, refines them exactly, then every place whose bound is within the k-th
-/// exact distance (no other can come nearer), and keeps the k nearest exactly: the answer of
+/// nearest by that bound and refines them exactly, then goes through every place whose bound is
+/// within the largest of those distances in order of the bound, measuring each until the bound
+/// passes the k-th exact distance found so far (no later place can come nearer), and keeps the k
+/// nearest exactly: the answer of
 /// ranking every place by its exact edge distance, ties as `RankingKey` breaks them (the nearer
 /// circle or cap center, then the index).
 public struct FootprintIndex: Sendable {
@@ -34,14 +37,14 @@ public struct FootprintIndex: Sendable {
     /// near each other lie near each other in memory): what a query measures, with no pointer
     /// to follow per footprint.
     let arena: [UnitVector]
-    /// Per place (by index): its parts in `partEnds`, from `partStarts[i]` to `partStarts[i + 1]`.
-    let partStarts: [Int32]
-    /// Per part: where its rings end in `ringEnds` (its rings begin where the part before ends).
-    let partEnds: [Int32]
-    /// Per ring: where it ends in `arena` (it begins where the ring before ends).
+    /// Per place (by index): its parts in `parts`, from `x` up to `y`: one read finds them.
+    let partRanges: [SIMD2<Int32>]
+    /// Per part, in the tree's leaf order as the arena: where its first ring begins in `arena`
+    /// (`x`), and its rings in `ringEnds`, from `y` up to `z` (`w` unused).
+    let parts: [SIMD4<Int32>]
+    /// Per ring, in leaf order: where it ends in `arena` (it begins where the ring before in its
+    /// part ends, the first at the part's start).
     let ringEnds: [Int32]
-    /// Per part: where its first ring begins in `arena`.
-    let partVertexStarts: [Int32]
     /// Per place: 0 a circle, 1 a footprint measured in the arena, 2 a footprint with an
     /// antimeridian seam (measured by `SphericalMultiPolygon`). Read instead of `footprints`,
     /// whose arrays lie scattered over the heap.
@@ -70,40 +73,31 @@ public struct FootprintIndex: Sendable {
         tree = KDTree(vectors: vectors, radiiMeters: radii, leafSize: leafSize)
         self.footprints = footprints
         centers = vectors
-        // The arena, in the tree's leaf order; the part and ring tables by place index.
-        var partsOf = [[(vertexStart: Int32, ringEnds: [Int32])]](repeating: [], count: footprints.count)
+        // The arena and the part and ring tables, all in the tree's leaf order: the footprints a
+        // query measures lie near each other in the tree, and so in memory.
         var arena: [UnitVector] = []
         arena.reserveCapacity(footprints.reduce(0) { $0 + ($1?.vertexCount ?? 0) })
+        var partRanges = [SIMD2<Int32>](repeating: .zero, count: footprints.count)
+        var parts: [SIMD4<Int32>] = []
+        var ringEnds: [Int32] = []
         for position in 0..<tree.count {
             let place = tree.originalIndex(atLeafPosition: position)
             guard let footprint = footprints[place] else { continue }
+            let firstPart = Int32(parts.count)
             for part in footprint.parts {
-                let start = Int32(arena.count)
-                var ends: [Int32] = []
+                let vertexStart = Int32(arena.count), ringStart = Int32(ringEnds.count)
                 for ring in [part.shell] + part.holes {
                     arena.append(contentsOf: ring)
-                    ends.append(Int32(arena.count))
+                    ringEnds.append(Int32(arena.count))
                 }
-                partsOf[place].append((start, ends))
+                parts.append(SIMD4(vertexStart, ringStart, Int32(ringEnds.count), 0))
             }
-        }
-        var partStarts: [Int32] = [0]
-        var partEnds: [Int32] = []
-        var ringEnds: [Int32] = []
-        var partVertexStarts: [Int32] = []
-        for parts in partsOf {
-            for part in parts {
-                partVertexStarts.append(part.vertexStart)
-                ringEnds.append(contentsOf: part.ringEnds)
-                partEnds.append(Int32(ringEnds.count))
-            }
-            partStarts.append(Int32(partEnds.count))
+            partRanges[place] = SIMD2(firstPart, Int32(parts.count))
         }
         self.arena = arena
-        self.partStarts = partStarts
-        self.partEnds = partEnds
+        self.partRanges = partRanges
+        self.parts = parts
         self.ringEnds = ringEnds
-        self.partVertexStarts = partVertexStarts
         kinds = footprints.map { footprint in footprint.map { $0.hasSeams ? 2 : 1 } ?? 0 }
     }
 
@@ -126,26 +120,24 @@ public struct FootprintIndex: Sendable {
     func measure(_ index: Int, from frame: GnomonicFrame) -> (tangent: Double, inside: Bool)? {
         var best = Double.infinity
         var inside = false
-        let firstPart = Int(partStarts[index])
-        let lastPart = Int(partStarts[index + 1])
+        let range = partRanges[index]
         // Through buffer pointers: an array of `self` read inside the closure would be retained
         // at every read.
         let measured = arena.withUnsafeBufferPointer { vertices in
-            partEnds.withUnsafeBufferPointer { partEnds in
+            parts.withUnsafeBufferPointer { parts in
                 ringEnds.withUnsafeBufferPointer { ringEnds in
-                    partVertexStarts.withUnsafeBufferPointer { partVertexStarts in
-                        for part in firstPart..<lastPart {
-                            var partInside = false
-                            var start = Int(partVertexStarts[part])
-                            for ring in (part == 0 ? 0 : Int(partEnds[part - 1]))..<Int(partEnds[part]) {
-                                let end = Int(ringEnds[ring])
-                                guard frame.measureRing(vertices, start..<end, nearest: &best, inside: &partInside) else { return false }
-                                start = end
-                            }
-                            inside = inside || partInside
+                    for part in Int(range.x)..<Int(range.y) {
+                        let table = parts[part]
+                        var partInside = false
+                        var start = Int(table.x)
+                        for ring in Int(table.y)..<Int(table.z) {
+                            let end = Int(ringEnds[ring])
+                            guard frame.measureRing(vertices, start..<end, nearest: &best, inside: &partInside) else { return false }
+                            start = end
                         }
-                        return true
+                        inside = inside || partInside
                     }
+                    return true
                 }
             }
         }
@@ -157,6 +149,7 @@ public struct FootprintIndex: Sendable {
     public func nearest(_ k: Int, to query: UnitVector, into buffer: inout NeighborBuffer, results: inout [Neighbor]) {
         results.removeAll(keepingCapacity: true)
         tree.nearest(k, to: query, measuredTo: .edge, into: &buffer)
+        prefetch(buffer.neighbors)
         var refined = false
         for neighbor in buffer.neighbors {
             let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
@@ -169,17 +162,25 @@ public struct FootprintIndex: Sendable {
             sort(&results, query)
             return
         }
+        // Best first over every place whose bound is within that reach, in order of the bound
+        // (as `within` returns them): each measured place that comes nearer than the k-th
+        // measured so far takes its place, and once a bound passes the k-th distance no later
+        // place can come nearer (a micrometer of slack: the tree's edge distances and the exact
+        // ones round apart).
         let found = results
-        results.removeAll(keepingCapacity: true)
-        // A micrometer of slack: the tree's edge distances and the exact ones round apart.
+        sort(&results, query)
+        var kth = reach
         tree.within(reach + 1e-6, of: query, measuredTo: .edge, into: &buffer)
         for neighbor in buffer.neighbors {
-            let known = found.first { $0.index == neighbor.index }
-            let distance = known?.distanceMeters ?? edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
-            if distance <= reach { results.append(Neighbor(index: neighbor.index, distanceMeters: distance)) }
+            if neighbor.distanceMeters > kth + 1e-6 { break }
+            if found.contains(where: { $0.index == neighbor.index }) { continue }
+            let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
+            guard distance <= kth else { continue }
+            results.append(Neighbor(index: neighbor.index, distanceMeters: distance))
+            sort(&results, query)
+            results.removeLast()
+            kth = results[k - 1].distanceMeters
         }
-        sort(&results, query)
-        if results.count > k { results.removeLast(results.count - k) }
     }
 
     /// Every place whose exact fence edge is within `meters` of `query`, sorted (ties as
@@ -193,6 +194,29 @@ public struct FootprintIndex: Sendable {
             if distance <= meters { results.append(Neighbor(index: neighbor.index, distanceMeters: distance)) }
         }
         sort(&results, query)
+    }
+
+    /// Asks the cache for what measuring `neighbors`' footprints reads, all of them before any
+    /// is measured, so the misses overlap instead of coming one after another: each one's part
+    /// range, then its first part's table entry and the first 256 bytes of its vertices (the
+    /// hardware prefetcher follows the rest of the stream).
+    func prefetch(_ neighbors: [Neighbor]) {
+        kinds.withUnsafeBufferPointer { kinds in
+            partRanges.withUnsafeBufferPointer { ranges in
+                for neighbor in neighbors where kinds[neighbor.index] == 1 { rotate_prefetch(ranges.baseAddress! + neighbor.index) }
+                parts.withUnsafeBufferPointer { parts in
+                    for neighbor in neighbors where kinds[neighbor.index] == 1 {
+                        rotate_prefetch(parts.baseAddress! + Int(ranges[neighbor.index].x))
+                    }
+                    arena.withUnsafeBufferPointer { arena in
+                        for neighbor in neighbors where kinds[neighbor.index] == 1 {
+                            let first = arena.baseAddress! + Int(parts[Int(ranges[neighbor.index].x)].x)
+                            for line in 0..<4 { rotate_prefetch(UnsafeRawPointer(first) + 64 * line) }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     func sort(_ results: inout [Neighbor], _ query: UnitVector) {
@@ -209,7 +233,8 @@ public struct FootprintIndex: Sendable {
         guard !arena.isEmpty else { return 0 }
         let bytes =
             arena.count * MemoryLayout<UnitVector>.stride
-            + (partStarts.count + partEnds.count + ringEnds.count + partVertexStarts.count) * MemoryLayout<Int32>.stride
+            + parts.count * MemoryLayout<SIMD4<Int32>>.stride + ringEnds.count * MemoryLayout<Int32>.stride
+            + partRanges.count * MemoryLayout<SIMD2<Int32>>.stride
         return Double(bytes) / Double(arena.count)
     }
 }

@@ -35,6 +35,9 @@ public struct Simulation: Sendable {
         /// rotate registers places smaller than this by an approach region of this radius
         /// (`PlaceCatalog.approachRadiusMeters`), meters; nil: every place by its own fence.
         public var approachRadiusMeters: Double?
+        /// rotate registers each footprint by its enclosing circle widened by this, meters
+        /// (`PlaceCatalog.footprintCushionMeters`; 0: the circle itself).
+        public var footprintCushionMeters = 0.0
         public var marginOverrideMeters: Double?
         public var seed: UInt64 = 1
         /// How errand trips move and stop (`walkKind == .errands`).
@@ -96,7 +99,10 @@ public struct Simulation: Sendable {
             self.catalog = try PlaceCatalog(places: places)
         }
         rotateCatalog =
-            scenario.approachRadiusMeters == nil ? self.catalog : try self.catalog.withApproachRadius(scenario.approachRadiusMeters)
+            scenario.approachRadiusMeters == nil && scenario.footprintCushionMeters == 0
+            ? self.catalog
+            : try self.catalog.withApproach(
+                radiusMeters: scenario.approachRadiusMeters, footprintCushionMeters: scenario.footprintCushionMeters)
         var configuration = scenario.configuration
         configuration.marginMeters = scenario.marginMeters
         self.configuration = try configuration.validated()

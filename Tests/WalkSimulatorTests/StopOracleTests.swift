@@ -186,4 +186,38 @@ import Testing
         #expect(!StopOracle.resolvable(stop, catalog: try catalog(neighborEdgeMeters: nil), walk: walk(accuracy: nil)))
         #expect(!StopOracle.resolvable(Self.stop("z", 100, 500), catalog: try catalog(neighborEdgeMeters: nil), walk: walk(accuracy: 5)))
     }
+
+    /// At footprints: a 40 × 40 m shop (the radius of a circle of its area, 22.6 m) is resolvable
+    /// with 20 m of error and not with 25 m; a neighbour's wall 8 m away hides it with 10 m of
+    /// error, although the neighbour's enclosing circle, not its wall, comes within 5 m.
+    @Test func aStopAtAFootprintIsResolvableByItsAreaAndItsNeighboursWalls() throws {
+        let here = try Coordinate(latitude: 46.05, longitude: 14.5)
+        func square(_ east: Double, _ north: Double, _ width: Double, _ height: Double) throws -> SphericalMultiPolygon {
+            func at(_ e: Double, _ n: Double) -> Coordinate {
+                here.destination(bearingDegrees: 90, distanceMeters: e).destination(bearingDegrees: 0, distanceMeters: n)
+            }
+            return SphericalMultiPolygon(
+                try SphericalPolygon(shell: [
+                    at(east, north), at(east + width, north), at(east + width, north + height), at(east, north + height),
+                ]))
+        }
+        func walk(accuracy: Double) -> Walk {
+            Walk(
+                samples: stride(from: 0.0, through: 600, by: 10).map { t in
+                    Walk.Sample(timeSeconds: t, truePosition: here, fix: Fix(here, accuracyMeters: accuracy, timestampSeconds: t))
+                }, kind: .errands)
+        }
+        let shop = Place(id: "a", footprint: try square(-20, -20, 40, 40))
+        let alone = try PlaceCatalog(places: [shop])
+        let stop = Self.stop("a", 100, 500)
+        #expect(StopOracle.resolvable(stop, catalog: alone, walk: walk(accuracy: 20)))
+        #expect(!StopOracle.resolvable(stop, catalog: alone, walk: walk(accuracy: 25)))
+        // A long thin neighbour 8 m from the stop: its enclosing circle reaches within 5 m.
+        let neighbour = Place(id: "b", footprint: try square(8, -100, 4, 200))
+        let together = try PlaceCatalog(places: [shop, neighbour])
+        let circle = together[id: "b"]!
+        #expect(here.distance(to: circle.coordinate) - circle.radiusMeters < 5)
+        #expect(StopOracle.resolvable(stop, catalog: together, walk: walk(accuracy: 7)))
+        #expect(!StopOracle.resolvable(stop, catalog: together, walk: walk(accuracy: 10)))
+    }
 }
