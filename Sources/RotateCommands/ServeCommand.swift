@@ -117,7 +117,7 @@ public enum ServeCommand: Subcommand {
                     "With --visits: register places smaller than M meters by a circle of M around them (an approach region the phone resolves; its entry cues a look for a stop, and the fixes decide the place); 0: every place by its own fence.",
                 default: "0"),
             OptionSpec(
-                "--cushion", value: "M",
+                "--footprint-cushion", value: "M",
                 help:
                     "Register each polygon footprint by its enclosing circle widened by M meters (and at least --approach), so the phone notices the approach before the footprint; the fixes decide the visit.",
                 default: "0"),
@@ -158,7 +158,7 @@ public enum ServeCommand: Subcommand {
             durability: durability, commitEvery: commitEvery,
             configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin),
             visits: visits, visitBudget: arguments.isGiven("--visit-budget") ? try VisitBudgetOption.parse(arguments) : nil,
-            approachRadiusMeters: approach > 0 ? approach : nil, footprintCushionMeters: try arguments.double("--cushion", in: 0...400_000))
+            approachRadiusMeters: approach > 0 ? approach : nil, footprintCushionMeters: try arguments.double("--footprint-cushion", in: 0...400_000))
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
@@ -169,7 +169,7 @@ public enum ServeCommand: Subcommand {
                 catalog = try catalog.withApproach(
                     radiusMeters: options.approachRadiusMeters, footprintCushionMeters: options.footprintCushionMeters)
             } catch {
-                throw .usage("--approach \(options.approachRadiusMeters ?? 0), --cushion \(options.footprintCushionMeters): \(error)")
+                throw .usage("--approach \(options.approachRadiusMeters ?? 0), --footprint-cushion \(options.footprintCushionMeters): \(error)")
             }
         }
         var settings = FenceMonitor.Settings()

@@ -88,7 +88,7 @@ public enum SimulateCommand: Subcommand {
                 "With --platform: rotate registers places smaller than M meters by a circle of M around them (an approach region the platform resolves), confirming and attributing the stop in-app; 0: every place by its own fence.",
             computedDefault: "the platform's smallest reliable region (ios, android: 100; ideal: 0)"),
         OptionSpec(
-            "--cushion", value: "M",
+            "--footprint-cushion", value: "M",
             help:
                 "With --platform: rotate registers each polygon footprint by its enclosing circle widened by M meters (and at least --approach), so the platform notices the approach before the footprint; in-app fixes decide the visit.",
             computedDefault: "the platform's least exit cushion (ios: 60, android: 21; ideal: 0)"),
@@ -181,10 +181,10 @@ public enum SimulateCommand: Subcommand {
         if platformName == "none",
             compare || arguments.isGiven("--strategy") || minimumRecall120 != nil || expectReferenceMisses
                 || arguments.isGiven("--reboot-every") || arguments.isGiven("--visit-budget") || arguments.isGiven("--approach")
-                || arguments.isGiven("--cushion")
+                || arguments.isGiven("--footprint-cushion")
         {
             throw .usage(
-                "--strategy, --compare, --min-recall-120, --expect-reference-misses, --reboot-every, --visit-budget, --approach and --cushion need a platform (not --platform none)"
+                "--strategy, --compare, --min-recall-120, --expect-reference-misses, --reboot-every, --visit-budget, --approach and --footprint-cushion need a platform (not --platform none)"
             )
         }
         if expectReferenceMisses, !compare {
@@ -266,7 +266,7 @@ public enum SimulateCommand: Subcommand {
             case "android": PlatformProfile.android.crossings.exitCushionMeters.lowerBound
             default: 0
             }
-        scenario.footprintCushionMeters = try arguments.doubleIfGiven("--cushion", in: 0...400_000) ?? cushion
+        scenario.footprintCushionMeters = try arguments.doubleIfGiven("--footprint-cushion", in: 0...400_000) ?? cushion
         scenario.configuration.limit = try arguments.int("--limit", in: 1...10_000)
         scenario.configuration.headroom = try arguments.int("--headroom", in: 0...10_000)
         scenario.configuration.stickinessMeters = try arguments.double("--stickiness", in: 0...100_000)

@@ -111,6 +111,15 @@ import Testing
         }
     }
 
+    /// No command declares an option twice: the parser takes the first declaration, so a second
+    /// option of the same name would silently set the first one's value.
+    @Test func everyOptionNameIsDeclaredOnce() {
+        for command in RotateCommandLine.subcommands {
+            var seen = Set<String>()
+            for spec in command.options { #expect(seen.insert(spec.name).inserted, "\(command.name) declares \(spec.name) twice") }
+        }
+    }
+
     /// A former name is parsed as the option it stands for and not shown in help.
     @Test func formerNamesAreHiddenFromHelpAndStillAccepted() throws {
         for command in RotateCommandLine.subcommands {
