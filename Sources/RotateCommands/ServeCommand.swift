@@ -158,7 +158,8 @@ public enum ServeCommand: Subcommand {
             durability: durability, commitEvery: commitEvery,
             configuration: try Inputs.configuration(Inputs.configuration(arguments), marginMeters: margin),
             visits: visits, visitBudget: arguments.isGiven("--visit-budget") ? try VisitBudgetOption.parse(arguments) : nil,
-            approachRadiusMeters: approach > 0 ? approach : nil, footprintCushionMeters: try arguments.double("--footprint-cushion", in: 0...400_000))
+            approachRadiusMeters: approach > 0 ? approach : nil,
+            footprintCushionMeters: try arguments.double("--footprint-cushion", in: 0...400_000))
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
@@ -169,7 +170,8 @@ public enum ServeCommand: Subcommand {
                 catalog = try catalog.withApproach(
                     radiusMeters: options.approachRadiusMeters, footprintCushionMeters: options.footprintCushionMeters)
             } catch {
-                throw .usage("--approach \(options.approachRadiusMeters ?? 0), --footprint-cushion \(options.footprintCushionMeters): \(error)")
+                throw .usage(
+                    "--approach \(options.approachRadiusMeters ?? 0), --footprint-cushion \(options.footprintCushionMeters): \(error)")
             }
         }
         var settings = FenceMonitor.Settings()
