@@ -120,12 +120,7 @@ REGION_MAX_M = 400_000
 # --------------------------------------------------------------------------
 # helpers (standard library)
 # --------------------------------------------------------------------------
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+from prepare import sha256  # noqa: E402  (the same archive check as prepare.py's)
 
 
 def fmt_coord(x: float) -> str:

@@ -9,7 +9,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="$root/Benchmarks/.peers/geojson-venv"
-python="${PYTHON:-python3}"
 pins=(
     geojson-validator==0.7.0
     shapely==2.2.0
@@ -21,15 +20,5 @@ pins=(
     idna==3.21
     urllib3==2.8.0
 )
-want="$(printf '%s\n' "${pins[@]}" | sort -f)"
-if [ -x "$venv/bin/python" ]; then
-    have="$("$venv/bin/python" -m pip freeze --all 2>/dev/null | grep -v -i -E '^(pip|setuptools|wheel)==' | sort -f || true)"
-    if [ "$have" = "$want" ]; then
-        echo "geojson venv up to date: $venv"
-        exit 0
-    fi
-fi
-"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 needed (numpy 2.4.6, shapely 2.2.0)")'
-"$python" -m venv --clear "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pins[@]}"
-"$venv/bin/python" -c 'import importlib.metadata as m, shapely; print("geojson venv ready:", "geojson-validator", m.version("geojson-validator"), "shapely", shapely.__version__)'
+. "$(dirname "${BASH_SOURCE[0]}")/pinned-venv.sh"
+pinned_venv geojson "$venv" 'import importlib.metadata as m, shapely; print("geojson venv ready:", "geojson-validator", m.version("geojson-validator"), "shapely", shapely.__version__)' "${pins[@]}"

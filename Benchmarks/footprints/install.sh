@@ -9,7 +9,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="$root/Benchmarks/.peers/footprints-venv"
-python="${PYTHON:-python3}"
 pins=(
     pyrosm==0.25.0
     shapely==2.2.0
@@ -26,15 +25,5 @@ pins=(
     tqdm==4.70.1
     tzdata==2026.6
 )
-want="$(printf '%s\n' "${pins[@]}" | sort -f)"
-if [ -x "$venv/bin/python" ]; then
-    have="$("$venv/bin/python" -m pip freeze --all 2>/dev/null | grep -v -i -E '^(pip|setuptools|wheel|six)==' | sort -f || true)"
-    if [ "$have" = "$want" ]; then
-        echo "footprints venv up to date: $venv"
-        exit 0
-    fi
-fi
-"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 needed (pyrosm 0.25.0)")'
-"$python" -m venv --clear "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pins[@]}"
-"$venv/bin/python" -c 'import pyrosm, shapely, pyproj; print("footprints venv ready:", "pyrosm", pyrosm.__version__, "shapely", shapely.__version__, "pyproj", pyproj.__version__)'
+. "$(dirname "${BASH_SOURCE[0]}")/pinned-venv.sh"
+pinned_venv footprints "$venv" 'import pyrosm, shapely, pyproj; print("footprints venv ready:", "pyrosm", pyrosm.__version__, "shapely", shapely.__version__, "pyproj", pyproj.__version__)' "${pins[@]}"
