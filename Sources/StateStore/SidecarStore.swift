@@ -246,13 +246,16 @@ public final class SidecarStore: @unchecked Sendable {
 
     /// Ends a clean run after the last commit: waits for the commit in flight and checkpoints the
     /// write-ahead log into the database file, so that the file alone holds every commit (a copy
-    /// of it is complete) and the next start reads no log.
+    /// of it is complete) and the next start reads no log; then releases the database's lock,
+    /// so that another store may open it at once.
     ///
-    /// - Throws: `StateFileError` when a commit failed or the checkpoint fails.
+    /// - Throws: `StateFileError` when a commit failed or the checkpoint fails (the lock is kept
+    ///   then, until the store goes).
     public func close() throws(StateFileError) {
         inFlight.wait()
         if let failure { throw failure }
         try database.close()
+        lock.release()
     }
 
     /// A JSON state file (what `rotate serve` wrote before its state database), if `path` is one.

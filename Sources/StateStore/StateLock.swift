@@ -21,7 +21,8 @@ import Darwin
 final class StateLock: @unchecked Sendable {
     /// The lock file's path.
     let path: String
-    private let descriptor: Int32
+    /// The lock file's descriptor, −1 once released.
+    private var descriptor: Int32
 
     /// Takes the lock for the database at `databasePath`, creating the lock file when missing.
     ///
@@ -58,7 +59,16 @@ final class StateLock: @unchecked Sendable {
         _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
     }
 
-    deinit {
+    /// Releases the lock now (closing the lock file), rather than when the last reference goes:
+    /// a store closed and opened again at once, in the same process, must find it free even
+    /// while a finished commit's closure still holds the old store. Once only.
+    func release() {
+        guard descriptor >= 0 else { return }
         close(descriptor)
+        descriptor = -1
+    }
+
+    deinit {
+        release()
     }
 }

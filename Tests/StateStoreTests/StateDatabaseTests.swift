@@ -127,6 +127,19 @@ import Testing
         #expect(refusal("future.db")?.contains("schema version 3; this build reads version 2") == true)
     }
 
+    /// A closed store releases its lock at once: the database opens again while something still
+    /// holds the old store (as a finished commit's closure may for a moment).
+    @Test func aClosedStoreReleasesItsLockAtOnce() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.db").path
+        let (first, _) = try SidecarStore.open(path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .always)
+        try first.close()
+        let (second, _) = try SidecarStore.open(path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .always)
+        withExtendedLifetime(first) {}
+        try second.close()
+    }
+
     /// A schema version 1 database (no footprints) gains the footprint column when opened, keeps
     /// its places, and then stores footprints.
     @Test func aVersionOneDatabaseGainsFootprints() throws {
