@@ -69,9 +69,14 @@ enum Inputs {
         let isGeoJSON: Bool
         do throws(FileReadError) {
             if path == "-" { stdin = try FileBytes.contents(of: path) }
-            let head: [UInt8]
-            if let stdin { head = stdin } else { head = try FileBytes.head(of: path) }
-            isGeoJSON = lowercased.hasSuffix(".geojson") || lowercased.hasSuffix(".json") || GeoJSONPlaces.looksLikeGeoJSON(head)
+            // The extension decides without a read; else the first bytes (standard input's all).
+            if lowercased.hasSuffix(".geojson") || lowercased.hasSuffix(".json") {
+                isGeoJSON = true
+            } else if let stdin {
+                isGeoJSON = GeoJSONPlaces.looksLikeGeoJSON(stdin)
+            } else {
+                isGeoJSON = GeoJSONPlaces.looksLikeGeoJSON(try FileBytes.head(of: path))
+            }
             if isGeoJSON && stdin == nil { stdin = try FileBytes.contents(of: path) }
         } catch {
             throw .failure(error.description)

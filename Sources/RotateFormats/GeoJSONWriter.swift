@@ -178,7 +178,7 @@ public enum GeoJSONWriter {
     /// along the pole, as a circle is.
     static func footprintPolygons(_ part: SphericalPolygon) -> [[[(Double, Double)]]] {
         for (pole, latitude) in [(UnitVector(x: 0, y: 0, z: 1), 90.0), (UnitVector(x: 0, y: 0, z: -1), -90.0)] where part.contains(pole) {
-            return [[polarRing(part.shell, poleLatitude: latitude)] + part.holes.flatMap { piecesAtAntimeridian($0, about: nil) }]
+            return [[polarRing(part.shell, poleLatitude: latitude)] + part.holes.flatMap { piecesAtAntimeridian($0) }]
         }
         let reference = Coordinate(part.cap.center).longitude
         let shell = unwrapped(part.shell, about: reference)
@@ -282,9 +282,9 @@ public enum GeoJSONWriter {
     }
 
     /// A ring (a hole) as closed (lon, lat) rings within ±180°: whole, or clipped at ±180° into
-    /// the piece on each side, unwrapped about its first vertex (`reference` nil) or `reference`.
-    static func piecesAtAntimeridian(_ ring: [UnitVector], about reference: Double?) -> [[(Double, Double)]] {
-        let points = unwrapped(ring, about: reference ?? Coordinate(ring[0]).longitude)
+    /// the piece on each side, unwrapped about its first vertex.
+    static func piecesAtAntimeridian(_ ring: [UnitVector]) -> [[(Double, Double)]] {
+        let points = unwrapped(ring, about: Coordinate(ring[0]).longitude)
         func closed(_ ring: [(Double, Double)]) -> [(Double, Double)] { ring.isEmpty ? ring : ring + [ring[0]] }
         let maxLon = points.map(\.0).max() ?? 0, minLon = points.map(\.0).min() ?? 0
         if maxLon <= 180 && minLon >= -180 { return [closed(points)] }
