@@ -45,6 +45,12 @@ public struct FootprintIndex: Sendable {
     /// Per ring, in leaf order: where it ends in `arena` (it begins where the ring before in its
     /// part ends, the first at the part's start).
     let ringEnds: [Int32]
+    /// Every footprint's walk record (`walkRecord(of:)`), in leaf order: what a query from
+    /// outside a footprint's cap reads instead of every edge (`measureOutside`).
+    let walks: [Double]
+    /// Per place: where its walk record starts in `walks` (-1 for none) and how many values it
+    /// holds: what the prefetch asks for without reading the record first.
+    let walkStarts: [SIMD2<Int32>]
     /// Per place: 0 a circle, 1 a footprint measured in the arena, 2 a footprint with an
     /// antimeridian seam (measured by `SphericalMultiPolygon`). Read instead of `footprints`,
     /// whose arrays lie scattered over the heap.
@@ -80,10 +86,16 @@ public struct FootprintIndex: Sendable {
         var partRanges = [SIMD2<Int32>](repeating: .zero, count: footprints.count)
         var parts: [SIMD4<Int32>] = []
         var ringEnds: [Int32] = []
+        var walks: [Double] = []
+        var walkStarts = [SIMD2<Int32>](repeating: SIMD2(-1, 0), count: footprints.count)
         for position in 0..<tree.count {
             let place = tree.originalIndex(atLeafPosition: position)
             guard let footprint = footprints[place] else { continue }
             let firstPart = Int32(parts.count)
+            if let record = Self.walkRecord(of: footprint) {
+                walkStarts[place] = SIMD2(Int32(walks.count), Int32(record.count))
+                walks += record
+            }
             for part in footprint.parts {
                 let vertexStart = Int32(arena.count), ringStart = Int32(ringEnds.count)
                 for ring in [part.shell] + part.holes {
@@ -98,19 +110,30 @@ public struct FootprintIndex: Sendable {
         self.partRanges = partRanges
         self.parts = parts
         self.ringEnds = ringEnds
+        self.walks = walks
+        self.walkStarts = walkStarts
         kinds = footprints.map { footprint in footprint.map { $0.hasSeams ? 2 : 1 } ?? 0 }
     }
 
     /// The signed distance from `query` to place `index`'s fence edge, meters, negative inside:
     /// exact for a footprint, `bound` (its edge distance as the tree ranks it) for a circle.
     public func edgeDistanceMeters(of index: Int, to query: UnitVector, bound: Double) -> Double {
+        kinds[index] == 0 ? bound : edgeDistanceMeters(of: index, from: GnomonicFrame(center: query), bound: bound)
+    }
+
+    /// `edgeDistanceMeters(of:to:bound:)` from the center of `frame`.
+    func edgeDistanceMeters(of index: Int, from frame: GnomonicFrame, bound: Double) -> Double {
         let kind = kinds[index]
         if kind == 0 { return bound }
-        if kind == 1, let (tangent, inside) = measure(index, from: GnomonicFrame(center: query)) {
+        // Outside the cap (by more than its rounding), outside every part's hull.
+        if kind == 1, bound > 1e-3, let squared = measureOutside(index, from: frame) {
+            return atan(squared.squareRoot()) * Earth.meanRadiusMeters
+        }
+        if kind == 1, let (tangent, inside) = measure(index, from: frame) {
             let distance = atan(tangent) * Earth.meanRadiusMeters
             return inside ? -distance : distance
         }
-        return footprints[index]?.signedDistanceMeters(to: query) ?? bound
+        return footprints[index]?.signedDistanceMeters(to: frame.center) ?? bound
     }
 
     /// Place `index`'s footprint seen from the center of `frame`, from the arena: the tangent of
@@ -146,41 +169,66 @@ public struct FootprintIndex: Sendable {
 
     /// The `k` places nearest to `query` by exact fence edge, sorted (ties as `RankingKey`), written
     /// to `results`; `buffer` is the tree's scratch.
+    ///
+    /// Best first, in order of the bound: the tree's k + `nearestSlack` nearest by bound are
+    /// measured one after another, each coming nearer than the k-th measured so far taking its
+    /// place, until a bound passes the k-th distance (no later place can come nearer: its exact
+    /// distance is at least its bound; a micrometer of slack, the tree's edge distances and the
+    /// exact ones round apart). When those candidates run out first, every place whose bound is
+    /// within the k-th distance is gone through the same way.
     public func nearest(_ k: Int, to query: UnitVector, into buffer: inout NeighborBuffer, results: inout [Neighbor]) {
         results.removeAll(keepingCapacity: true)
-        tree.nearest(k, to: query, measuredTo: .edge, into: &buffer)
-        prefetch(buffer.neighbors)
-        var refined = false
-        for neighbor in buffer.neighbors {
-            let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
-            if distance != neighbor.distanceMeters { refined = true }
-            results.append(Neighbor(index: neighbor.index, distanceMeters: distance))
+        guard k > 0 else { return }
+        let asked = k + Self.nearestSlack
+        tree.nearest(asked, to: query, measuredTo: .edge, into: &buffer)
+        prefetch(buffer.neighbors, query)
+        let frame = GnomonicFrame(center: query)
+        var kth = Double.infinity
+        let candidates = buffer.neighbors
+        for (position, neighbor) in candidates.enumerated() {
+            if results.count == k, neighbor.distanceMeters > kth + 1e-6 { return }
+            // The hull vertex a later candidate's walk starts at, its record's first lines
+            // asked for by `prefetch` and arrived by now.
+            if position + Self.walkLookahead < candidates.count { prefetchWalk(candidates[position + Self.walkLookahead], query) }
+            let distance = edgeDistanceMeters(of: neighbor.index, from: frame, bound: neighbor.distanceMeters)
+            insert(Neighbor(index: neighbor.index, distanceMeters: distance), into: &results, keeping: k, query)
+            if results.count == k { kth = results[k - 1].distanceMeters }
         }
-        // Only circles among the k, or too few places: the tree's ranking is the exact one (any
-        // other place's bound, and so its exact distance, is at least the k-th).
-        guard refined, results.count == k, let reach = results.lazy.map(\.distanceMeters).max() else {
-            sort(&results, query)
-            return
-        }
-        // Best first over every place whose bound is within that reach, in order of the bound
-        // (as `within` returns them): each measured place that comes nearer than the k-th
-        // measured so far takes its place, and once a bound passes the k-th distance no later
-        // place can come nearer (a micrometer of slack: the tree's edge distances and the exact
-        // ones round apart).
-        let found = results
-        sort(&results, query)
-        var kth = reach
-        tree.within(reach + 1e-6, of: query, measuredTo: .edge, into: &buffer)
+        // Every place measured, or the next bound past the k-th.
+        guard buffer.neighbors.count == asked else { return }
+        let found = Set(buffer.neighbors.lazy.map(\.index))
+        tree.within(kth + 1e-6, of: query, measuredTo: .edge, into: &buffer)
         for neighbor in buffer.neighbors {
             if neighbor.distanceMeters > kth + 1e-6 { break }
-            if found.contains(where: { $0.index == neighbor.index }) { continue }
-            let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
-            guard distance <= kth else { continue }
-            results.append(Neighbor(index: neighbor.index, distanceMeters: distance))
-            sort(&results, query)
-            results.removeLast()
+            if found.contains(neighbor.index) { continue }
+            let distance = edgeDistanceMeters(of: neighbor.index, from: frame, bound: neighbor.distanceMeters)
+            insert(Neighbor(index: neighbor.index, distanceMeters: distance), into: &results, keeping: k, query)
             kth = results[k - 1].distanceMeters
         }
+    }
+
+    /// Candidates the tree returns beyond the k asked for: in most queries the bound of the first
+    /// of them already passes the k-th exact distance, and no second pass over the tree is needed.
+    static var nearestSlack: Int { 2 }
+    /// How many candidates ahead of the one measured the walk's first vertex is asked for.
+    static var walkLookahead: Int { 3 }
+
+    /// Inserts `neighbor` into `results` (sorted, ties as `RankingKey`), keeping the `k` first.
+    func insert(_ neighbor: Neighbor, into results: inout [Neighbor], keeping k: Int, _ query: UnitVector) {
+        var position = results.count
+        while position > 0, precedes(neighbor, results[position - 1], query) { position -= 1 }
+        guard position < k else { return }
+        if results.count == k { results.removeLast() }
+        results.insert(neighbor, at: position)
+    }
+
+    /// `RankingKey`'s order, the centers read only for a tie in distance.
+    @inline(__always)
+    func precedes(_ a: Neighbor, _ b: Neighbor, _ query: UnitVector) -> Bool {
+        if a.distanceMeters != b.distanceMeters { return a.distanceMeters < b.distanceMeters }
+        return RankingKey.precedes(
+            key: a.distanceMeters, squaredChord: centers[a.index].squaredChord(to: query), index: a.index,
+            b.distanceMeters, centers[b.index].squaredChord(to: query), b.index)
     }
 
     /// Every place whose exact fence edge is within `meters` of `query`, sorted (ties as
@@ -189,29 +237,48 @@ public struct FootprintIndex: Sendable {
         results.removeAll(keepingCapacity: true)
         // The tree's edges are lower bounds: it finds a superset, refined exactly.
         tree.within(meters + 1e-6, of: query, measuredTo: .edge, into: &buffer)
+        let frame = GnomonicFrame(center: query)
         for neighbor in buffer.neighbors {
-            let distance = edgeDistanceMeters(of: neighbor.index, to: query, bound: neighbor.distanceMeters)
+            let distance = edgeDistanceMeters(of: neighbor.index, from: frame, bound: neighbor.distanceMeters)
             if distance <= meters { results.append(Neighbor(index: neighbor.index, distanceMeters: distance)) }
         }
         sort(&results, query)
     }
 
     /// Asks the cache for what measuring `neighbors`' footprints reads, all of them before any
-    /// is measured, so the misses overlap instead of coming one after another: each one's part
-    /// range, then its first part's table entry and the first 256 bytes of its vertices (the
-    /// hardware prefetcher follows the rest of the stream).
-    func prefetch(_ neighbors: [Neighbor]) {
+    /// is measured, so the misses overlap instead of coming one after another: where each one's
+    /// walk record starts, then the record's first lines (its center, axes and direction table)
+    /// for a footprint measured from outside its cap (and the lines about the first candidates'
+    /// first hull vertices: `nearest` asks for the later ones as it goes); else its part
+    /// range, its first part's table entry and the first 256 bytes of its vertices (the hardware
+    /// prefetcher follows the rest of the stream).
+    func prefetch(_ neighbors: [Neighbor], _ query: UnitVector) {
         kinds.withUnsafeBufferPointer { kinds in
-            partRanges.withUnsafeBufferPointer { ranges in
-                for neighbor in neighbors where kinds[neighbor.index] == 1 { rotate_prefetch(ranges.baseAddress! + neighbor.index) }
-                parts.withUnsafeBufferPointer { parts in
-                    for neighbor in neighbors where kinds[neighbor.index] == 1 {
-                        rotate_prefetch(parts.baseAddress! + Int(ranges[neighbor.index].x))
+            walkStarts.withUnsafeBufferPointer { starts in
+                for neighbor in neighbors where kinds[neighbor.index] == 1 { rotate_prefetch(starts.baseAddress! + neighbor.index) }
+                @inline(__always) func walked(_ neighbor: Neighbor) -> Bool {
+                    neighbor.distanceMeters > 1e-3 && starts[neighbor.index].x >= 0
+                }
+                walks.withUnsafeBufferPointer { walks in
+                    for neighbor in neighbors where kinds[neighbor.index] == 1 && walked(neighbor) {
+                        let first = UnsafeRawPointer(walks.baseAddress! + Int(starts[neighbor.index].x))
+                        for line in 0..<3 { rotate_prefetch(first + 64 * line) }
                     }
-                    arena.withUnsafeBufferPointer { arena in
-                        for neighbor in neighbors where kinds[neighbor.index] == 1 {
-                            let first = arena.baseAddress! + Int(parts[Int(ranges[neighbor.index].x)].x)
-                            for line in 0..<4 { rotate_prefetch(UnsafeRawPointer(first) + 64 * line) }
+                    for neighbor in neighbors.prefix(Self.walkLookahead) { prefetchWalk(neighbor, query) }
+                }
+                partRanges.withUnsafeBufferPointer { ranges in
+                    for neighbor in neighbors where kinds[neighbor.index] == 1 && !walked(neighbor) {
+                        rotate_prefetch(ranges.baseAddress! + neighbor.index)
+                    }
+                    parts.withUnsafeBufferPointer { parts in
+                        for neighbor in neighbors where kinds[neighbor.index] == 1 && !walked(neighbor) {
+                            rotate_prefetch(parts.baseAddress! + Int(ranges[neighbor.index].x))
+                        }
+                        arena.withUnsafeBufferPointer { arena in
+                            for neighbor in neighbors where kinds[neighbor.index] == 1 && !walked(neighbor) {
+                                let first = arena.baseAddress! + Int(parts[Int(ranges[neighbor.index].x)].x)
+                                for line in 0..<4 { rotate_prefetch(UnsafeRawPointer(first) + 64 * line) }
+                            }
                         }
                     }
                 }
@@ -219,22 +286,34 @@ public struct FootprintIndex: Sendable {
         }
     }
 
-    func sort(_ results: inout [Neighbor], _ query: UnitVector) {
-        results.sort { a, b in
-            RankingKey.precedes(
-                key: a.distanceMeters, squaredChord: centers[a.index].squaredChord(to: query), index: a.index,
-                b.distanceMeters, centers[b.index].squaredChord(to: query), b.index)
+    /// Asks the cache for the lines about the hull vertex the walk of `neighbor`'s footprint from
+    /// `query` starts at (reading its record's first line).
+    @inline(__always)
+    func prefetchWalk(_ neighbor: Neighbor, _ query: UnitVector) {
+        guard neighbor.distanceMeters > 1e-3 else { return }
+        walkStarts.withUnsafeBufferPointer { starts in
+            let start = starts[neighbor.index].x
+            guard start >= 0 else { return }
+            walks.withUnsafeBufferPointer { walks in
+                guard let vertex = Self.walkStartVertex(walks.baseAddress! + Int(start), from: query) else { return }
+                for line in -1..<2 { rotate_prefetch(UnsafeRawPointer(vertex) + 64 * line) }
+            }
         }
     }
 
-    /// Bytes per vertex of the query's arena (a unit vector, and the ring and part tables over
+    func sort(_ results: inout [Neighbor], _ query: UnitVector) {
+        results.sort { a, b in precedes(a, b, query) }
+    }
+
+    /// Bytes per vertex of the query's arena (a unit vector, the ring and part tables, and the walk records over
     /// the vertices); the validated shapes (`footprints`) are kept beside it.
     public var bytesPerVertex: Double {
         guard !arena.isEmpty else { return 0 }
         let bytes =
             arena.count * MemoryLayout<UnitVector>.stride
             + parts.count * MemoryLayout<SIMD4<Int32>>.stride + ringEnds.count * MemoryLayout<Int32>.stride
-            + partRanges.count * MemoryLayout<SIMD2<Int32>>.stride
+            + partRanges.count * MemoryLayout<SIMD2<Int32>>.stride + walks.count * MemoryLayout<Double>.stride
+            + walkStarts.count * MemoryLayout<SIMD2<Int32>>.stride
         return Double(bytes) / Double(arena.count)
     }
 }
