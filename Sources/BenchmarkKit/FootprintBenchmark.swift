@@ -81,8 +81,8 @@ public enum FootprintBenchmark {
         }
         let circleQuery = Stopwatch.measure(repetitions: configuration.repetitions, operations: queries.count) {
             for query in queries {
-                circles.nearest(configuration.k, to: query, into: &buffer, results: &results)
-                checksum += results.last?.distanceMeters ?? 0
+                circles.tree.nearest(configuration.k, to: query, measuredTo: .edge, into: &buffer)
+                checksum += buffer.neighbors.last?.distanceMeters ?? 0
             }
         }
         progress("checking \(configuration.checkedQueries) answers against every place's exact distance")

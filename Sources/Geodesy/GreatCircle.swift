@@ -26,6 +26,27 @@ public enum GreatCircle {
         return 2 * Earth.meanRadiusMeters * arcsine(half: half)
     }
 
+    /// Arc length in meters for the tangent of the arc's angle (≥ 0): the distance the gnomonic
+    /// plane about a point gives (a point θ away lies at tan θ from the origin). The one
+    /// conversion the polygons and their index share, so their distances agree bit for bit.
+    ///
+    /// atan's Taylor series below 0.05 (318 km), cut where the next term is under a thousandth
+    /// of the last bit (t¹¹/11 below 0.01, t¹⁹/19 below 0.05); libm's `atan` above.
+    @inlinable @inline(__always)
+    public static func arcMeters(tangent t: Double) -> Double {
+        let u = t * t
+        let angle: Double
+        if t < 0.01 {
+            angle = t + t * (u * (-1 / 3 + u * (1 / 5 + u * (-1 / 7 + u * (1 / 9)))))
+        } else if t < 0.05 {
+            let inner = 1 / 13 + u * (-1 / 15 + u * (1 / 17))
+            angle = t + t * (u * (-1 / 3 + u * (1 / 5 + u * (-1 / 7 + u * (1 / 9 + u * (-1 / 11 + u * inner))))))
+        } else {
+            angle = atan(t)
+        }
+        return angle * Earth.meanRadiusMeters
+    }
+
     /// asin of a half chord (0...1): the series below 0.3, libm's `asin` above.
     @inlinable @inline(__always)
     static func arcsine(half: Double) -> Double {

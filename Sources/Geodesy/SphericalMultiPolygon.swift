@@ -79,7 +79,7 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
             inside = inside || seen.inside
         }
         if measured {
-            let distance = atan(tangent) * Earth.meanRadiusMeters
+            let distance = GreatCircle.arcMeters(tangent: tangent)
             return inside ? -distance : distance
         }
         var best = Double.infinity

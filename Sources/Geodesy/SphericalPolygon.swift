@@ -131,7 +131,7 @@ public struct SphericalPolygon: Hashable, Sendable {
     public func signedDistanceMeters(to point: UnitVector) -> Double {
         let frame = GnomonicFrame(center: point)
         if let (tangent, inside) = measure(in: frame, skipping: nil) {
-            let distance = atan(tangent) * Earth.meanRadiusMeters
+            let distance = GreatCircle.arcMeters(tangent: tangent)
             return inside ? -distance : distance
         }
         let distance = boundaryDistanceRadians(to: point, skipping: nil) * Earth.meanRadiusMeters

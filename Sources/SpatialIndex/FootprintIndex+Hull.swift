@@ -35,26 +35,35 @@ extension FootprintIndex {
     /// in front of the gnomonic plane as `GnomonicFrame.measureRing` requires.
     static var hullQueryLimitCosine: Double { 0.17364817766693041 }
 
-    /// Place `footprint`'s walk record: its cap center, the east and north axes of the gnomonic
-    /// frame about it (3 values each), its number of parts, then
-    /// per part its hull's size m, its shell's vertex count, the hull position of the extreme
-    /// vertex in each of the `hullDirections` directions (22.5° + 45° k from east in the frame
-    /// about the cap center), and its hull's vertices counterclockwise, each as x, y, z and its
-    /// index in the shell (increasing, the shell's order): everything a walk reads, in one run of
-    /// memory. Nil when a part's hull cannot be walked: a footprint wider than
-    /// `hullCapLimitRadians`, or a hull that does not follow its shell's order.
-    static func walkRecord(of footprint: SphericalMultiPolygon) -> [Double]? {
+    /// Values in a walk head: one cache line.
+    static var walkHeadValues: Int { 8 }
+
+    /// Place `footprint`'s walk head and record.
+    ///
+    /// The head, one cache line per place (`walkHeads`), is what a query reads before the
+    /// record: the cap center (3 values); where the record starts in `walks`; the first part's
+    /// hull size m and shell vertex count (32 bits each, one value's bits); the number of parts;
+    /// the first part's hull position of the extreme vertex in each of the `hullDirections`
+    /// directions (16 bits each, four in each of the last two values' bits). The record holds
+    /// per part its hull size, shell vertex count and the eight positions (`walkPartHeader`
+    /// values), then its hull's vertices counterclockwise, each as x, y, z and its index in the
+    /// shell (increasing: the shell's order). Directions are 22.5° + 45° k from east in the
+    /// frame about the cap center. Nil when a part's hull cannot be walked: a footprint wider
+    /// than `hullCapLimitRadians`, a hull of more than 65,535 vertices, or one that does not
+    /// follow its shell's order.
+    static func walkRecord(of footprint: SphericalMultiPolygon) -> (head: [Double], record: [Double])? {
         guard !footprint.hasSeams, footprint.cap.radiusRadians <= hullCapLimitRadians else { return nil }
         let center = footprint.cap.center
         let frame = GnomonicFrame(center: center)
-        var record = [
-            center.x, center.y, center.z, frame.east.x, frame.east.y, frame.east.z, frame.north.x, frame.north.y, frame.north.z,
-            Double(footprint.parts.count),
-        ]
-        for part in footprint.parts {
-            guard let hull = hull(of: part.shell, in: frame) else { return nil }
+        var record: [Double] = []
+        var head = [center.x, center.y, center.z, 0, 0, Double(footprint.parts.count), 0, 0]
+        for (index, part) in footprint.parts.enumerated() {
+            guard let hull = hull(of: part.shell, in: frame), hull.order.count <= 0xFFFF, part.shell.count <= 0xFFFF_FFFF else {
+                return nil
+            }
             record.append(Double(hull.order.count))
             record.append(Double(part.shell.count))
+            var starts: (UInt64, UInt64) = (0, 0)
             for k in 0..<hullDirections {
                 let angle = (Double(k) + 0.5) * 2 * Double.pi / Double(hullDirections)
                 let direction = SIMD2(cos(angle), sin(angle))
@@ -63,6 +72,13 @@ extension FootprintIndex {
                     return da != db ? da < db : a > b
                 }!
                 record.append(Double(extreme))
+                let bits = UInt64(extreme) << UInt64(16 * (k & 3))
+                if k < 4 { starts.0 |= bits } else { starts.1 |= bits }
+            }
+            if index == 0 {
+                head[4] = Double(bitPattern: UInt64(hull.order.count) | UInt64(part.shell.count) << 32)
+                head[6] = Double(bitPattern: starts.0)
+                head[7] = Double(bitPattern: starts.1)
             }
             for shellIndex in hull.order {
                 let vertex = part.shell[shellIndex]
@@ -72,7 +88,21 @@ extension FootprintIndex {
                 record.append(Double(shellIndex))
             }
         }
-        return record
+        return (head, record)
+    }
+
+    /// Values before a part's hull vertices in a walk record.
+    static var walkPartHeader: Int { 2 + hullDirections }
+
+    /// The eighth of the circle the direction to `query` from `center` falls in, in the frame
+    /// about `center` (the order of `hullDirections`); nil beyond `hullQueryLimitCosine`. The
+    /// frame's axes are taken as `GnomonicFrame` takes them, unnormalized: the same directions.
+    @inline(__always)
+    static func octant(of query: UnitVector, from center: UnitVector) -> Int? {
+        guard query.dot(center) > hullQueryLimitCosine else { return nil }
+        let axis = abs(center.z) < 0.9 ? UnitVector(x: 0, y: 0, z: 1) : UnitVector(x: 1, y: 0, z: 0)
+        let east = axis.cross(center)
+        return octant(query.dot(east), query.dot(center.cross(east)))
     }
 
     /// The convex hull of `shell` in `frame`: its vertices as indices into the shell, increasing
@@ -116,9 +146,13 @@ extension FootprintIndex {
     /// the direction (dx, dy) falls in.
     @inline(__always)
     static func octant(_ dx: Double, _ dy: Double) -> Int {
-        let (ax, ay) = (abs(dx), abs(dy))
-        if dy >= 0 { return dx >= 0 ? (ay < ax ? 0 : 1) : (ay > ax ? 2 : 3) }
-        return dx < 0 ? (ay < ax ? 4 : 5) : (ay > ax ? 6 : 7)
+        // The quadrant counterclockwise from east, then its half: in the first and third the
+        // first half is the flatter, in the second and fourth the steeper. Without branches
+        // (the direction to each candidate is anyone's guess).
+        let below = dy < 0 ? 1 : 0, west = dx < 0 ? 1 : 0
+        let quadrant = below << 1 | (below ^ west)
+        let steep = abs(dy) >= abs(dx) ? 1 : 0
+        return quadrant << 1 | (steep ^ (quadrant & 1))
     }
 
     /// Place `index`'s footprint seen from the center of `frame`, a point outside its cap, by
@@ -126,54 +160,66 @@ extension FootprintIndex {
     /// value `measure` gives to within rounding; nil when the walk cannot vouch for its answer
     /// (or the footprint has no walk record).
     func measureOutside(_ index: Int, from frame: GnomonicFrame) -> Double? {
-        let start = Int(walkStarts[index].x)
-        guard start >= 0 else { return nil }
-        return walks.withUnsafeBufferPointer { walks -> Double? in
-            let record = walks.baseAddress! + start
-            guard let octant = Self.octant(record, from: frame.center) else { return nil }
-            var best = Double.infinity
-            var part = record + Self.walkHeader
-            for _ in 0..<Int(record[Self.walkHeader - 1]) {
-                let m = Int(part[0])
-                guard let nearest = Self.walk(part, from: Int(part[2 + octant]), in: frame) else { return nil }
-                best = min(best, nearest)
-                part += 2 + Self.hullDirections + 4 * m
+        withWalkHeads { heads in
+            let head = heads + Self.walkHeadValues * index
+            guard head[3] >= 0, let octant = Self.octant(of: frame.center, from: UnitVector(x: head[0], y: head[1], z: head[2])) else {
+                return nil
             }
-            return best
+            return walks.withUnsafeBufferPointer { walks -> Double? in
+                let sizes = head[4].bitPattern
+                var part = walks.baseAddress! + Int(head[3])
+                guard
+                    var best = Self.walk(
+                        part + Self.walkPartHeader, count: Int(truncatingIfNeeded: sizes & 0xFFFF_FFFF),
+                        ringCount: Int(truncatingIfNeeded: sizes >> 32), from: Self.walkStart(head, octant), in: frame)
+                else { return nil }
+                for _ in 1..<max(1, Int(head[5])) {
+                    part += Self.walkPartHeader + 4 * Int(part[0])
+                    guard
+                        let nearest = Self.walk(
+                            part + Self.walkPartHeader, count: Int(part[0]), ringCount: Int(part[1]), from: Int(part[2 + octant]), in: frame
+                        )
+                    else { return nil }
+                    best = min(best, nearest)
+                }
+                return best
+            }
         }
     }
 
-    /// The values of a walk record before its first part.
-    static var walkHeader: Int { 10 }
-
-    /// The eighth of the circle the direction to `query` from the cap center of `record` (a walk
-    /// record) falls in, in the frame about the cap center; nil beyond `hullQueryLimitCosine`.
+    /// The first part's hull position the walk starts at from `octant` (`head`: a walk head).
     @inline(__always)
-    static func octant(_ record: UnsafePointer<Double>, from query: UnitVector) -> Int? {
-        guard query.x * record[0] + query.y * record[1] + query.z * record[2] > hullQueryLimitCosine else { return nil }
-        return octant(
-            query.x * record[3] + query.y * record[4] + query.z * record[5], query.x * record[6] + query.y * record[7] + query.z * record[8]
-        )
+    static func walkStart(_ head: UnsafePointer<Double>, _ octant: Int) -> Int {
+        Int(truncatingIfNeeded: (octant < 4 ? head[6] : head[7]).bitPattern >> UInt64(16 * (octant & 3)) & 0xFFFF)
     }
 
-    /// Where the walk of `record`'s first part from `query` starts: the vertex it reads first
-    /// (the one before and after are read next).
+    /// Where the walk of a footprint's first part from `query` starts (`head`: its walk head):
+    /// the offset in `walks` of the vertex it reads first (the one before and after are read
+    /// next).
     @inline(__always)
-    static func walkStartVertex(_ record: UnsafePointer<Double>, from query: UnitVector) -> UnsafePointer<Double>? {
-        guard let octant = octant(record, from: query) else { return nil }
-        let part = record + walkHeader
-        return part + 2 + hullDirections + 4 * Int(part[2 + octant])
+    static func walkStartOffset(_ head: UnsafePointer<Double>, from query: UnitVector) -> Int? {
+        guard head[3] >= 0, let octant = octant(of: query, from: UnitVector(x: head[0], y: head[1], z: head[2])) else { return nil }
+        return Int(head[3]) + walkPartHeader + 4 * walkStart(head, octant)
     }
 
-    /// The walk along one part's hull (`part`: its place in a walk record) from hull position
-    /// `start`, both ways while the vertices come nearer: the squared distance from the origin of
-    /// `frame` to the nearest point, nil when `start` faces away or the nearest point lies inside
-    /// a bridge over a concave pocket.
+    /// The walk heads (`walkHeads`) from their first cache-line boundary, each place's
+    /// `walkHeadValues` values from `walkHeadValues` times its index.
     @inline(__always)
-    static func walk(_ part: UnsafePointer<Double>, from start: Int, in frame: GnomonicFrame) -> Double? {
-        let m = Int(part[0])
-        let ringCount = Int(part[1])
-        let vertices = part + 2 + hullDirections
+    func withWalkHeads<R>(_ body: (UnsafePointer<Double>) -> R) -> R {
+        walkHeads.withUnsafeBufferPointer { buffer in
+            let misalignment = Int(UInt(bitPattern: buffer.baseAddress!) % 64) / MemoryLayout<Double>.stride
+            return body(buffer.baseAddress! + (Self.walkHeadValues - misalignment) % Self.walkHeadValues)
+        }
+    }
+
+    /// The walk along one part's hull (`vertices`: its `count` hull vertices in a walk record, of
+    /// a shell of `ringCount`) from hull position `start`, both ways while the vertices come
+    /// nearer: the squared distance from the origin of `frame` to the nearest point, nil when
+    /// `start` faces away or the nearest point lies inside a bridge over a concave pocket.
+    @inline(__always)
+    static func walk(
+        _ vertices: UnsafePointer<Double>, count m: Int, ringCount: Int, from start: Int, in frame: GnomonicFrame
+    ) -> Double? {
         let (c, e, n) = (frame.center, frame.east, frame.north)
         @inline(__always) func image(_ position: Int) -> SIMD2<Double> {
             let v = vertices + 4 * position

@@ -48,9 +48,9 @@ public struct FootprintIndex: Sendable {
     /// Every footprint's walk record (`walkRecord(of:)`), in leaf order: what a query from
     /// outside a footprint's cap reads instead of every edge (`measureOutside`).
     let walks: [Double]
-    /// Per place: where its walk record starts in `walks` (-1 for none) and how many values it
-    /// holds: what the prefetch asks for without reading the record first.
-    let walkStarts: [SIMD2<Int32>]
+    /// Per place, `walkHeadValues` values from a cache-line boundary (`withWalkHeads`): where its
+    /// walk begins (`walkRecord(of:)`); a place without a walk record has -1 at 3.
+    let walkHeads: [Double]
     /// Per place: 0 a circle, 1 a footprint measured in the arena, 2 a footprint with an
     /// antimeridian seam (measured by `SphericalMultiPolygon`). Read instead of `footprints`,
     /// whose arrays lie scattered over the heap.
@@ -87,13 +87,20 @@ public struct FootprintIndex: Sendable {
         var parts: [SIMD4<Int32>] = []
         var ringEnds: [Int32] = []
         var walks: [Double] = []
-        var walkStarts = [SIMD2<Int32>](repeating: SIMD2(-1, 0), count: footprints.count)
+        // One value more than a cache line of padding, to start at a line boundary.
+        var walkHeads = [Double](repeating: -1, count: Self.walkHeadValues * (footprints.count + 1))
+        let headBase = walkHeads.withUnsafeBufferPointer { buffer in
+            (Self.walkHeadValues - Int(UInt(bitPattern: buffer.baseAddress!) % 64) / MemoryLayout<Double>.stride) % Self.walkHeadValues
+        }
         for position in 0..<tree.count {
             let place = tree.originalIndex(atLeafPosition: position)
             guard let footprint = footprints[place] else { continue }
             let firstPart = Int32(parts.count)
-            if let record = Self.walkRecord(of: footprint) {
-                walkStarts[place] = SIMD2(Int32(walks.count), Int32(record.count))
+            if let (values, record) = Self.walkRecord(of: footprint) {
+                var head = values
+                head[3] = Double(walks.count)
+                let start = headBase + Self.walkHeadValues * place
+                walkHeads.replaceSubrange(start..<start + Self.walkHeadValues, with: head)
                 walks += record
             }
             for part in footprint.parts {
@@ -111,7 +118,7 @@ public struct FootprintIndex: Sendable {
         self.parts = parts
         self.ringEnds = ringEnds
         self.walks = walks
-        self.walkStarts = walkStarts
+        self.walkHeads = walkHeads
         kinds = footprints.map { footprint in footprint.map { $0.hasSeams ? 2 : 1 } ?? 0 }
     }
 
@@ -127,10 +134,10 @@ public struct FootprintIndex: Sendable {
         if kind == 0 { return bound }
         // Outside the cap (by more than its rounding), outside every part's hull.
         if kind == 1, bound > 1e-3, let squared = measureOutside(index, from: frame) {
-            return atan(squared.squareRoot()) * Earth.meanRadiusMeters
+            return GreatCircle.arcMeters(tangent: squared.squareRoot())
         }
         if kind == 1, let (tangent, inside) = measure(index, from: frame) {
-            let distance = atan(tangent) * Earth.meanRadiusMeters
+            let distance = GreatCircle.arcMeters(tangent: tangent)
             return inside ? -distance : distance
         }
         return footprints[index]?.signedDistanceMeters(to: frame.center) ?? bound
@@ -246,36 +253,35 @@ public struct FootprintIndex: Sendable {
     }
 
     /// Asks the cache for what measuring `neighbors`' footprints reads, all of them before any
-    /// is measured, so the misses overlap instead of coming one after another: where each one's
-    /// walk record starts, then the record's first lines (its center, axes and direction table)
-    /// for a footprint measured from outside its cap (and the lines about the first candidates'
-    /// first hull vertices: `nearest` asks for the later ones as it goes); else its part
-    /// range, its first part's table entry and the first 256 bytes of its vertices (the hardware
+    /// is measured, so the misses overlap instead of coming one after another: the walk head of
+    /// a footprint measured from outside its cap (and the lines about the first candidates'
+    /// first hull vertices: `nearest` asks for the later ones as it goes); else its part range,
+    /// its first part's table entry and the first 256 bytes of its vertices (the hardware
     /// prefetcher follows the rest of the stream).
     func prefetch(_ neighbors: [Neighbor], _ query: UnitVector) {
         kinds.withUnsafeBufferPointer { kinds in
-            walkStarts.withUnsafeBufferPointer { starts in
-                for neighbor in neighbors where kinds[neighbor.index] == 1 { rotate_prefetch(starts.baseAddress! + neighbor.index) }
-                @inline(__always) func walked(_ neighbor: Neighbor) -> Bool {
-                    neighbor.distanceMeters > 1e-3 && starts[neighbor.index].x >= 0
-                }
-                walks.withUnsafeBufferPointer { walks in
-                    for neighbor in neighbors where kinds[neighbor.index] == 1 && walked(neighbor) {
-                        let first = UnsafeRawPointer(walks.baseAddress! + Int(starts[neighbor.index].x))
-                        for line in 0..<3 { rotate_prefetch(first + 64 * line) }
+            withWalkHeads { heads in
+                var fallback = false
+                for neighbor in neighbors where kinds[neighbor.index] == 1 {
+                    guard neighbor.distanceMeters > 1e-3 else {
+                        fallback = true
+                        continue
                     }
-                    for neighbor in neighbors.prefix(Self.walkLookahead) { prefetchWalk(neighbor, query) }
+                    rotate_prefetch(heads + Self.walkHeadValues * neighbor.index)
                 }
+                for neighbor in neighbors.prefix(Self.walkLookahead) { prefetchWalk(neighbor, query) }
+                guard fallback else { return }
                 partRanges.withUnsafeBufferPointer { ranges in
-                    for neighbor in neighbors where kinds[neighbor.index] == 1 && !walked(neighbor) {
-                        rotate_prefetch(ranges.baseAddress! + neighbor.index)
+                    @inline(__always) func measured(_ neighbor: Neighbor) -> Bool {
+                        kinds[neighbor.index] == 1 && neighbor.distanceMeters <= 1e-3
                     }
+                    for neighbor in neighbors where measured(neighbor) { rotate_prefetch(ranges.baseAddress! + neighbor.index) }
                     parts.withUnsafeBufferPointer { parts in
-                        for neighbor in neighbors where kinds[neighbor.index] == 1 && !walked(neighbor) {
+                        for neighbor in neighbors where measured(neighbor) {
                             rotate_prefetch(parts.baseAddress! + Int(ranges[neighbor.index].x))
                         }
                         arena.withUnsafeBufferPointer { arena in
-                            for neighbor in neighbors where kinds[neighbor.index] == 1 && !walked(neighbor) {
+                            for neighbor in neighbors where measured(neighbor) {
                                 let first = arena.baseAddress! + Int(parts[Int(ranges[neighbor.index].x)].x)
                                 for line in 0..<4 { rotate_prefetch(UnsafeRawPointer(first) + 64 * line) }
                             }
@@ -287,16 +293,14 @@ public struct FootprintIndex: Sendable {
     }
 
     /// Asks the cache for the lines about the hull vertex the walk of `neighbor`'s footprint from
-    /// `query` starts at (reading its record's first line).
+    /// `query` starts at (reading its walk head).
     @inline(__always)
     func prefetchWalk(_ neighbor: Neighbor, _ query: UnitVector) {
-        guard neighbor.distanceMeters > 1e-3 else { return }
-        walkStarts.withUnsafeBufferPointer { starts in
-            let start = starts[neighbor.index].x
-            guard start >= 0 else { return }
+        guard neighbor.distanceMeters > 1e-3, kinds[neighbor.index] == 1 else { return }
+        withWalkHeads { heads in
+            guard let offset = Self.walkStartOffset(heads + Self.walkHeadValues * neighbor.index, from: query) else { return }
             walks.withUnsafeBufferPointer { walks in
-                guard let vertex = Self.walkStartVertex(walks.baseAddress! + Int(start), from: query) else { return }
-                for line in -1..<2 { rotate_prefetch(UnsafeRawPointer(vertex) + 64 * line) }
+                for line in -1..<2 { rotate_prefetch(UnsafeRawPointer(walks.baseAddress! + offset) + 64 * line) }
             }
         }
     }
@@ -313,7 +317,7 @@ public struct FootprintIndex: Sendable {
             arena.count * MemoryLayout<UnitVector>.stride
             + parts.count * MemoryLayout<SIMD4<Int32>>.stride + ringEnds.count * MemoryLayout<Int32>.stride
             + partRanges.count * MemoryLayout<SIMD2<Int32>>.stride + walks.count * MemoryLayout<Double>.stride
-            + walkStarts.count * MemoryLayout<SIMD2<Int32>>.stride
+            + walkHeads.count * MemoryLayout<Double>.stride
         return Double(bytes) / Double(arena.count)
     }
 }

@@ -95,6 +95,28 @@ import Testing
         }
     }
 
+    /// The tangent's two series (below 0.01, and 0.01 to 0.05) against libm's `atan`, and the
+    /// order kept across the switches (at 0.01 and 0.05, where libm takes over).
+    @Test func theTangentSeriesMatchLibmAndAreMonotone() {
+        var previous = -1.0
+        var worst = 0.0
+        for i in 0...60_000 {
+            let t = 0.06 * Double(i) / 60_000
+            let arc = GreatCircle.arcMeters(tangent: t)
+            let reference = Foundation.atan(t) * Earth.meanRadiusMeters
+            worst = max(worst, abs(arc - reference) / max(reference, 1e-300))
+            #expect(arc >= previous)
+            previous = arc
+        }
+        #expect(worst < 4e-16, "relative error \(worst)")
+        for t in [0.01, 0.05] {
+            let (below, at, above) = (
+                GreatCircle.arcMeters(tangent: t.nextDown), GreatCircle.arcMeters(tangent: t), GreatCircle.arcMeters(tangent: t.nextUp)
+            )
+            #expect(below <= at && at <= above, "around \(t)")
+        }
+    }
+
     /// The two-lane conversion against the scalar one, bit for bit, on both sides of the series'
     /// switch, at zero, at the clamps and just outside the domain.
     @Test func twoLanesConvertExactlyAsOne() {
