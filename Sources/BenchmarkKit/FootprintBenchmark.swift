@@ -4,9 +4,10 @@ import SpatialIndex
 /// The k nearest by exact fence edge over polygon footprints (`FootprintIndex`) against the k
 /// nearest circles by edge over the same number of places, in the same run: synthetic
 /// store-scale footprints (stars of 4–64 vertices, 8–60 m from their centers) spread over the
-/// band of latitudes -60° to 70°, queries within 300 m of a random place; the circle query runs
-/// on a tree of the footprints' enclosing caps as circles (the same tree shape, the same k).
-/// Building the footprints (validating every ring) and the tree is timed once each; the first
+/// band of latitudes -60° to 70°, queries within 300 m of a random place; the circle query is the
+/// k-d tree's own query by edge over the footprints' enclosing caps as circles (what a catalog of
+/// circles runs: the same tree shape, the same k). Building the footprints (validating every
+/// ring) and the index is timed once each; the first
 /// `checkedQueries` answers are checked against ranking every place by its exact edge distance.
 public enum FootprintBenchmark {
     public struct Configuration: Sendable {

@@ -64,9 +64,7 @@ extension FootprintIndex {
             record.append(Double(hull.order.count))
             record.append(Double(part.shell.count))
             var starts: (UInt64, UInt64) = (0, 0)
-            for k in 0..<hullDirections {
-                let angle = (Double(k) + 0.5) * 2 * Double.pi / Double(hullDirections)
-                let direction = SIMD2(cos(angle), sin(angle))
+            for (k, direction) in hullDirectionVectors.enumerated() {
                 let extreme = hull.order.indices.max { a, b in
                     let (da, db) = ((hull.points[a] * direction).sum(), (hull.points[b] * direction).sum())
                     return da != db ? da < db : a > b
@@ -89,6 +87,12 @@ extension FootprintIndex {
             }
         }
         return (head, record)
+    }
+
+    /// The `hullDirections` directions, 22.5° + 45° k from east.
+    static let hullDirectionVectors = (0..<8).map { k in
+        let angle = (Double(k) + 0.5) * Double.pi / 4
+        return SIMD2(cos(angle), sin(angle))
     }
 
     /// Values before a part's hull vertices in a walk record.

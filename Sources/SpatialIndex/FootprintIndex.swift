@@ -11,13 +11,12 @@ import Darwin
 ///
 /// Each footprint is indexed in the k-d tree by its enclosing cap (`SphericalMultiPolygon.cap`):
 /// the distance from a point to the cap's edge is a lower bound of its signed distance to the
-/// footprint's edge (inside too), as a circle's own edge distance is exact. A query takes the k
-/// nearest by that bound and refines them exactly, then goes through every place whose bound is
-/// within the largest of those distances in order of the bound, measuring each until the bound
-/// passes the k-th exact distance found so far (no later place can come nearer), and keeps the k
-/// nearest exactly: the answer of
-/// ranking every place by its exact edge distance, ties as `RankingKey` breaks them (the nearer
-/// circle or cap center, then the index).
+/// footprint's edge (inside too), as a circle's own edge distance is exact. A query measures the
+/// places nearest by that bound exactly, in order of the bound, until the bound passes the k-th
+/// exact distance found so far (no later place can come nearer), and keeps the k nearest exactly:
+/// the answer of ranking every place by its exact edge distance, ties as `RankingKey` breaks them
+/// (the nearer circle or cap center, then the index). A footprint outside its cap is measured by
+/// walking its convex hull (`measureOutside`), a few vertices, instead of every edge.
 public struct FootprintIndex: Sendable {
     /// A place's fence.
     public enum Shape: Hashable, Sendable {
