@@ -99,7 +99,7 @@ public enum PlanCommand: Subcommand {
         record.placeEvents = events.compactMap(\.mark)
         record.visits = visits.compactMap(\.mark)
         let title =
-            "rotate plan: \(TextFormat.grouped(places.catalog.count)) places, \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
+            "rotate plan: \(TextFormat.fixed(report.kilometers, decimals: 1)) km, "
             + "\(report.reselections) reselections, \(report.misses.count) misses"
 
         let out = options.out

@@ -26,6 +26,8 @@ public struct PlanRecord: Sendable {
     /// Places to draw: every place ever monitored, and every place whose fence edge lies within
     /// 500 m of a reselection point.
     public var places: [Place]
+    /// How many places the catalog holds (`places` draws some of them).
+    public var catalogCount: Int
     /// For each place id, the fix ranges during which it was monitored (inclusive).
     public var monitored: [String: [ClosedRange<Int>]]
     /// Every reselection, in walk order.
@@ -99,6 +101,7 @@ public struct PlanRecord: Sendable {
     public init(catalog: PlaceCatalog, walk: [Coordinate], updates: [RecordedUpdate], misses: [Miss]) {
         self.walk = walk
         self.misses = misses
+        catalogCount = catalog.count
         let lastFix = max(0, walk.count - 1)
         var since: [String: Int] = [:]
         var intervals: [String: [ClosedRange<Int>]] = [:]

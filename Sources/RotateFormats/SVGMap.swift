@@ -1,6 +1,7 @@
 import FencePlanner
 import Foundation
 import Geodesy
+import RotateJSON
 
 /// Draws a plan as an SVG map a person can read at a glance: fence circles (monitored ones
 /// highlighted), the walk, reselection points with their refresh circles, misses, a scale bar and
@@ -13,21 +14,79 @@ public enum SVGMap {
     /// The record as one SVG document, `width` pixels wide and at least 400 high (the height
     /// follows the extent of the walk and the monitored places), with `title` at the top (escaped
     /// for XML). Without a walk the map centers on the places.
+    ///
+    /// Only the fences that reach into the frame are drawn, and the legend says how many of the
+    /// record's places that is; it lists only the kinds of mark the map shows. The walk's start
+    /// and end are drawn over everything else, and every place event, miss and visit is labelled
+    /// with its place's name (its id when it has none), a label moved aside where it would cover
+    /// another.
     public static func document(_ record: PlanRecord, title: String, width: Double = 1_000) -> String {
         let canvas = Canvas(fitting: record, width: width)
+        let shown = record.places.filter(canvas.shows)
+        let monitoredShown = shown.filter { record.monitored[$0.id] != nil }.count
+        var names: [String: String] = [:]
+        for place in record.places { names[place.id] = place.name ?? place.id }
         // Drawn back to front: the refresh circles are the largest, so they go behind the rest.
         var svg = canvas.background()
         svg += canvas.refreshCircles(record.reselections)
-        svg += canvas.fences(record.places, monitored: record.monitored)
-        svg += canvas.walk(record.walk)
+        svg += canvas.fences(shown, monitored: record.monitored)
+        svg += canvas.walkLine(record.walk)
         svg += canvas.reselectionPoints(record.reselections)
         svg += canvas.misses(record.misses)
         svg += canvas.placeEvents(record.placeEvents)
         svg += canvas.visits(record.visits)
+        svg += canvas.walkEnds(record.walk)
+        svg += canvas.labels(Label.all(record, names: names))
         svg += canvas.scaleBar()
-        svg += canvas.legend(title: title)
+        let kinds = Legend.kinds(of: record, shown: shown)
+        svg += canvas.legend(
+            title: title,
+            counts:
+                "\(TextFormat.grouped(shown.count)) of \(TextFormat.grouped(record.catalogCount)) places in view (\(TextFormat.grouped(monitoredShown)) monitored)",
+            kinds: kinds)
         svg.append("</svg>")
         return svg.joined(separator: "\n")
+    }
+
+    /// A text drawn beside a mark: the place it names.
+    struct Label {
+        var text: String
+        var position: Coordinate
+        var color: String
+
+        /// The labels of a record's misses, place events and visits, in that order.
+        static func all(_ record: PlanRecord, names: [String: String]) -> [Label] {
+            record.misses.map { Label(text: "missed " + (names[$0.placeID] ?? $0.placeID), position: $0.position, color: "#d0021b") }
+                + record.placeEvents.map { mark in
+                    Label(text: names[mark.placeID] ?? mark.placeID, position: mark.position, color: mark.entry ? "#2e9e44" : "#7b3fb0")
+                }
+                + record.visits.map { mark in
+                    Label(text: mark.placeID.map { names[$0] ?? $0 } ?? "visit, no place", position: mark.position, color: "#0b7a75")
+                }
+        }
+    }
+
+    /// The kinds of mark a legend can list, in its order.
+    enum Legend: CaseIterable {
+        case monitoredFence, otherFence, walk, exactReselection, inexactReselection, refreshCircle, miss, entry, exit, visit
+
+        /// The kinds a map of `record` shows, its fences in view being `shown`.
+        static func kinds(of record: PlanRecord, shown: [Place]) -> [Legend] {
+            allCases.filter { kind in
+                switch kind {
+                case .monitoredFence: shown.contains { record.monitored[$0.id] != nil }
+                case .otherFence: shown.contains { record.monitored[$0.id] == nil }
+                case .walk: !record.walk.isEmpty
+                case .exactReselection: record.reselections.contains { $0.guarantee == .exact }
+                case .inexactReselection: record.reselections.contains { $0.guarantee != .exact }
+                case .refreshCircle: record.reselections.contains { ($0.refresh?.radiusMeters ?? 0) > 0 }
+                case .miss: !record.misses.isEmpty
+                case .entry: record.placeEvents.contains(where: \.entry)
+                case .exit: record.placeEvents.contains { !$0.entry }
+                case .visit: !record.visits.isEmpty
+                }
+            }
+        }
     }
 
     /// The normalized mean of the points' unit vectors (any point when they cancel out).
@@ -94,6 +153,16 @@ extension SVGMap {
             guard d > 0 else { return (0, 0) }
             let bearing = center.initialBearingDegrees(to: c) * Double.pi / 180
             return (d * sin(bearing), -d * cos(bearing))
+        }
+
+        /// Whether `place`'s fence (its circle, or its footprint's registering circle, which
+        /// holds it) reaches into the frame.
+        func shows(_ place: Place) -> Bool {
+            let p = Self.project(place.coordinate, from: center)
+            let (left, right) = (minX - offsetX / scale, minX + (width - offsetX) / scale)
+            let (top, bottom) = (minY, minY + height / scale)
+            let dx = max(left - p.x, 0, p.x - right), dy = max(top - p.y, 0, p.y - bottom)
+            return (dx * dx + dy * dy).squareRoot() <= place.radiusMeters
         }
 
         /// `c` in pixels from the document's top left corner.
@@ -173,21 +242,54 @@ extension SVGMap {
             }.joined(separator: " ")
         }
 
-        /// The walk as a line, its start a green dot and its end a square.
-        func walk(_ walk: [Coordinate]) -> [String] {
+        /// The walk as a line.
+        func walkLine(_ walk: [Coordinate]) -> [String] {
             let path = walk.map { c -> String in
                 let (x, y) = screen(c); return "\(f(x)),\(f(y))"
             }.joined(separator: " ")
-            var svg = ["<polyline points=\"\(path)\" fill=\"none\" stroke=\"#1f2d5a\" stroke-width=\"2\" stroke-linejoin=\"round\"/>"]
-            if let first = walk.first, let last = walk.last {
-                let (sx, sy) = screen(first), (ex, ey) = screen(last)
-                svg.append(
-                    "<circle cx=\"\(f(sx))\" cy=\"\(f(sy))\" r=\"6\" fill=\"#2e9e44\" stroke=\"white\" stroke-width=\"1.5\"><title>start</title></circle>"
-                )
-                svg.append(
-                    "<rect x=\"\(f(ex - 5))\" y=\"\(f(ey - 5))\" width=\"10\" height=\"10\" fill=\"#1f2d5a\" stroke=\"white\" stroke-width=\"1.5\"><title>end</title></rect>"
-                )
+            return ["<polyline points=\"\(path)\" fill=\"none\" stroke=\"#1f2d5a\" stroke-width=\"2\" stroke-linejoin=\"round\"/>"]
+        }
+
+        /// The walk's start, a green dot, and its end, a dark square, each with its word beside
+        /// it (left of the start, right of the end: both read where a loop ends where it began):
+        /// drawn last, over the reselection and event marks that share their spot.
+        func walkEnds(_ walk: [Coordinate]) -> [String] {
+            guard let first = walk.first, let last = walk.last else { return [] }
+            let (sx, sy) = screen(first), (ex, ey) = screen(last)
+            return [
+                "<g id=\"walk-start\"><circle cx=\"\(f(sx))\" cy=\"\(f(sy))\" r=\"8\" fill=\"#2e9e44\" stroke=\"white\" stroke-width=\"2\"/>"
+                    + halo(x: sx - 12, y: sy + 4, anchor: "end", color: "#2e9e44", text: "start") + "<title>start</title></g>",
+                "<g id=\"walk-end\"><rect x=\"\(f(ex - 7))\" y=\"\(f(ey - 7))\" width=\"14\" height=\"14\" fill=\"#1f2d5a\" stroke=\"white\" stroke-width=\"2\"/>"
+                    + halo(x: ex + 12, y: ey + 4, anchor: "start", color: "#1f2d5a", text: "end") + "<title>end</title></g>",
+            ]
+        }
+
+        /// Bold text on a white halo (readable over the walk and the fences).
+        func halo(x: Double, y: Double, anchor: String, color: String, text: String) -> String {
+            "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\" fill=\"\(color)\" font-weight=\"bold\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">\(escape(text))</text>"
+        }
+
+        /// The labels beside their marks, each at the first of four spots around its mark (right
+        /// above, right below, left above, left below) that covers no label placed before; one
+        /// that fits nowhere goes right above. A label repeating one placed within 40 pixels is
+        /// left out (an entry and an exit at the same door).
+        func labels(_ labels: [SVGMap.Label]) -> [String] {
+            var placed: [(text: String, x: Double, y: Double, box: (Double, Double, Double, Double))] = []
+            var svg = ["<g id=\"labels\" font-size=\"12\">"]
+            for label in labels {
+                let (x, y) = screen(label.position)
+                if placed.contains(where: { $0.text == label.text && abs($0.x - x) < 40 && abs($0.y - y) < 40 }) { continue }
+                let width = 7 * Double(label.text.count), height = 13.0
+                let spots = [(x + 9, y - 9), (x + 9, y + 17), (x - 9 - width, y - 9), (x - 9 - width, y + 17)]
+                func box(_ spot: (Double, Double)) -> (Double, Double, Double, Double) { (spot.0, spot.1 - height, spot.0 + width, spot.1) }
+                func overlaps(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double)) -> Bool {
+                    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+                }
+                let spot = spots.first { spot in !placed.contains { overlaps($0.box, box(spot)) } } ?? spots[0]
+                placed.append((label.text, x, y, box(spot)))
+                svg.append(halo(x: spot.0, y: spot.1, anchor: "start", color: label.color, text: label.text))
             }
+            svg.append("</g>")
             return svg
         }
 
@@ -226,9 +328,7 @@ extension SVGMap {
             }
         }
 
-        /// The store visits: teal diamonds at the stay's mean, labelled above and to the right
-        /// (on a white halo, over the walk) with the place they name ("none" when none of the
-        /// places is likely enough).
+        /// The store visits: teal diamonds at the stay's mean (labelled with `labels`).
         func visits(_ marks: [PlanRecord.VisitMark]) -> [String] {
             marks.map { mark in
                 let (x, y) = screen(mark.position)
@@ -236,7 +336,6 @@ extension SVGMap {
                 let minutes = Int(mark.arrivalSeconds / 60)
                 return
                     "<g><path d=\"M\(f(x)),\(f(y - 8)) L\(f(x + 7)),\(f(y)) L\(f(x)),\(f(y + 8)) L\(f(x - 7)),\(f(y)) Z\" fill=\"#0b7a75\" stroke=\"white\" stroke-width=\"1.5\"/>"
-                    + "<text x=\"\(f(x + 9))\" y=\"\(f(y - 9))\" fill=\"#0b7a75\" font-weight=\"bold\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">\(name)</text>"
                     + "<title>visit at \(name), p \(CSVWriter.decimal(mark.probability, decimals: 2)), from \(minutes) min</title></g>"
             }
         }
@@ -259,37 +358,57 @@ extension SVGMap {
             ]
         }
 
-        /// The north arrow at the top right, then a box at the top left with the title (escaped)
-        /// and a symbol and label for each kind of mark.
-        func legend(title: String) -> [String] {
+        /// The north arrow at the top right, then a box at the top left with the title (escaped),
+        /// the counts of places, and a symbol and label for each of `kinds`.
+        func legend(title: String, counts: String, kinds: [SVGMap.Legend]) -> [String] {
             var svg = [
                 "<text x=\"\(f(width - 24))\" y=\"28\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#222\">N</text><path d=\"M\(f(width - 24)),34 l-6,14 l6,-4 l6,4 z\" fill=\"#222\"/>",
-                "<rect x=\"10\" y=\"10\" width=\"300\" height=\"210\" rx=\"6\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>",
+                "<g id=\"legend\"><rect x=\"10\" y=\"10\" width=\"320\" height=\"\(58 + 20 * kinds.count)\" rx=\"6\" fill=\"white\" fill-opacity=\"0.9\" stroke=\"#bbb\"/>",
                 "<text x=\"20\" y=\"30\" font-weight=\"bold\" fill=\"#222\">\(escape(title))</text>",
+                "<text id=\"legend-counts\" x=\"20\" y=\"49\" fill=\"#555\">\(escape(counts))</text>",
             ]
-            for (i, (symbol, label)) in Self.legendEntries.enumerated() {
-                svg.append(symbol + "<text x=\"44\" y=\"\(57 + 20 * i)\" fill=\"#222\">\(label)</text>")
+            for (row, kind) in kinds.enumerated() {
+                let y = 72 + 20 * row
+                svg.append(
+                    "<g class=\"legend-row\">" + Self.symbol(kind, y: y)
+                        + "<text x=\"44\" y=\"\(y + 4)\" fill=\"#222\">\(Self.label(kind))</text></g>")
             }
+            svg.append("</g>")
             return svg
         }
 
-        /// The legend's rows, top to bottom: a symbol drawn at its row's height and its label.
-        static let legendEntries: [(symbol: String, label: String)] = [
-            (
-                "<polygon points=\"22,48 34,48 34,58 22,58\" fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\"/>",
-                "fence, monitored at some point"
-            ),
-            (
-                "<polygon points=\"22,68 34,68 34,78 22,78\" fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\"/>",
-                "fence, never monitored"
-            ),
-            ("<line x1=\"20\" y1=\"93\" x2=\"36\" y2=\"93\" stroke=\"#1f2d5a\" stroke-width=\"2\"/>", "walk (start green, end square)"),
-            ("<circle cx=\"28\" cy=\"113\" r=\"4.5\" fill=\"#3b7dd8\"/>", "reselection (red: degraded/saturated)"),
-            ("<line x1=\"20\" y1=\"133\" x2=\"36\" y2=\"133\" stroke=\"#3b7dd8\" stroke-dasharray=\"6 4\"/>", "refresh circle"),
-            ("<path d=\"M23,146 L33,156 M23,156 L33,146\" stroke=\"#d0021b\" stroke-width=\"3\"/>", "missed fence"),
-            ("<path d=\"M28,166 L33,176 L23,176 Z\" fill=\"#2e9e44\" stroke=\"#2e9e44\"/>", "entry (filled: in-app; hollow: platform)"),
-            ("<path d=\"M28,196 L33,186 L23,186 Z\" fill=\"#7b3fb0\" stroke=\"#7b3fb0\"/>", "exit (the same)"),
-            ("<path d=\"M28,205 L34,211 L28,217 L22,211 Z\" fill=\"#0b7a75\"/>", "store visit (the place it names)"),
-        ]
+        /// A legend row's label.
+        static func label(_ kind: SVGMap.Legend) -> String {
+            switch kind {
+            case .monitoredFence: "fence, monitored at some point"
+            case .otherFence: "fence, never monitored"
+            case .walk: "walk"
+            case .exactReselection: "reselection, exact"
+            case .inexactReselection: "reselection, degraded or saturated"
+            case .refreshCircle: "refresh circle"
+            case .miss: "missed fence"
+            case .entry: "entry (filled: in-app; hollow: platform)"
+            case .exit: "exit (filled: in-app; hollow: platform)"
+            case .visit: "store visit (the place it names)"
+            }
+        }
+
+        /// A legend row's symbol, centered on height `y`.
+        static func symbol(_ kind: SVGMap.Legend, y: Int) -> String {
+            switch kind {
+            case .monitoredFence:
+                "<polygon points=\"22,\(y - 5) 34,\(y - 5) 34,\(y + 5) 22,\(y + 5)\" fill=\"#f5a623\" fill-opacity=\"0.45\" stroke=\"#c77700\"/>"
+            case .otherFence:
+                "<polygon points=\"22,\(y - 5) 34,\(y - 5) 34,\(y + 5) 22,\(y + 5)\" fill=\"#9a9a9a\" fill-opacity=\"0.18\" stroke=\"#8a8a8a\"/>"
+            case .walk: "<line x1=\"20\" y1=\"\(y)\" x2=\"36\" y2=\"\(y)\" stroke=\"#1f2d5a\" stroke-width=\"2\"/>"
+            case .exactReselection: "<circle cx=\"28\" cy=\"\(y)\" r=\"4.5\" fill=\"#3b7dd8\"/>"
+            case .inexactReselection: "<circle cx=\"28\" cy=\"\(y)\" r=\"4.5\" fill=\"#d0021b\"/>"
+            case .refreshCircle: "<line x1=\"20\" y1=\"\(y)\" x2=\"36\" y2=\"\(y)\" stroke=\"#3b7dd8\" stroke-dasharray=\"6 4\"/>"
+            case .miss: "<path d=\"M23,\(y - 5) L33,\(y + 5) M23,\(y + 5) L33,\(y - 5)\" stroke=\"#d0021b\" stroke-width=\"3\"/>"
+            case .entry: "<path d=\"M28,\(y - 5) L33,\(y + 5) L23,\(y + 5) Z\" fill=\"#2e9e44\" stroke=\"#2e9e44\"/>"
+            case .exit: "<path d=\"M28,\(y + 5) L33,\(y - 5) L23,\(y - 5) Z\" fill=\"#7b3fb0\" stroke=\"#7b3fb0\"/>"
+            case .visit: "<path d=\"M28,\(y - 6) L34,\(y) L28,\(y + 6) L22,\(y) Z\" fill=\"#0b7a75\"/>"
+            }
+        }
     }
 }
