@@ -212,6 +212,23 @@ public enum SimulateCommand: Subcommand {
             expectReferenceMisses: expectReferenceMisses, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"))
     }
 
+    /// What the header calls `count` walks of `kind` (nil: mixed), with the count.
+    static func walksText(_ count: Int, _ kind: WalkKind?) -> String {
+        let one = count == 1
+        let noun: String =
+            switch kind {
+            case nil: one ? "mixed walk" : "mixed walks"
+            case .walk: one ? "walk on foot" : "walks on foot"
+            case .drive: one ? "drive" : "drives"
+            case .commute: one ? "commute" : "commutes"
+            case .errands: one ? "errand trip" : "errand trips"
+            case .dateLine: one ? "walk across the date line" : "walks across the date line"
+            case .pole: one ? "walk around a pole" : "walks around a pole"
+            case let kind?: "\(kind.rawValue) " + (one ? "walk" : "walks")
+            }
+        return "\(TextFormat.grouped(count)) \(noun)"
+    }
+
     /// The place set, walks, fixes and planner options.
     /// `--stops FILE`, which labels a recorded walk replayed on a phone.
     static func stopsPath(_ arguments: Arguments, platformName: String) throws(CommandError) -> String? {
@@ -456,7 +473,7 @@ public enum SimulateCommand: Subcommand {
             ?? "\(TextFormat.grouped(scenario.placeCount)) \(scenario.placeSet.rawValue) places in a \(TextFormat.fixed(scenario.regionSideMeters / 1_000, decimals: 1)) km square, "
         let walksText =
             options.walkPath.map { "the walk of \($0)" }
-            ?? "\(TextFormat.grouped(report.walks)) \(scenario.walkKind?.rawValue ?? "mixed") walks"
+            ?? Self.walksText(report.walks, scenario.walkKind)
         console.out(
             "rotate simulate: \(walksText) over \(placesText)"
                 + "limit \(config.limit), headroom \(config.headroom) (\(config.placeSlots) place slots), "
