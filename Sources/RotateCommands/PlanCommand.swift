@@ -43,6 +43,9 @@ public enum PlanCommand: Subcommand {
             OptionSpec("--out", value: "FILE", help: "Write the plan to FILE instead of stdout."),
             OptionSpec("--map", value: "FILE", help: "Also write an SVG map to FILE."),
             OptionSpec(
+                "--html", value: "FILE",
+                help: "Also write a replay to FILE: one self-contained HTML page with a time slider (open it in a browser)."),
+            OptionSpec(
                 "--trace-version", value: "1|2|3", help: "Plan trace version to write (2: no visit lines; 1: no place_event lines either).",
                 default: "\(PlanTrace.currentVersion)"),
         ]
@@ -59,6 +62,7 @@ public enum PlanCommand: Subcommand {
         var format: String?
         var out: String?
         var mapPath: String?
+        var htmlPath: String?
         var traceVersion: Int
     }
 
@@ -69,7 +73,7 @@ public enum PlanCommand: Subcommand {
             delaySeconds: try arguments.double("--delay", in: 0...86_400),
             planner: try Inputs.configuration(arguments),
             format: try arguments.choiceIfGiven("--format", from: ["ndjson", "csv", "geojson", "svg", "summary"]),
-            out: arguments.string("--out"), mapPath: arguments.string("--map"),
+            out: arguments.string("--out"), mapPath: arguments.string("--map"), htmlPath: arguments.string("--html"),
             traceVersion: try arguments.int("--trace-version", in: 1...PlanTrace.currentVersion))
     }
 
@@ -95,7 +99,20 @@ public enum PlanCommand: Subcommand {
             placeEvents: options.traceVersion >= 2 ? events.map(\.line) : nil, visits: options.traceVersion >= 3 ? visits.map(\.line) : nil)
         var record = PlanRecord(
             catalog: places.catalog, walk: walk.samples.map(\.truePosition), updates: report.updates,
-            misses: report.misses.map { PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable) })
+            misses: report.misses.map {
+                PlanRecord.Miss(placeID: $0.placeID, position: $0.position, avoidable: $0.avoidable, timeSeconds: $0.timeSeconds)
+            })
+        // The engine's clock: the fixes' times when every fix has one, else their indices.
+        if walkFile.fixes.allSatisfy({ $0.timestampSeconds != nil }) {
+            record.times = walk.samples.map(\.timeSeconds)
+        } else {
+            for (i, miss) in record.misses.enumerated() {
+                let nearest = record.walk.indices.min {
+                    record.walk[$0].distance(to: miss.position) < record.walk[$1].distance(to: miss.position)
+                }
+                record.misses[i].timeSeconds = Double(nearest ?? 0)
+            }
+        }
         record.placeEvents = events.compactMap(\.mark)
         record.visits = visits.compactMap(\.mark)
         let title =
@@ -116,7 +133,11 @@ public enum PlanCommand: Subcommand {
             try TextOutput.emit(
                 summaryLines(
                     places: places, walkPath: options.walkPath, report: report, configuration: configuration,
-                    placeEvents: events.map(\.line), visits: visits.map(\.line), mapPath: options.mapPath), out: out, console: console)
+                    placeEvents: events.map(\.line), visits: visits.map(\.line), mapPath: options.mapPath, htmlPath: options.htmlPath),
+                out: out, console: console)
+        }
+        if let htmlPath = options.htmlPath {
+            try TextOutput.write([HTMLReplay.document(record, title: title)], to: htmlPath)
         }
         if let mapPath = options.mapPath {
             try TextOutput.write([SVGMap.document(record, title: title)], to: mapPath)
@@ -176,7 +197,8 @@ public enum PlanCommand: Subcommand {
                     event.kind == .dwell
                     ? nil
                     : PlanRecord.PlaceMark(
-                        placeID: event.placeID, position: fix.coordinate, entry: event.kind == .entry, inApp: probability != nil)
+                        placeID: event.placeID, position: fix.coordinate, entry: event.kind == .entry, inApp: probability != nil,
+                        timeSeconds: time)
                 events.append((line, mark))
             }
         }
@@ -206,7 +228,8 @@ public enum PlanCommand: Subcommand {
 
     static func summaryLines(
         places: Inputs.LoadedPlaces, walkPath: String, report: OracleReport,
-        configuration: RotationConfiguration, placeEvents: [PlanTrace.PlaceEvent], visits: [PlanTrace.Visit], mapPath: String?
+        configuration: RotationConfiguration, placeEvents: [PlanTrace.PlaceEvent], visits: [PlanTrace.Visit], mapPath: String?,
+        htmlPath: String? = nil
     ) -> [String] {
         var exact = 0, degraded = 0, saturated = 0
         for recorded in report.updates {
@@ -230,6 +253,7 @@ public enum PlanCommand: Subcommand {
                 + "\(visits.filter { $0.event == "arrival" && $0.place != nil }.count) naming a place",
         ]
         if let mapPath { lines.append("map            \(mapPath)") }
+        if let htmlPath { lines.append("replay         \(htmlPath)") }
         return lines
     }
 }

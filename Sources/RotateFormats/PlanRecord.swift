@@ -23,6 +23,8 @@ public struct PlanRecord: Sendable {
 
     /// The walk's fix positions.
     public var walk: [Coordinate]
+    /// Each walk position's time, seconds (its index when the walk has no clock).
+    public var times: [Double]
     /// Places to draw: every place ever monitored, and every place whose fence edge lies within
     /// 500 m of a reselection point.
     public var places: [Place]
@@ -69,13 +71,16 @@ public struct PlanRecord: Sendable {
         public var entry: Bool
         /// Decided in-app from fixes (else the platform's event).
         public var inApp: Bool
+        /// When it was decided, seconds on the walk's clock.
+        public var timeSeconds: Double
 
         /// Creates a mark.
-        public init(placeID: String, position: Coordinate, entry: Bool, inApp: Bool) {
+        public init(placeID: String, position: Coordinate, entry: Bool, inApp: Bool, timeSeconds: Double = 0) {
             self.placeID = placeID
             self.position = position
             self.entry = entry
             self.inApp = inApp
+            self.timeSeconds = timeSeconds
         }
     }
 
@@ -87,12 +92,15 @@ public struct PlanRecord: Sendable {
         public var position: Coordinate
         /// Whether a planner could have avoided it (drawn and exported as such).
         public var avoidable: Bool
+        /// When it began, seconds on the walk's clock.
+        public var timeSeconds: Double
 
         /// Creates a miss.
-        public init(placeID: String, position: Coordinate, avoidable: Bool) {
+        public init(placeID: String, position: Coordinate, avoidable: Bool, timeSeconds: Double = 0) {
             self.placeID = placeID
             self.position = position
             self.avoidable = avoidable
+            self.timeSeconds = timeSeconds
         }
     }
 
@@ -101,6 +109,7 @@ public struct PlanRecord: Sendable {
     public init(catalog: PlaceCatalog, walk: [Coordinate], updates: [RecordedUpdate], misses: [Miss]) {
         self.walk = walk
         self.misses = misses
+        times = walk.indices.map(Double.init)
         catalogCount = catalog.count
         let lastFix = max(0, walk.count - 1)
         var since: [String: Int] = [:]

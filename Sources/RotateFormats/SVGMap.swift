@@ -101,7 +101,7 @@ public enum SVGMap {
 extension SVGMap {
     /// The map's frame: the projection center, the visible extent in projected meters and the
     /// scale to pixels; each drawing method returns the SVG lines of one layer.
-    private struct Canvas {
+    struct Canvas {
         /// The projection's center.
         let center: Coordinate
         /// The document's size, pixels.

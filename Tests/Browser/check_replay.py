@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""The HTML replay in a real browser: headless Chromium driven through its DevTools protocol.
+
+Writes a plan's replay (`rotate plan --html`) and its NDJSON trace, loads the page with the
+network switched off, and checks that no script error occurs, that the page asks for nothing
+but itself, and that at each reselection's time (and halfway to the next) the fences the page
+shows as monitored are exactly the trace's monitored set then (the trace's start and stop lists
+added up). Saves a screenshot halfway through the walk. Exit 0 when every check passes, 1 when
+one fails, 2 on a usage error.
+
+Only Python's standard library: the DevTools socket is spoken with a small WebSocket client
+below (RFC 6455, text frames, client frames masked).
+
+    check_replay.py --rotate BIN --places P --walk W.csv --out DIR
+"""
+
+import argparse
+import base64
+import csv
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+
+class DevTools:
+    """One page's DevTools socket: commands by id, events kept as they come."""
+
+    def __init__(self, url):
+        assert url.startswith("ws://")
+        host_port, path = url[5:].split("/", 1)
+        host, port = host_port.split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=60)
+        key = base64.b64encode(os.urandom(16)).decode()
+        request = (
+            f"GET /{path} HTTP/1.1\r\nHost: {host_port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        self.sock.sendall(request.encode())
+        response = b""
+        while b"\r\n\r\n" not in response:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise RuntimeError("DevTools closed the socket during the handshake")
+            response += chunk
+        head, self.buffer = response.split(b"\r\n\r\n", 1)
+        if b" 101 " not in head.split(b"\r\n")[0]:
+            raise RuntimeError(f"DevTools refused the WebSocket: {head[:80]!r}")
+        self.next_id = 0
+        self.events = []
+
+    def _read(self, n):
+        while len(self.buffer) < n:
+            chunk = self.sock.recv(1 << 20)
+            if not chunk:
+                raise RuntimeError("DevTools closed the socket")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:n], self.buffer[n:]
+        return data
+
+    def _message(self):
+        parts = []
+        while True:
+            first, second = self._read(2)
+            opcode, length = first & 0x0F, second & 0x7F
+            if length == 126:
+                (length,) = struct.unpack(">H", self._read(2))
+            elif length == 127:
+                (length,) = struct.unpack(">Q", self._read(8))
+            mask = self._read(4) if second & 0x80 else None
+            payload = self._read(length)
+            if mask:
+                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            if opcode == 8:
+                raise RuntimeError("DevTools closed the socket")
+            if opcode in (0, 1, 2):
+                parts.append(payload)
+                if first & 0x80:
+                    return json.loads(b"".join(parts))
+
+    def send(self, method, **params):
+        self.next_id += 1
+        payload = json.dumps({"id": self.next_id, "method": method, "params": params}).encode()
+        header = bytes([0x81])
+        if len(payload) < 126:
+            header += bytes([0x80 | len(payload)])
+        elif len(payload) < 1 << 16:
+            header += bytes([0x80 | 126]) + struct.pack(">H", len(payload))
+        else:
+            header += bytes([0x80 | 127]) + struct.pack(">Q", len(payload))
+        mask = os.urandom(4)
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+        while True:
+            message = self._message()
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+            self.events.append(message)
+
+    def wait_for(self, method, seconds=30):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            for event in self.events:
+                if event.get("method") == method:
+                    return event
+            self.events.append(self._message())
+        raise RuntimeError(f"no {method} within {seconds} s")
+
+    def evaluate(self, expression):
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"script failed: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+
+def monitored_by_reselection(trace_path):
+    """The trace's reselections as (fix, monitored set after it), in order."""
+    monitored, out = set(), []
+    with open(trace_path) as f:
+        for line in f:
+            record = json.loads(line)
+            if record.get("type") != "reselect":
+                continue
+            monitored -= set(record["stop"])
+            monitored |= set(record["start"])
+            out.append((record["fix"], frozenset(monitored)))
+    return out
+
+
+def fix_times(walk_path):
+    """Each fix's time, seconds from the first (the walk file's t column)."""
+    with open(walk_path, newline="") as f:
+        times = [float(row["t"]) for row in csv.DictReader(f)]
+    return [t - times[0] for t in times]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rotate", required=True)
+    parser.add_argument("--places", required=True)
+    parser.add_argument("--walk", required=True, help="a walk CSV with a t column")
+    parser.add_argument("--out", required=True, help="folder for replay.html, plan.ndjson and replay.png")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    html = os.path.abspath(os.path.join(args.out, "replay.html"))
+    trace = os.path.join(args.out, "plan.ndjson")
+    subprocess.run(
+        [args.rotate, "plan", "--places", args.places, "--walk", args.walk, "--html", html, "--format", "ndjson", "--out", trace],
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+    size = os.path.getsize(html)
+    reselections = monitored_by_reselection(trace)
+    times = fix_times(args.walk)
+    checks = []
+    for i, (fix, monitored) in enumerate(reselections):
+        checks.append((times[fix], monitored))
+        following = reselections[i + 1][0] if i + 1 < len(reselections) else len(times) - 1
+        checks.append(((times[fix] + times[following]) / 2, monitored))
+
+    profile = tempfile.mkdtemp(prefix="rotate-replay-")
+    chromium = subprocess.Popen(
+        [
+            "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
+            f"--user-data-dir={profile}", "--window-size=1100,1000", "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    failures = []
+    try:
+        port_file = os.path.join(profile, "DevToolsActivePort")
+        deadline = time.time() + 30
+        while not (os.path.exists(port_file) and open(port_file).read().strip()):
+            if time.time() > deadline:
+                raise RuntimeError("chromium did not open its DevTools port")
+            time.sleep(0.1)
+        port = open(port_file).read().split()[0]
+        pages = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(p for p in pages if p.get("type") == "page")
+        tools = DevTools(page["webSocketDebuggerUrl"])
+        tools.send("Network.enable")
+        tools.send("Network.emulateNetworkConditions", offline=True, latency=0, downloadThroughput=-1, uploadThroughput=-1)
+        tools.send("Runtime.enable")
+        tools.send("Page.enable")
+        tools.send("Emulation.setDeviceMetricsOverride", width=1100, height=1000, deviceScaleFactor=1, mobile=False)
+        tools.send("Page.navigate", url="file://" + html)
+        tools.wait_for("Page.loadEventFired")
+        error = tools.evaluate("document.body.dataset.error || ''")
+        if error:
+            failures.append(f"script error: {error}")
+        thrown = [e for e in tools.events if e.get("method") == "Runtime.exceptionThrown"]
+        if thrown:
+            failures.append(f"{len(thrown)} exceptions thrown, the first: {thrown[0]['params']['exceptionDetails'].get('text')}")
+        requested = sorted(
+            {e["params"]["request"]["url"] for e in tools.events if e.get("method") == "Network.requestWillBeSent"}
+            - {"file://" + html}
+        )
+        if requested:
+            failures.append(f"the page asked for {len(requested)} other resources, the first {requested[0]}")
+        wrong = 0
+        for t, expected in checks:
+            shown = tools.evaluate(
+                "(function(t){var s=document.getElementById('time');s.value=t;s.dispatchEvent(new Event('input'));"
+                "return Array.prototype.map.call(document.querySelectorAll('.fence.monitored'),function(e){return e.dataset.id;});})"
+                f"({t})"
+            )
+            if set(shown) != expected:
+                wrong += 1
+                if wrong <= 3:
+                    failures.append(
+                        f"at {t:.1f} s the page shows {len(shown)} monitored, the trace {len(expected)}: "
+                        f"extra {sorted(set(shown) - expected)[:5]}, missing {sorted(expected - set(shown))[:5]}"
+                    )
+        status = tools.evaluate(
+            f"(function(){{var s=document.getElementById('time');s.value={times[-1] / 2};s.dispatchEvent(new Event('input'));"
+            "return document.getElementById('status').textContent;})()"
+        )
+        shot = tools.send("Page.captureScreenshot", format="png")
+        with open(os.path.join(args.out, "replay.png"), "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
+        error = tools.evaluate("document.body.dataset.error || ''")
+        if error:
+            failures.append(f"script error after moving the slider: {error}")
+    finally:
+        chromium.terminate()
+        try:
+            chromium.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            chromium.kill()
+        shutil.rmtree(profile, ignore_errors=True)
+
+    print(f"replay: {html} ({size:,} bytes), {len(reselections)} reselections, {len(checks)} slider positions checked offline")
+    print(f"halfway: {status}")
+    for failure in failures:
+        print(f"FAIL {failure}", file=sys.stderr)
+    print(f"{len(checks) - wrong} passed, {wrong} failed" if not failures else f"{len(failures)} failures", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
