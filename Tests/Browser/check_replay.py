@@ -5,7 +5,8 @@ Writes a plan's replay (`rotate plan --html`) and its NDJSON trace, loads the pa
 network switched off, and checks that no script error occurs, that the page asks for nothing
 but itself, and that at each reselection's time (and halfway to the next) the fences the page
 shows as monitored are exactly the trace's monitored set then (the trace's start and stop lists
-added up). Saves a screenshot halfway through the walk. Exit 0 when every check passes, 1 when
+added up). Saves a screenshot halfway through the walk, then works the controls a person uses:
+a layer's box, the wheel's zoom (and the scale bar with it), a fence's tooltip, play. Exit 0 when every check passes, 1 when
 one fails, 2 on a usage error.
 
 Only Python's standard library: the DevTools socket is spoken with a small WebSocket client
@@ -226,9 +227,30 @@ def main():
         shot = tools.send("Page.captureScreenshot", format="png")
         with open(os.path.join(args.out, "replay.png"), "wb") as f:
             f.write(base64.b64decode(shot["data"]))
+        # The controls a person uses: a layer hidden and shown again, the wheel zooming in (the
+        # view narrows, the scale bar's length changes), a fence hovered (its tooltip names it),
+        # play moving the slider on.
+        controls = tools.evaluate(
+            "(function(){var out={};var box=document.querySelector('[data-layer=\"layer-fences\"]'),layer=document.getElementById('layer-fences');"
+            "box.click();out.hidden=layer.style.display==='none';box.click();out.shown=layer.style.display==='';"
+            "var svg=document.getElementById('map'),before=svg.getAttribute('viewBox').split(' ').map(Number)[2],label=document.getElementById('scale-label').textContent,bar=document.getElementById('bar').style.width;"
+            "var r=svg.getBoundingClientRect();svg.dispatchEvent(new WheelEvent('wheel',{deltaY:-300,clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));"
+            "var after=svg.getAttribute('viewBox').split(' ').map(Number)[2];out.zoomed=after<before;out.scaleChanged=document.getElementById('scale-label').textContent!==label||document.getElementById('bar').style.width!==bar;"
+            "var fence=document.querySelector('.fence.monitored');fence.dispatchEvent(new MouseEvent('mousemove',{clientX:r.left+50,clientY:r.top+50,bubbles:true}));"
+            "var tip=document.getElementById('tip');out.tip=tip.style.display==='block'&&tip.textContent.indexOf(fence.dataset.id)===0&&tip.textContent.indexOf('monitored')>0;"
+            "return out;})()"
+        )
+        for name, ok in controls.items():
+            if not ok:
+                failures.append(f"control check failed: {name}")
+        start = tools.evaluate("(function(){var s=document.getElementById('time');s.value=0;s.dispatchEvent(new Event('input'));document.getElementById('play').click();return +s.value;})()")
+        time.sleep(1.5)
+        played = tools.evaluate("(function(){var s=+document.getElementById('time').value;document.getElementById('play').click();return s;})()")
+        if not played > start:
+            failures.append(f"play did not move the slider ({start} → {played})")
         error = tools.evaluate("document.body.dataset.error || ''")
         if error:
-            failures.append(f"script error after moving the slider: {error}")
+            failures.append(f"script error after using the controls: {error}")
     finally:
         chromium.terminate()
         try:
@@ -239,6 +261,7 @@ def main():
 
     print(f"replay: {html} ({size:,} bytes), {len(reselections)} reselections, {len(checks)} slider positions checked offline")
     print(f"halfway: {status}")
+    print("controls checked: a layer hidden and shown, the wheel's zoom and the scale bar, a fence's tooltip, play")
     for failure in failures:
         print(f"FAIL {failure}", file=sys.stderr)
     print(f"{len(checks) - wrong} passed, {wrong} failed" if not failures else f"{len(failures)} failures", file=sys.stderr)
