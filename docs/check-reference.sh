@@ -18,15 +18,7 @@ cd "$(dirname "$0")/.."
 
 docs/build-reference.sh
 
-if ! command -v chromium > /dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-    echo "check-reference: installing chromium (Debian package)" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
-  else
-    echo "check-reference: chromium is missing (Debian: apt-get install chromium)" >&2
-    exit 1
-  fi
-fi
+.ci/ensure-chromium check-reference
 
 work=$(mktemp -d)
 server=

@@ -450,10 +450,17 @@ public struct GnomonicFrame: Hashable, Sendable {
     /// The frame about `center` (a unit vector).
     public init(center: UnitVector) {
         self.center = center
-        // Any axis not parallel to the center gives an orthonormal basis of its tangent plane.
-        let axis = abs(center.z) < 0.9 ? UnitVector(x: 0, y: 0, z: 1) : UnitVector(x: 1, y: 0, z: 0)
-        east = axis.cross(center).normalized
+        east = Self.unnormalizedEast(of: center).normalized
         north = center.cross(east)
+    }
+
+    /// The east axis of the frame about `center`, before it is normalized: the cross product of
+    /// an axis not parallel to the center (the pole's, away from the poles) with it. It and the
+    /// center crossed with it point as the frame's axes do, for a direction without a square root.
+    @inlinable
+    public static func unnormalizedEast(of center: UnitVector) -> UnitVector {
+        let axis = abs(center.z) < 0.9 ? UnitVector(x: 0, y: 0, z: 1) : UnitVector(x: 1, y: 0, z: 0)
+        return axis.cross(center)
     }
 
     /// The point's image, nil for a point not in front of the center.

@@ -26,8 +26,7 @@ public enum HTMLReplay {
         func time(ofFix fix: Int) -> Double { (record.times.indices.contains(fix) ? record.times[fix] : record.times.last ?? 0) - start }
         func number(_ value: Double) -> String { CSVWriter.decimal(value, decimals: 1) }
         let startPoint = canvas.screen(record.walk.first ?? canvas.center)
-        var names: [String: String] = [:]
-        for place in record.places { names[place.id] = place.name ?? place.id }
+        let names = record.placeNames
 
         var svg: [String] = []
         svg.append("<g id=\"layer-refresh\" class=\"layer\">")

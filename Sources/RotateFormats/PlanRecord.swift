@@ -138,3 +138,10 @@ public struct PlanRecord: Sendable {
         self.places = shown.sorted().map { catalog.places[$0] }
     }
 }
+
+extension PlanRecord {
+    /// Each drawn place's name by id, its id when it has none: what the maps label marks with.
+    var placeNames: [String: String] {
+        Dictionary(places.map { ($0.id, $0.name ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+    }
+}

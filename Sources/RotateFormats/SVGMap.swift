@@ -24,8 +24,7 @@ public enum SVGMap {
         let canvas = Canvas(fitting: record, width: width)
         let shown = record.places.filter(canvas.shows)
         let monitoredShown = shown.filter { record.monitored[$0.id] != nil }.count
-        var names: [String: String] = [:]
-        for place in record.places { names[place.id] = place.name ?? place.id }
+        let names = record.placeNames
         // Drawn back to front: the refresh circles are the largest, so they go behind the rest.
         var svg = canvas.background()
         svg += canvas.refreshCircles(record.reselections)

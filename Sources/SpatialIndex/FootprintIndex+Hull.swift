@@ -22,9 +22,10 @@ import Darwin
 ///
 /// The walk starts at the hull's extreme vertex in the direction of the query, one of eight
 /// stored per part: seen from farther than 1.09 times the hull's reach from the cap's center it
-/// lies on the facing chain (the direction is within 22.5° of its normal cone). Every step is
-/// checked: a start with no facing edge, a nearest point inside an edge that bridges a concave
-/// pocket of the shell, or a walk around the whole hull falls back to measuring every edge.
+/// lies on the facing chain (the direction is within 22.5° of its normal cone). Every walk is
+/// checked: a start with no facing edge, or a nearest point inside an edge that bridges a concave
+/// pocket of the shell, falls back to measuring every edge; no walk takes more steps than its hull
+/// has vertices.
 extension FootprintIndex {
     /// Directions in which each part's extreme hull vertex is kept: eighths of the circle.
     static var hullDirections: Int { 8 }
@@ -37,6 +38,17 @@ extension FootprintIndex {
 
     /// Values in a walk head: one cache line.
     static var walkHeadValues: Int { 8 }
+
+    /// Whether a footprint whose cap edge is `bound` meters away (as the tree ranks it) is walked:
+    /// a query outside the cap by more than the cap's rounding is outside every part's hull.
+    @inline(__always)
+    static func isWalked(bound: Double) -> Bool { bound > 1e-3 }
+
+    /// How many values past `base` the first cache-line boundary lies (where `walkHeads` start).
+    @inline(__always)
+    static func lineStart(_ base: UnsafePointer<Double>) -> Int {
+        (walkHeadValues - Int(UInt(bitPattern: base) % 64) / MemoryLayout<Double>.stride) % walkHeadValues
+    }
 
     /// Place `footprint`'s walk head and record.
     ///
@@ -100,12 +112,11 @@ extension FootprintIndex {
 
     /// The eighth of the circle the direction to `query` from `center` falls in, in the frame
     /// about `center` (the order of `hullDirections`); nil beyond `hullQueryLimitCosine`. The
-    /// frame's axes are taken as `GnomonicFrame` takes them, unnormalized: the same directions.
+    /// frame's axes are `GnomonicFrame`'s, unnormalized: the same directions.
     @inline(__always)
     static func octant(of query: UnitVector, from center: UnitVector) -> Int? {
         guard query.dot(center) > hullQueryLimitCosine else { return nil }
-        let axis = abs(center.z) < 0.9 ? UnitVector(x: 0, y: 0, z: 1) : UnitVector(x: 1, y: 0, z: 0)
-        let east = axis.cross(center)
+        let east = GnomonicFrame.unnormalizedEast(of: center)
         return octant(query.dot(east), query.dot(center.cross(east)))
     }
 
@@ -146,8 +157,8 @@ extension FootprintIndex {
         return (hull, hull.map { points[$0] })
     }
 
-    /// The eighth of the circle (counterclockwise from east, as `hullTable`'s directions) that
-    /// the direction (dx, dy) falls in.
+    /// The eighth of the circle (counterclockwise from east, as `hullDirectionVectors`) that the
+    /// direction (dx, dy) falls in.
     @inline(__always)
     static func octant(_ dx: Double, _ dy: Double) -> Int {
         // The quadrant counterclockwise from east, then its half: in the first and third the
@@ -210,10 +221,7 @@ extension FootprintIndex {
     /// `walkHeadValues` values from `walkHeadValues` times its index.
     @inline(__always)
     func withWalkHeads<R>(_ body: (UnsafePointer<Double>) -> R) -> R {
-        walkHeads.withUnsafeBufferPointer { buffer in
-            let misalignment = Int(UInt(bitPattern: buffer.baseAddress!) % 64) / MemoryLayout<Double>.stride
-            return body(buffer.baseAddress! + (Self.walkHeadValues - misalignment) % Self.walkHeadValues)
-        }
+        walkHeads.withUnsafeBufferPointer { buffer in body(buffer.baseAddress! + Self.lineStart(buffer.baseAddress!)) }
     }
 
     /// The walk along one part's hull (`vertices`: its `count` hull vertices in a walk record, of

@@ -88,9 +88,7 @@ public struct FootprintIndex: Sendable {
         var walks: [Double] = []
         // One value more than a cache line of padding, to start at a line boundary.
         var walkHeads = [Double](repeating: -1, count: Self.walkHeadValues * (footprints.count + 1))
-        let headBase = walkHeads.withUnsafeBufferPointer { buffer in
-            (Self.walkHeadValues - Int(UInt(bitPattern: buffer.baseAddress!) % 64) / MemoryLayout<Double>.stride) % Self.walkHeadValues
-        }
+        let headBase = walkHeads.withUnsafeBufferPointer { Self.lineStart($0.baseAddress!) }
         for position in 0..<tree.count {
             let place = tree.originalIndex(atLeafPosition: position)
             guard let footprint = footprints[place] else { continue }
@@ -131,8 +129,7 @@ public struct FootprintIndex: Sendable {
     func edgeDistanceMeters(of index: Int, from frame: GnomonicFrame, bound: Double) -> Double {
         let kind = kinds[index]
         if kind == 0 { return bound }
-        // Outside the cap (by more than its rounding), outside every part's hull.
-        if kind == 1, bound > 1e-3, let squared = measureOutside(index, from: frame) {
+        if kind == 1, Self.isWalked(bound: bound), let squared = measureOutside(index, from: frame) {
             return GreatCircle.arcMeters(tangent: squared.squareRoot())
         }
         if kind == 1, let (tangent, inside) = measure(index, from: frame) {
@@ -262,7 +259,7 @@ public struct FootprintIndex: Sendable {
             withWalkHeads { heads in
                 var fallback = false
                 for neighbor in neighbors where kinds[neighbor.index] == 1 {
-                    guard neighbor.distanceMeters > 1e-3 else {
+                    guard Self.isWalked(bound: neighbor.distanceMeters) else {
                         fallback = true
                         continue
                     }
@@ -272,7 +269,7 @@ public struct FootprintIndex: Sendable {
                 guard fallback else { return }
                 partRanges.withUnsafeBufferPointer { ranges in
                     @inline(__always) func measured(_ neighbor: Neighbor) -> Bool {
-                        kinds[neighbor.index] == 1 && neighbor.distanceMeters <= 1e-3
+                        kinds[neighbor.index] == 1 && !Self.isWalked(bound: neighbor.distanceMeters)
                     }
                     for neighbor in neighbors where measured(neighbor) { rotate_prefetch(ranges.baseAddress! + neighbor.index) }
                     parts.withUnsafeBufferPointer { parts in
@@ -295,7 +292,7 @@ public struct FootprintIndex: Sendable {
     /// `query` starts at (reading its walk head).
     @inline(__always)
     func prefetchWalk(_ neighbor: Neighbor, _ query: UnitVector) {
-        guard neighbor.distanceMeters > 1e-3, kinds[neighbor.index] == 1 else { return }
+        guard Self.isWalked(bound: neighbor.distanceMeters), kinds[neighbor.index] == 1 else { return }
         withWalkHeads { heads in
             guard let offset = Self.walkStartOffset(heads + Self.walkHeadValues * neighbor.index, from: query) else { return }
             walks.withUnsafeBufferPointer { walks in
@@ -308,8 +305,8 @@ public struct FootprintIndex: Sendable {
         results.sort { a, b in precedes(a, b, query) }
     }
 
-    /// Bytes per vertex of the query's arena (a unit vector, the ring and part tables, and the walk records over
-    /// the vertices); the validated shapes (`footprints`) are kept beside it.
+    /// Bytes per vertex of the query's arena (a unit vector), its ring and part tables and the
+    /// walk records and heads; the validated shapes (`footprints`) are kept beside it.
     public var bytesPerVertex: Double {
         guard !arena.isEmpty else { return 0 }
         let bytes =

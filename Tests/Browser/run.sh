@@ -9,15 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rotate=${1:-.build/release/rotate}
 
-if ! command -v chromium > /dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-    echo "check-replay: installing chromium (Debian package)" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
-  else
-    echo "check-replay: chromium is missing (Debian: apt-get install chromium)" >&2
-    exit 1
-  fi
-fi
+.ci/ensure-chromium check-replay
 
 python3 Tests/Browser/check_replay.py --rotate "$rotate" --places Datasets/shops-500.csv --walk Datasets/walk-6km.csv \
   --out .build/replay-check
