@@ -90,6 +90,10 @@ public struct RegionMonitorEmulator: Sendable {
 
     /// Events decided but not yet delivered.
     package var undeliveredEventCount: Int { pending.count }
+
+    /// The events decided but not yet delivered, by delivery time: what a trip that ends now
+    /// never hears.
+    public var undeliveredEvents: [RegionEvent] { pending.map(\.event) }
 }
 
 /// One registered region. Storage of `RegionMonitorEmulator`, hands off.

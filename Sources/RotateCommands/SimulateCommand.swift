@@ -129,6 +129,11 @@ public enum SimulateCommand: Subcommand {
         OptionSpec(
             "--expect-reference-misses",
             help: "With --compare: exit 1 if a nearest-places reference design shows no visit entered while its fence was unmonitored."),
+        OptionSpec(
+            "--html", value: "FILE",
+            help:
+                "With --walk and a platform: also write a replay of the strategy on the phone to FILE, one self-contained HTML page with a time slider (open it in a browser)."
+        ),
         OptionSpec("--json", help: "Print one JSON object instead of the table."),
         OptionSpec("--quiet", help: "No progress on stderr (shown only when stderr is a terminal)."),
     ]
@@ -148,6 +153,8 @@ public enum SimulateCommand: Subcommand {
         var minimumStopRecall5: Double?
         var maximumFalseVisits: Double?
         var expectReferenceMisses: Bool
+        /// `--html FILE`: the replay page of the one strategy on the recorded walk.
+        var htmlPath: String?
         var json: Bool
         var quiet: Bool
 
@@ -202,6 +209,13 @@ public enum SimulateCommand: Subcommand {
                 throw .usage("--min-stop-recall-5 and --max-false-visits need stops: --kind errands, or --walk with --stops")
             }
         }
+        let htmlPath = arguments.string("--html")
+        if htmlPath != nil {
+            guard arguments.isGiven("--walk"), platformName != "none", !compare else {
+                throw .usage(
+                    "--html replays one strategy on a phone over a recorded walk: give --walk FILE and a platform, without --compare")
+            }
+        }
         let platform =
             platformName == "none" ? nil : try self.platform(platformName, strategies: strategies, scenario: scenario, arguments)
         return Options(
@@ -209,7 +223,8 @@ public enum SimulateCommand: Subcommand {
             stopsPath: try stopsPath(arguments, platformName: platformName),
             strict: arguments.flag("--strict"), platform: platform, compare: compare, minimumRecall120: minimumRecall120,
             minimumStopRecall5: minimumStopRecall5, maximumFalseVisits: maximumFalseVisits,
-            expectReferenceMisses: expectReferenceMisses, json: arguments.flag("--json"), quiet: arguments.flag("--quiet"))
+            expectReferenceMisses: expectReferenceMisses, htmlPath: htmlPath, json: arguments.flag("--json"),
+            quiet: arguments.flag("--quiet"))
     }
 
     /// What the header calls `count` walks of `kind` (nil: mixed), with the count.
@@ -311,6 +326,9 @@ public enum SimulateCommand: Subcommand {
         let (simulation, fileWalk) = try simulation(options, console: console)
         let platform = try platformRun(options.platform, simulation: simulation, fileWalk: fileWalk)
         let outcome = try replay(simulation, on: platform, fileWalk: fileWalk, options, console: console)
+        if let htmlPath = options.htmlPath, let fileWalk, let platform, let name = options.platform?.name {
+            try writeReplay(to: htmlPath, walk: fileWalk, outcome: outcome, platform: platform, platformName: name, options: options)
+        }
         if options.json {
             printJSON(outcome, options, console: console)
         } else {
@@ -380,6 +398,8 @@ public enum SimulateCommand: Subcommand {
         var report: OracleReport
         var platform: Simulation.PlatformRun?
         var platformReports: [(strategy: StrategyKind, report: PlatformReplayReport)]
+        /// The recorded walk's labelled stops (`--stops`).
+        var stops: [TrueStop]? = nil
     }
 
     /// The walks through the planner check and, with a platform, through the emulated phone.
@@ -395,6 +415,7 @@ public enum SimulateCommand: Subcommand {
                     let stops = try options.stopsPath.map { (path: String) throws(CommandError) in
                         try Inputs.stops(path, catalog: simulation.catalog, strict: options.strict, console: console)
                     }
+                    outcome.stops = stops
                     outcome.platformReports = try simulation.runOnPlatform(
                         platform.replay, configuration: platform.configuration, strategies: platform.strategies, walk: fileWalk,
                         stops: stops)
@@ -500,6 +521,7 @@ public enum SimulateCommand: Subcommand {
                     + "limit \(platformConfiguration.limit)")
             for entry in outcome.platformReports { printPlatformFigures(entry, console: console) }
         }
+        if let htmlPath = options.htmlPath { console.out("replay     \(htmlPath)") }
     }
 
     /// The pass criteria: no avoidable miss and no unavoidable one outside saturated states, and

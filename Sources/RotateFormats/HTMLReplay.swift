@@ -4,45 +4,49 @@ import Geodesy
 import RotateJSON
 
 /// A trip to watch: one self-contained HTML file (inline SVG, script and style; nothing fetched)
-/// that replays a plan along its walk with a time slider.
+/// that replays a `ReplayScene` (a plan along its walk, or a strategy on an emulated phone) with a
+/// time slider.
 ///
 /// At each moment it shows the fences monitored then (orange; the others gray), the refresh
-/// circle in force, the path walked so far and the position, the entries, exits, visits and
-/// misses so far (each labelled with its place, an entry and an exit of the same place at the
-/// same door sharing one label; listed below the map, the latest first), and a status line: the time, the guarantee in
-/// force, how many fences are monitored, the refresh radius. Hovering a fence names it (id, name,
-/// radius or polygon, when it was monitored); layers toggle; the wheel zooms and a drag pans; the
-/// scale bar follows the zoom. The map is drawn with `SVGMap`'s projection and frame.
+/// circle in force, the path so far and the position, the fixes the app obtained (the latest
+/// with its accuracy), the marks so far (each labelled with its place, an entry and an exit of
+/// the same place at the same door sharing one label; a phone's event with a dotted line from
+/// where it was decided; listed below the map, the latest first, with the registrations the
+/// phone dropped or refused), and a status line: the time, the guarantee in force, how many
+/// fences are monitored, the refresh radius, the location service. Hovering a fence names it (id,
+/// name, radius or polygon, when it was monitored); layers toggle; the wheel zooms and a drag
+/// pans; the scale bar follows the zoom; the legend names only what the scene holds. The map is
+/// drawn with `SVGMap`'s projection and frame.
 ///
-/// Elements a test can read: the slider `#time` (seconds from the walk's first fix; an `input`
+/// Elements a test can read: the slider `#time` (seconds from the first path point; an `input`
 /// event redraws), each fence `.fence` with `data-id` (class `monitored` while monitored), the
-/// status `#status`, and `document.body.dataset.error`, set by any script error.
+/// data block `#replay-data` (docs/formats.md), the status `#status`, and
+/// `document.body.dataset.error`, set by any script error.
 public enum HTMLReplay {
     /// The record as one HTML document, the map `width` pixels wide, `title` at the top.
     public static func document(_ record: PlanRecord, title: String, width: Double = 1_000) -> String {
-        let canvas = SVGMap.Canvas(fitting: record, width: width)
-        let start = record.times.first ?? 0
-        let duration = max(0, (record.times.last ?? 0) - start)
-        func time(ofFix fix: Int) -> Double { (record.times.indices.contains(fix) ? record.times[fix] : record.times.last ?? 0) - start }
+        document(ReplayScene(record), title: title, width: width)
+    }
+
+    /// The scene as one HTML document, the map `width` pixels wide, `title` at the top.
+    public static func document(_ scene: ReplayScene, title: String, width: Double = 1_000) -> String {
+        let canvas = SVGMap.Canvas(fitting: scene.path, places: scene.places, isMonitored: { scene.monitored[$0] != nil }, width: width)
+        let start = scene.times.first ?? 0
+        let duration = max(0, (scene.times.last ?? 0) - start)
         func number(_ value: Double) -> String { CSVWriter.decimal(value, decimals: 1) }
-        let startPoint = canvas.screen(record.walk.first ?? canvas.center)
-        let names = record.placeNames
+        let startPoint = canvas.screen(scene.path.first ?? canvas.center)
+        let names = scene.placeNames
 
         var svg: [String] = []
         svg.append("<g id=\"layer-refresh\" class=\"layer\">")
-        for (i, reselection) in record.reselections.enumerated() {
-            guard let refresh = reselection.refresh, refresh.radiusMeters > 0 else { continue }
-            let from = time(ofFix: reselection.fix)
-            let to = i + 1 < record.reselections.count ? time(ofFix: record.reselections[i + 1].fix) : duration + 1
+        for region in scene.refresh where region.radiusMeters > 0 {
             svg.append(
-                "<polygon class=\"refresh\" data-from=\"\(number(from))\" data-to=\"\(number(to))\" data-radius=\"\(number(refresh.radiusMeters))\" points=\"\(canvas.ring(refresh.center, refresh.radiusMeters))\"/>"
+                "<polygon class=\"refresh\" data-from=\"\(number(region.fromSeconds - start))\" data-to=\"\(number(region.toSeconds - start))\" data-radius=\"\(number(region.radiusMeters))\" points=\"\(canvas.ring(region.center, region.radiusMeters))\"/>"
             )
         }
         svg.append("</g><g id=\"layer-fences\" class=\"layer\">")
-        for place in record.places where canvas.shows(place) {
-            let intervals = (record.monitored[place.id] ?? []).map { range in
-                "\(number(time(ofFix: range.lowerBound))) \(number(range.upperBound + 1 < record.times.count ? time(ofFix: range.upperBound + 1) : duration + 1))"
-            }
+        for place in scene.places where canvas.shows(place) {
+            let intervals = (scene.monitored[place.id] ?? []).map { "\(number($0.lowerBound - start)) \(number($0.upperBound - start))" }
             let shape =
                 place.footprint.map { "footprint of \($0.vertexCount) vertices, \(number($0.areaSquareMeters)) m²" }
                 ?? "circle of \(number(place.radiusMeters)) m"
@@ -58,73 +62,75 @@ public enum HTMLReplay {
 
         // Pixels and seconds to a tenth: what the drawing resolves, and a short file.
         func tenth(_ value: Double) -> JSONValue { .number((value * 10).rounded() / 10) }
+        func point(_ c: Coordinate) -> [JSONValue] {
+            let (x, y) = canvas.screen(c)
+            return [tenth(x), tenth(y)]
+        }
         var data: [String: JSONValue] = [:]
+        data["version"] = .number(2)
         data["duration"] = tenth(duration)
         data["metersPerUnit"] = .number(1 / canvas.scale)
-        data["path"] = .array(
-            zip(record.times, record.walk).map { t, c in
-                let (x, y) = canvas.screen(c)
-                return .array([tenth(t - start), tenth(x), tenth(y)])
+        data["pathName"] = .string(scene.pathName)
+        data["path"] = .array(zip(scene.times, scene.path).map { t, c in .array([tenth(t - start)] + point(c)) })
+        if !scene.reselections.isEmpty {
+            data["reselections"] = .array(
+                scene.reselections.map {
+                    .array([
+                        tenth($0.timeSeconds - start), .string($0.guarantee), .number(Double($0.started)), .number(Double($0.stopped)),
+                        tenth($0.refreshRadiusMeters),
+                    ])
+                })
+        }
+        data["states"] = .array(
+            scene.states.map { .array([tenth($0.timeSeconds - start), .string($0.guarantee), $0.service.map(JSONValue.string) ?? .null]) })
+        data["marks"] = .array(
+            scene.marks.sorted { $0.timeSeconds < $1.timeSeconds }.map { mark in
+                var row = [tenth(mark.timeSeconds - start)] + point(mark.position)
+                row += [.string(mark.kind.rawValue), .string(mark.placeID.map { names[$0] ?? $0 } ?? "no place"), .string(mark.detail)]
+                if let decided = mark.decidedSeconds, let position = mark.decidedPosition {
+                    row += [tenth(decided - start)] + point(position)
+                }
+                return .array(row)
             })
-        data["reselections"] = .array(
-            record.reselections.map { r in
-                .array([
-                    tenth(time(ofFix: r.fix)), .string(r.guarantee.name), .number(Double(r.started)), .number(Double(r.stopped)),
-                    tenth(r.refresh?.radiusMeters ?? 0),
-                ])
+        data["fixes"] = .array(
+            scene.fixes.map { fix in
+                .array(
+                    [tenth(fix.timeSeconds - start)] + point(fix.position) + [
+                        tenth((fix.accuracyMeters ?? 0) * canvas.scale), .string(fix.source),
+                    ])
             })
-        var marks: [(time: Double, value: JSONValue)] = []
-        for event in record.placeEvents {
-            let (x, y) = canvas.screen(event.position)
-            marks.append(
-                (
-                    event.timeSeconds - start,
-                    .array([
-                        tenth(event.timeSeconds - start), tenth(x), tenth(y), .string(event.entry ? "entry" : "exit"),
-                        .string(names[event.placeID] ?? event.placeID), .string(event.inApp ? "in-app" : "platform"),
-                    ])
-                ))
+        data["registrations"] = .array(
+            scene.registrations.map {
+                .array([tenth($0.timeSeconds - start), .string($0.regionID), .string($0.action), .string($0.outcome)])
+            })
+        let kinds = Set(scene.marks.map(\.kind))
+        let legend = ReplayScene.Mark.Kind.allCases.filter(kinds.contains).map {
+            "<span class=\"key key-\($0.rawValue)\">\(legendWords[$0] ?? $0.rawValue)</span>"
         }
-        for visit in record.visits {
-            let (x, y) = canvas.screen(visit.position)
-            marks.append(
-                (
-                    visit.arrivalSeconds - start,
-                    .array([
-                        tenth(visit.arrivalSeconds - start), tenth(x), tenth(y), .string("visit"),
-                        .string(visit.placeID.map { names[$0] ?? $0 } ?? "no place"),
-                        .string("p " + CSVWriter.decimal(visit.probability, decimals: 2)),
-                    ])
-                ))
-        }
-        for miss in record.misses {
-            let (x, y) = canvas.screen(miss.position)
-            marks.append(
-                (
-                    miss.timeSeconds - start,
-                    .array([
-                        tenth(miss.timeSeconds - start), tenth(x), tenth(y), .string("miss"), .string(names[miss.placeID] ?? miss.placeID),
-                        .string(miss.avoidable ? "not monitored" : "more fences than slots"),
-                    ])
-                ))
-        }
-        data["marks"] = .array(marks.sorted { $0.time < $1.time }.map(\.value))
+        let toggles = layerToggles.filter { $0.id != "layer-fixes" || !scene.fixes.isEmpty }
+            .map { "<label><input type=\"checkbox\" data-layer=\"\($0.id)\" checked> \($0.label)</label>" }.joined()
 
         let page = [
             "<!DOCTYPE html>",
             "<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">",
             "<title>\(canvas.escape(title))</title>",
             "<style>\(style)</style></head><body>",
-            "<header><h1>\(canvas.escape(title))</h1><div id=\"status\"></div></header>",
+            "<header><h1>\(canvas.escape(title))</h1>" + scene.summary.map { "<div class=\"summary\">\(canvas.escape($0))</div>" }.joined()
+                + "<div id=\"status\"></div></header>",
             "<div id=\"controls\"><button id=\"play\" type=\"button\">play</button>"
                 + "<input id=\"time\" type=\"range\" min=\"0\" max=\"\(number(duration))\" step=\"1\" value=\"0\" aria-label=\"time\">"
                 + "<span id=\"clock\"></span><label>speed <select id=\"speed\"><option>1</option><option>10</option><option selected>60</option><option>300</option></select>×</label>"
-                + layerToggles + "</div>",
+                + toggles + "</div>",
+            "<div id=\"legend\"><span class=\"key key-path\">\(canvas.escape(scene.pathName))</span>"
+                + (scene.fixes.isEmpty ? "" : "<span class=\"key key-fix\">fixes the app obtained</span>")
+                + "<span class=\"key key-monitored\">fence monitored</span><span class=\"key key-fence\">fence not monitored</span>"
+                + (scene.refresh.isEmpty ? "" : "<span class=\"key key-refresh\">refresh region</span>") + legend.joined() + "</div>",
             "<div id=\"frame\"><svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number(canvas.width)) \(number(canvas.height))\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"#fbfbf8\"/>",
         ]
         let tail = [
-            "<polyline id=\"path\" class=\"layer\" points=\"\"/><g id=\"layer-marks\" class=\"layer\"></g><g id=\"layer-labels\" class=\"layer\"></g>",
+            "<polyline id=\"path\" class=\"layer\" points=\"\"/><g id=\"layer-fixes\" class=\"layer\"><circle id=\"accuracy\" r=\"0\"/></g>"
+                + "<g id=\"layer-marks\" class=\"layer\"></g><g id=\"layer-labels\" class=\"layer\"></g>",
             "<g id=\"start\"><circle cx=\"\(number(startPoint.0))\" cy=\"\(number(startPoint.1))\" r=\"6\"/></g><circle id=\"here\" r=\"7\"/>",
             "</svg><div id=\"scale\"><div id=\"bar\"></div><span id=\"scale-label\"></span></div><div id=\"tip\"></div></div>",
             "<ol id=\"log\" reversed></ol>",
@@ -134,24 +140,38 @@ public enum HTMLReplay {
         return (page + svg + tail).joined(separator: "\n")
     }
 
-    /// The check boxes that show and hide each layer.
-    static let layerToggles = [
-        ("layer-fences", "fences"), ("layer-refresh", "refresh"), ("path", "path"), ("layer-marks", "events"), ("layer-labels", "labels"),
+    /// The legend's words for each kind of mark.
+    static let legendWords: [ReplayScene.Mark.Kind: String] = [
+        .entry: "entry", .exit: "exit", .visit: "visit", .miss: "missed", .stop: "stop detected", .osEntry: "phone's entry",
+        .osExit: "phone's exit", .wake: "refresh exit (app woken)",
     ]
-    .map { id, label in "<label><input type=\"checkbox\" data-layer=\"\(id)\" checked> \(label)</label>" }.joined()
+
+    /// The layers a check box shows and hides.
+    static let layerToggles: [(id: String, label: String)] = [
+        ("layer-fences", "fences"), ("layer-refresh", "refresh"), ("path", "path"), ("layer-fixes", "fixes"), ("layer-marks", "events"),
+        ("layer-labels", "labels"),
+    ]
 
     static let style = """
         body{font:14px sans-serif;margin:0;color:#222;background:#fff}header{padding:8px 12px}h1{font-size:17px;margin:0 0 4px}
-        #status{color:#444}#controls{display:flex;flex-wrap:wrap;gap:10px;align-items:center;padding:4px 12px}#time{flex:1;min-width:300px}
+        .summary{color:#444;font-size:13px}#status{color:#222;margin-top:4px}#controls{display:flex;flex-wrap:wrap;gap:10px;align-items:center;padding:4px 12px}#time{flex:1;min-width:300px}
+        #legend{display:flex;flex-wrap:wrap;gap:4px 14px;padding:2px 12px 6px;font-size:12px;color:#333}.key:before{content:"";display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:-2px;border-radius:2px}
+        .key-path:before{background:#1f2d5a;height:3px;vertical-align:3px}.key-fix:before{background:#e8590c;border-radius:6px;width:7px;height:7px}.key-monitored:before{background:#f5a623}
+        .key-fence:before{background:#ddd;border:1px solid #8a8a8a}.key-refresh:before{border:2px dashed #3b7dd8}.key-entry:before{background:#2e9e44}.key-exit:before{background:#7b3fb0}
+        .key-visit:before{background:#0b7a75;transform:rotate(45deg) scale(.8)}.key-miss:before{background:#d0021b}.key-stop:before{background:#0b7a75}
+        .key-os-entry:before{border:2px solid #2e9e44;width:9px;height:9px}.key-os-exit:before{border:2px solid #7b3fb0;width:9px;height:9px}.key-wake:before{border:2px solid #3b7dd8;border-radius:7px;width:9px;height:9px}
         #frame{position:relative;border-top:1px solid #ddd;border-bottom:1px solid #ddd}#map{width:100%;height:auto;display:block;cursor:grab}
         .fence{fill:#9a9a9a;fill-opacity:.18;stroke:#8a8a8a;stroke-width:1}.fence.monitored{fill:#f5a623;fill-opacity:.5;stroke:#c77700}
         .fence:hover{stroke:#000;stroke-width:2}.refresh{fill:none;stroke:#3b7dd8;stroke-width:1.5;stroke-dasharray:6 4}
         #path{fill:none;stroke:#1f2d5a;stroke-width:2.5;stroke-linejoin:round}#here{fill:#1f2d5a;stroke:#fff;stroke-width:2}
-        #start circle{fill:#2e9e44;stroke:#fff;stroke-width:2}.mark-entry{fill:#2e9e44}.mark-exit{fill:#7b3fb0}.mark-visit{fill:#0b7a75}
+        .fix{fill:#e8590c;stroke:#fff;stroke-width:.5}#accuracy{fill:#e8590c;fill-opacity:.12;stroke:#e8590c;stroke-width:1}
+        #start circle{fill:#2e9e44;stroke:#fff;stroke-width:2}.mark-entry{fill:#2e9e44}.mark-exit{fill:#7b3fb0}.mark-visit{fill:#0b7a75}.mark-stop{fill:#0b7a75}
+        .mark-os-entry{fill:#fff;stroke:#2e9e44;stroke-width:2}.mark-os-exit{fill:#fff;stroke:#7b3fb0;stroke-width:2}.mark-wake{fill:#fff;stroke:#3b7dd8;stroke-width:2}
+        .hollow{fill:#fff;stroke-width:2}.delay{stroke:#555;stroke-width:1.5;stroke-dasharray:2 3;fill:none}
         .mark-miss{stroke:#d0021b;stroke-width:3}.label{font:bold 12px sans-serif;paint-order:stroke;stroke:#fff;stroke-width:3}
         #scale{position:absolute;left:12px;bottom:10px;font-size:12px}#bar{height:4px;border:2px solid #222;border-top:0}
         #tip{position:absolute;display:none;background:#fff;border:1px solid #999;padding:4px 6px;font-size:12px;pointer-events:none;max-width:340px}
-        #log{font-size:13px;margin:8px 12px 16px 40px;padding:0}
+        #log{font-size:13px;margin:8px 12px 16px 40px;padding:0}.log-miss{color:#b00016}.log-register{color:#8a4b00}
         """
 
     /// The replay's script: reads `#replay-data`, redraws at the slider's time.
@@ -164,38 +184,61 @@ public enum HTMLReplay {
         function spans(text){return text?text.split(";").map(function(s){var p=s.split(" ");return [+p[0],+p[1]];}):[];}
         function within(list,t){for(var i=0;i<list.length;i++){if(t>=list[i][0]&&t<list[i][1])return true;}return false;}
         function clock(s){s=Math.round(s);var h=Math.floor(s/3600),m=Math.floor(s%3600/60),x=s%60;return (h?h+":"+(m<10?"0":""):"")+m+":"+(x<10?"0":"")+x;}
+        function node(name,attrs){var el=document.createElementNS(ns,name);for(var k in attrs)el.setAttribute(k,attrs[k]);return el;}
         var fences=[].slice.call(document.querySelectorAll(".fence")).map(function(el){return {el:el,on:spans(el.getAttribute("data-on"))};});
         var refresh=[].slice.call(document.querySelectorAll(".refresh")).map(function(el){return {el:el,from:+el.getAttribute("data-from"),to:+el.getAttribute("data-to"),r:+el.getAttribute("data-radius")};});
         var marks=document.getElementById("layer-marks"),labels=document.getElementById("layer-labels"),log=document.getElementById("log");
-        var colors={entry:"#2e9e44",exit:"#7b3fb0",visit:"#0b7a75",miss:"#d0021b"},placed=[];
+        var colors={entry:"#2e9e44",exit:"#7b3fb0",visit:"#0b7a75",miss:"#d0021b",stop:"#0b7a75","os-entry":"#2e9e44","os-exit":"#7b3fb0",wake:"#3b7dd8"};
+        var words={entry:"entry",exit:"exit",visit:"visit",miss:"missed",stop:"stop detected","os-entry":"phone's entry","os-exit":"phone's exit",wake:"refresh exit"};
+        var placed=[];
+        function outline(k,x,y){
+          if(k==="miss")return "M"+(x-6)+","+(y-6)+"L"+(x+6)+","+(y+6)+"M"+(x-6)+","+(y+6)+"L"+(x+6)+","+(y-6);
+          if(k==="visit")return "M"+x+","+(y-8)+"l7,8l-7,8l-7,-8z";
+          if(k==="stop")return "M"+(x-6)+","+(y-6)+"h12v12h-12z";
+          if(k==="wake")return "M"+(x-5)+","+y+"a5,5 0 1,0 10,0a5,5 0 1,0 -10,0";
+          if(k==="entry"||k==="os-entry")return "M"+x+","+(y-7)+"l6,11h-12z";
+          return "M"+x+","+(y+7)+"l6,-11h-12z";
+        }
         var drawn=data.marks.map(function(m){
-          var g=document.createElementNS(ns,"g"),shape;
-          if(m[3]==="miss"){shape=document.createElementNS(ns,"path");shape.setAttribute("d","M"+(m[1]-6)+","+(m[2]-6)+"L"+(m[1]+6)+","+(m[2]+6)+"M"+(m[1]-6)+","+(m[2]+6)+"L"+(m[1]+6)+","+(m[2]-6));}
-          else if(m[3]==="visit"){shape=document.createElementNS(ns,"path");shape.setAttribute("d","M"+m[1]+","+(m[2]-8)+"l7,8l-7,8l-7,-8z");}
-          else{shape=document.createElementNS(ns,"path");shape.setAttribute("d",m[3]==="entry"?"M"+m[1]+","+(m[2]-7)+"l6,11h-12z":"M"+m[1]+","+(m[2]+7)+"l6,-11h-12z");if(m[5]==="platform"){shape.setAttribute("fill","#fff");shape.setAttribute("stroke",colors[m[3]]);shape.setAttribute("stroke-width","2");}}
-          shape.setAttribute("class","mark-"+m[3]);g.appendChild(shape);
-          var title=document.createElementNS(ns,"title");title.textContent=m[3]+" "+m[4]+" ("+m[5]+") at "+clock(m[0]);g.appendChild(title);marks.appendChild(g);
-          var words=(m[3]==="miss"?"missed ":"")+m[4],text=null;
-          if(!placed.some(function(p){return p.words===words&&Math.abs(p.x-m[1])<40&&Math.abs(p.y-m[2])<40;})){
-            text=document.createElementNS(ns,"text");text.setAttribute("x",m[1]+9);text.setAttribute("y",m[2]-9);text.setAttribute("class","label");text.setAttribute("fill",colors[m[3]]);
-            text.textContent=words;labels.appendChild(text);placed.push({words:words,x:m[1],y:m[2]});}
-          var item=document.createElement("li");item.textContent=clock(m[0])+" "+m[3]+" "+m[4]+" ("+m[5]+")";
+          var k=m[3],g=node("g",{}),shape=node("path",{d:outline(k,m[1],m[2]),"class":"mark-"+k});
+          if((k==="entry"||k==="exit")&&m[5]==="platform"){shape.setAttribute("class","mark-"+k+" hollow");shape.setAttribute("stroke",colors[k]);}
+          if(m.length>6)g.appendChild(node("line",{x1:m[7],y1:m[8],x2:m[1],y2:m[2],"class":"delay"}));
+          g.appendChild(shape);
+          var title=node("title",{});title.textContent=words[k]+" "+m[4]+" ("+m[5]+") at "+clock(m[0]);g.appendChild(title);marks.appendChild(g);
+          var text=null,said=(k==="miss"?"missed ":"")+m[4];
+          if(k!=="wake"&&m[4]!=="no place"||k==="visit"){
+            if(!placed.some(function(p){return p.words===said&&Math.abs(p.x-m[1])<40&&Math.abs(p.y-m[2])<40;})){
+              text=node("text",{x:m[1]+9,y:m[2]-9,"class":"label",fill:colors[k]});text.textContent=said;labels.appendChild(text);placed.push({words:said,x:m[1],y:m[2]});}}
+          var item=document.createElement("li");item.textContent=clock(m[0])+" "+words[k]+" "+m[4]+" ("+m[5]+")";if(k==="miss")item.className="log-miss";
           return {t:m[0],g:g,text:text,item:item};
         });
+        data.registrations.forEach(function(r){
+          if(r[3]!=="dropped"&&r[3]!=="rejected"&&r[2]!=="reboot")return;
+          var item=document.createElement("li");item.className="log-register";
+          item.textContent=clock(r[0])+" "+(r[2]==="reboot"?"the phone restarted and lost every region; the app registered again":"registered "+r[1]+": "+(r[3]==="dropped"?"accepted, but not monitored (over the phone's limit)":"refused by the phone (over its limit)"));
+          drawn.push({t:r[0],g:null,text:null,item:item});
+        });
+        drawn.sort(function(a,b){return a.t-b.t;});
+        var fixLayer=document.getElementById("layer-fixes"),accuracy=document.getElementById("accuracy");
+        var fixes=data.fixes.map(function(f){var c=node("circle",{cx:f[1],cy:f[2],r:2.5,"class":"fix"});var title=node("title",{});title.textContent=f[4]+" fix at "+clock(f[0]);c.appendChild(title);fixLayer.appendChild(c);return {t:f[0],el:c,f:f};});
         var path=document.getElementById("path"),here=document.getElementById("here");
-        function index(t){var lo=0,hi=data.path.length-1;if(hi<0||t<data.path[0][0])return -1;while(lo<hi){var mid=(lo+hi+1)>>1;if(data.path[mid][0]<=t)lo=mid;else hi=mid-1;}return lo;}
+        function index(list,t){var lo=0,hi=list.length-1;if(hi<0||t<list[0][0])return -1;while(lo<hi){var mid=(lo+hi+1)>>1;if(list[mid][0]<=t)lo=mid;else hi=mid-1;}return lo;}
+        var services={"none":"none (region events only)","continuous":"continuous GNSS","significantChange":"significant changes (no GNSS)","periodic":"periodic network fixes"};
         function draw(t){
           var on=0;
           fences.forEach(function(f){var m=within(f.on,t);f.el.classList.toggle("monitored",m);if(m)on++;});
           var radius=0;refresh.forEach(function(r){var shown=t>=r.from&&t<r.to;r.el.style.display=shown?"":"none";if(shown)radius=r.r;});
-          var i=index(t),points=[];for(var k=0;k<=i;k++){points.push(data.path[k][1]+","+data.path[k][2]);}
+          var i=index(data.path,t),points=[];for(var k=0;k<=i;k++){points.push(data.path[k][1]+","+data.path[k][2]);}
           path.setAttribute("points",points.join(" "));
           if(i>=0){here.setAttribute("cx",data.path[i][1]);here.setAttribute("cy",data.path[i][2]);}
-          var guarantee="none yet";data.reselections.forEach(function(r){if(r[0]<=t)guarantee=r[1];});
+          var latest=null;fixes.forEach(function(f){var shown=f.t<=t;f.el.style.display=shown?"":"none";if(shown)latest=f.f;});
+          if(latest){accuracy.setAttribute("cx",latest[1]);accuracy.setAttribute("cy",latest[2]);accuracy.setAttribute("r",latest[3]);}else{accuracy.setAttribute("r",0);}
+          var s=index(data.states,t),state=s>=0?data.states[s]:null;
           while(log.firstChild)log.removeChild(log.firstChild);
-          drawn.forEach(function(d){var shown=d.t<=t;d.g.style.display=shown?"":"none";if(d.text)d.text.style.display=shown?"":"none";if(shown)log.insertBefore(d.item,log.firstChild);});
+          drawn.forEach(function(d){var shown=d.t<=t;if(d.g)d.g.style.display=shown?"":"none";if(d.text)d.text.style.display=shown?"":"none";if(shown)log.insertBefore(d.item,log.firstChild);});
           document.getElementById("clock").textContent=clock(t)+" of "+clock(data.duration);
-          document.getElementById("status").textContent="at "+clock(t)+": "+on+" fences monitored, guarantee "+guarantee+(radius?", refresh radius "+Math.round(radius)+" m":"")+"; location from the walk's fixes";
+          document.getElementById("status").textContent="at "+clock(t)+": "+on+" fences monitored, guarantee "+(state?state[1]:"none yet")+(radius?", refresh radius "+Math.round(radius)+" m":"")
+            +"; location: "+(state&&state[2]?services[state[2]]||state[2]:"from "+data.pathName);
         }
         slider.addEventListener("input",function(){draw(+slider.value);});
         var playing=false,last=0;

@@ -121,9 +121,14 @@ extension SVGMap {
         /// least 200 m. The width shows at least 0.6 times the extent's height: a tall extent
         /// makes a tall document (at least 400 pixels high) with the extent centered across it.
         init(fitting record: PlanRecord, width: Double) {
-            let center = SVGMap.center(of: record.walk.isEmpty ? record.places.map(\.coordinate) : record.walk)
-            var focus = record.walk.map { Self.project($0, from: center) }
-            for place in record.places where record.monitored[place.id] != nil {
+            self.init(fitting: record.walk, places: record.places, isMonitored: { record.monitored[$0] != nil }, width: width)
+        }
+
+        /// The frame that fits `walk` and the places of `places` whose id `isMonitored` accepts.
+        init(fitting walk: [Coordinate], places: [Place], isMonitored: (String) -> Bool, width: Double) {
+            let center = SVGMap.center(of: walk.isEmpty ? places.map(\.coordinate) : walk)
+            var focus = walk.map { Self.project($0, from: center) }
+            for place in places where isMonitored(place.id) {
                 let p = Self.project(place.coordinate, from: center)
                 focus += [(p.x - place.radiusMeters, p.y - place.radiusMeters), (p.x + place.radiusMeters, p.y + place.radiusMeters)]
             }

@@ -68,6 +68,8 @@ public protocol MonitoringStrategy {
     mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double)
     /// The entries the app reported since the last call.
     mutating func takeEntries() -> [ReceivedEntry]
+    /// The exits the app reported since the last call (a strategy that decides its place events).
+    mutating func takeExits() -> [ReceivedEntry]
     /// Whether the app reports store visits of its own (rotate's engine with
     /// `FenceMonitor.Settings.visits`): the stop oracle then scores those (`takeVisits`), not the
     /// entries.
@@ -110,6 +112,7 @@ extension MonitoringStrategy {
     public var wakeFixFromNetwork: Bool { false }
     public mutating func placeEvent(_ id: String, entered: Bool, at timeSeconds: Double) {}
     public mutating func takeEntries() -> [ReceivedEntry] { [] }
+    public mutating func takeExits() -> [ReceivedEntry] { [] }
     public var reportsVisits: Bool { false }
     public mutating func takeVisits() -> [ReportedVisit] { [] }
     public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }

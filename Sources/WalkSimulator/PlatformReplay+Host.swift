@@ -38,6 +38,10 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// The strategy's last regions, registered again after a reset when it names none.
     var lastRegions: MonitoredRegions?
     var entries: [ReceivedEntry] = []
+    /// The exits a strategy that decides its place events reported.
+    var exits: [ReceivedEntry] = []
+    /// What happened, kept when a timeline is asked for (`PlatformReplay.timeline`).
+    var timeline: ReplayTimeline?
     /// The visits a strategy that reports its own reported.
     var visitsReported: [ReportedVisit] = []
     var events: [RegionEvent] = []
@@ -111,6 +115,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             begun = true
             report.fixesRequested += 1
             if strategy.usesVisitMonitoring { emulator.startMonitoringVisits() }
+            timeline?.fixes.append(.init(fix: fix, source: .start, fromNetwork: false, timeSeconds: time))
             apply(strategy.begin(at: fix), at: time)
             lastBackground = (time, fix.coordinate)
             lastPeriodic = time
@@ -130,6 +135,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
                 report.gnssOnSeconds += sample.indoors ? wakeFix.upperBound : due.fixSeconds
             }
             if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
+            timeline?.fixes.append(.init(fix: fix, source: .wake, fromNetwork: fromNetwork, timeSeconds: time))
             apply(strategy.triggerExited(due.id, at: fix), at: time)
         }
         guard begun else { return }
@@ -141,7 +147,10 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         }
         backgroundFix(sample, nextTime: nextTime)
         if !exact { report.notExactSeconds += nextTime - time }
-        if decidesPlaceEvents { entries += strategy.takeEntries() }
+        if decidesPlaceEvents {
+            entries += strategy.takeEntries()
+            exits += strategy.takeExits()
+        }
         if reportsVisits { visitsReported += strategy.takeVisits() }
         if declaresSaturation {
             if saturatedSince == nil { saturatedSince = time }
@@ -154,6 +163,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// The phone restarts; when every registration is gone, the host registers again from scratch.
     mutating func reboot(at time: Double) {
         emulator.reboot(at: time)
+        timeline?.reboots.append(.init(timeSeconds: time, registrationsLost: emulator.registeredIDs.isEmpty))
         guard emulator.registeredIDs.isEmpty else { return }
         for (id, since) in monitoredSince { monitoredIntervals[id, default: []].append(since...time) }
         monitoredSince.removeAll()
@@ -193,7 +203,9 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             // No strategy asks for dwell transitions yet.
             guard event.kind != .dwell else { continue }
             report.eventsDelivered += 1
-            if registeredTriggers.contains(where: { $0.id == event.regionID }) {
+            let isTrigger = registeredTriggers.contains { $0.id == event.regionID }
+            timeline?.events.append(.init(event: event, isTrigger: isTrigger))
+            if isTrigger {
                 if event.kind == .exit, wake == nil {
                     // Keyed by the delivery time: the same wakeup takes as long under any strategy.
                     var random = SplitMix64(seed: wakeSeed ^ event.deliveredAtSeconds.bitPattern)
@@ -239,6 +251,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             if let fix = sample.fix {
                 report.backgroundFixes += 1
                 if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
+                timeline?.fixes.append(.init(fix: fix, source: .continuous, fromNetwork: false, timeSeconds: time))
                 apply(strategy.received(fix), at: time)
             }
         case .periodic:
@@ -249,6 +262,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             report.backgroundFixes += 1
             report.networkFixes += 1
             if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
+            timeline?.fixes.append(.init(fix: fix, source: .periodic, fromNetwork: true, timeSeconds: time))
             apply(strategy.received(fix), at: time)
         case .significantChange:
             guard let fix = sample.fix, let significant, let last = lastBackground else { break }
@@ -266,6 +280,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
                 report.backgroundFixes += 1
                 report.networkFixes += 1
                 if strategy.sendsUpdatesToServer { report.serverRequests += 1 }
+                timeline?.fixes.append(.init(fix: network, source: .significantChange, fromNetwork: true, timeSeconds: time))
                 apply(strategy.received(network), at: time)
             }
         }
@@ -278,35 +293,50 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         asks = strategy.backgroundFixes
         declaresSaturation = strategy.declaresSaturation
         exact = strategy.guaranteeIsExact
+        if timeline != nil, timeline?.states.last.map({ ($0.service, $0.exact, $0.saturated) != (asks, exact, declaresSaturation) }) ?? true
+        {
+            timeline?.states.append(.init(timeSeconds: time, service: asks, exact: exact, saturated: declaresSaturation))
+        }
         guard let regions else { return }
         lastRegions = regions
         let triggers = RegistrationDiff.changes(from: registeredTriggers, to: regions.triggers)
         let places = RegistrationDiff.changes(from: registeredPlaces, to: regions.places)
-        for trigger in triggers.stop { unregister(trigger.id, at: time) }
-        for fence in places.stop { unregister(fence.id, at: time) }
+        for trigger in triggers.stop { unregister(trigger.id, trigger.center, trigger.radiusMeters, isTrigger: true, at: time) }
+        for fence in places.stop { unregister(fence.id, fence.center, fence.radiusMeters, isTrigger: false, at: time) }
         if !triggers.stop.isEmpty { registeredTriggers.removeAll { triggers.stop.contains($0) } }
         if !places.stop.isEmpty { registeredPlaces.removeAll { places.stop.contains($0) } }
         // Places first, then triggers: the order a host calls in.
         for index in places.start {
             let fence = regions.places[index]
-            if register(fence.id, fence.center, fence.radiusMeters, at: time) {
+            if register(fence.id, fence.center, fence.radiusMeters, isTrigger: false, at: time) {
                 registeredPlaces.append(fence)
                 if emulator.isMonitored(fence.id) { monitoredSince[fence.id] = time }
             }
         }
         for index in triggers.start {
             let trigger = regions.triggers[index]
-            if register(trigger.id, trigger.center, trigger.radiusMeters, at: time, stateRequest: .exitIfOutside) {
+            if register(trigger.id, trigger.center, trigger.radiusMeters, isTrigger: true, at: time, stateRequest: .exitIfOutside) {
                 registeredTriggers.append(trigger)
             }
         }
     }
 
-    mutating func register(_ id: String, _ center: Coordinate, _ radiusMeters: Double, at time: Double, stateRequest: StateRequest = .none)
-        -> Bool
-    {
+    mutating func register(
+        _ id: String, _ center: Coordinate, _ radiusMeters: Double, isTrigger: Bool, at time: Double, stateRequest: StateRequest = .none
+    ) -> Bool {
         report.registrationCalls += 1
         let result = emulator.register(id: id, center: center, radiusMeters: radiusMeters, at: time, stateRequest: stateRequest)
+        if timeline != nil {
+            let outcome: ReplayTimeline.Registration.Outcome =
+                switch result {
+                case .rejected: .rejected
+                case .accepted, .silentlyDropped: emulator.isMonitored(id) ? .monitored : .dropped
+                }
+            timeline?.registrations.append(
+                .init(
+                    timeSeconds: time, regionID: id, isTrigger: isTrigger, center: center, radiusMeters: radiusMeters, action: .add,
+                    outcome: outcome))
+        }
         if case .rejected = result {
             report.rejectedRegistrations += 1
             return false
@@ -314,14 +344,22 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         return true
     }
 
-    mutating func unregister(_ id: String, at time: Double) {
+    mutating func unregister(_ id: String, _ center: Coordinate, _ radiusMeters: Double, isTrigger: Bool, at time: Double) {
         _ = emulator.unregister(id: id, at: time)
+        timeline?.registrations.append(
+            .init(
+                timeSeconds: time, regionID: id, isTrigger: isTrigger, center: center, radiusMeters: radiusMeters, action: .remove,
+                outcome: .removed))
         report.registrationCalls += 1
         if let since = monitoredSince.removeValue(forKey: id) { monitoredIntervals[id, default: []].append(since...time) }
     }
 
     /// Closes the intervals still open at the walk's end, and prices what was counted.
     mutating func finish(at end: Double) {
+        if timeline != nil {
+            let triggerIDs = Set(registeredTriggers.map(\.id))
+            timeline?.undelivered = emulator.undeliveredEvents.map { .init(event: $0, isTrigger: triggerIDs.contains($0.regionID)) }
+        }
         // Region events and motion transitions wake the app; continuous fixes reach an app kept
         // awake with the receiver (priced in its power), network fixes wake it each.
         report.energyJoules = energy.energyJoules(

@@ -69,26 +69,63 @@ public struct PlatformReplay: Sendable {
         visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil, stops: [TrueStop]? = nil,
         decoys: [DecoyStop] = []
     ) -> PlatformReplayReport {
+        replay(
+            walk, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, path: given, visits: givenVisits, lengthMeters: lengthMeters,
+            stops: stops, decoys: decoys, keepingTimeline: false
+        ).report
+    }
+
+    /// Replays `strategy` over `walk` as `replay(_:walkIndex:strategy:catalog:path:visits:lengthMeters:stops:decoys:)`
+    /// does, and keeps what happened on the phone: every registration, event, fix and report,
+    /// and each visit's and stop's verdict with the reason for each miss (`ReplayTimeline`).
+    public func timeline<Strategy: MonitoringStrategy>(
+        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, catalog: PlaceCatalog, stops: [TrueStop]? = nil,
+        decoys: [DecoyStop] = []
+    ) -> ReplayTimeline {
+        // A replay that keeps its timeline always returns one.
+        replay(walk, walkIndex: walkIndex, strategy: &strategy, catalog: catalog, stops: stops, decoys: decoys, keepingTimeline: true)
+            .timeline!
+    }
+
+    func replay<Strategy: MonitoringStrategy>(
+        _ walk: Walk, walkIndex: Int, strategy: inout Strategy, catalog: PlaceCatalog, path given: TruePath? = nil,
+        visits givenVisits: (true: [Visit], grown: [Visit])? = nil, lengthMeters: Double? = nil, stops: [TrueStop]?, decoys: [DecoyStop],
+        keepingTimeline: Bool
+    ) -> (report: PlatformReplayReport, timeline: ReplayTimeline?) {
         let path = given ?? TruePath(walk)
-        var host = run(walk, walkIndex: walkIndex, strategy: &strategy, path: path)
+        var host = run(walk, walkIndex: walkIndex, strategy: &strategy, path: path, keepingTimeline: keepingTimeline)
         host.report.meters = lengthMeters ?? path.lengthMeters
         let (visits, nearVisits) = givenVisits ?? self.visits(on: walk, path: path, catalog: catalog)
         host.score(visits: visits, nearVisits: nearVisits)
+        let reported = host.reportsVisits ? host.visitsReported : host.entries.map(ReportedVisit.init)
         if let stops {
             host.report.stops = StopOracle.score(
-                stops: stops, decoys: decoys, passages: visits,
-                visits: host.reportsVisits ? host.visitsReported : host.entries.map(ReportedVisit.init),
+                stops: stops, decoys: decoys, passages: visits, visits: reported,
                 isResolvable: { StopOracle.resolvable($0, catalog: catalog, walk: walk) })
         }
-        return host.report
+        guard var timeline = host.timeline else { return (host.report, nil) }
+        timeline.entries = host.entries
+        timeline.exits = host.exits
+        timeline.visits = host.visitsReported
+        timeline.monitored = host.monitoredIntervals
+        timeline.report = host.report
+        timeline.judge(visits: visits)
+        if let stops { timeline.judge(stops: stops, reported: reported) }
+        return (host.report, timeline)
     }
 
     /// Runs `strategy` over `walk` on this phone and returns the host, unscored: what it counted
-    /// and when each place was monitored (the missed-fence oracle scores the planner from it).
+    /// and when each place was monitored (the missed-fence oracle scores the planner from it),
+    /// and with `keepingTimeline` what happened.
     func run<Strategy: MonitoringStrategy>(
-        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, path: TruePath
+        _ walk: Walk, walkIndex: Int = 0, strategy: inout Strategy, path: TruePath, keepingTimeline: Bool = false
     ) -> ReplayHost<Strategy> {
         var host = ReplayHost(self, walk: walk, walkIndex: walkIndex, strategy: strategy)
+        if keepingTimeline {
+            host.timeline = ReplayTimeline(
+                strategy: strategy.name, decidesPlaceEvents: strategy.decidesPlaceEvents,
+                platformMinRadiusMeters: platform.profile.recommendedMinRadiusMeters)
+        }
         defer { strategy = host.strategy }
         let samples = walk.samples
         for (i, sample) in samples.enumerated() {

@@ -22,6 +22,7 @@ public struct RotateStrategy: MonitoringStrategy {
     /// Every visit event the engine reported, in order.
     public private(set) var visitEvents: [EventEngine.VisitEvent] = []
     private var entries: [ReceivedEntry] = []
+    private var exits: [ReceivedEntry] = []
     private var visits: [ReportedVisit] = []
 
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings())
@@ -100,6 +101,11 @@ public struct RotateStrategy: MonitoringStrategy {
         return entries
     }
 
+    public mutating func takeExits() -> [ReceivedEntry] {
+        defer { exits.removeAll(keepingCapacity: true) }
+        return exits
+    }
+
     /// Whether the engine reports visits (`FenceMonitor.Settings.visits`).
     public var reportsVisits: Bool { monitor.settings.visits != nil }
 
@@ -137,8 +143,9 @@ public struct RotateStrategy: MonitoringStrategy {
             let others = event.visit.candidates.map(\.placeID).filter { $0 != place }
             visits.append(ReportedVisit(placeID: place, candidates: (place.map { [$0] } ?? []) + others, timeSeconds: event.timeSeconds))
         }
-        for event in output.placeEvents where event.kind == .entry {
-            entries.append(ReceivedEntry(placeID: event.placeID, timeSeconds: event.timeSeconds))
+        for event in output.placeEvents {
+            let received = ReceivedEntry(placeID: event.placeID, timeSeconds: event.timeSeconds)
+            if event.kind == .entry { entries.append(received) } else if event.kind == .exit { exits.append(received) }
         }
         return output.operations.isEmpty ? nil : Self.regions(of: monitor.rotator.state)
     }

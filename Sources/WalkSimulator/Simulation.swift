@@ -206,6 +206,17 @@ public struct Simulation: Sendable {
         }
     }
 
+    /// What happened on `platform`'s phone while `strategy` ran over `walk` (a recorded walk, with
+    /// its labelled `stops` if any): the replay `runOnPlatform` scores, kept event by event.
+    public func timeline(
+        of walk: Walk, stops: [TrueStop]? = nil, on platform: PlatformRun, strategy kind: StrategyKind
+    ) throws -> ReplayTimeline {
+        var strategy = try kind.make(
+            catalog: kind == .rotate ? rotateCatalog : catalog, configuration: platform.configuration, visitBudget: scenario.visitBudget,
+            budgetMilliwatts: scenario.visitBudgetMilliwatts, energy: platform.replay.platform.profile.energy)
+        return platform.replay.timeline(walk, walkIndex: 0, strategy: &strategy, catalog: catalog, stops: stops, decoys: [])
+    }
+
     /// Replays each of `strategies` over every walk (or over `walk` alone) through an emulated
     /// phone, scoring the entries each app receives against the visits on the true path; rotate
     /// uses `configuration`, the reference designs its region limit. Each walk, and its visits,

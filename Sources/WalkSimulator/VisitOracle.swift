@@ -170,6 +170,21 @@ public enum VisitOracle {
     /// (the visits of fences grown by the platform's cushion) is a false entry.
     public static func score(visits: [Visit], nearVisits: [Visit], entries: [ReceivedEntry]) -> VisitScore {
         var score = VisitScore()
+        let detected = detections(visits: visits, entries: entries)
+        var nearByPlace: [String: [Visit]] = [:]
+        for visit in nearVisits { nearByPlace[visit.placeID, default: []].append(visit) }
+        score.falseEntries =
+            entries.filter { entry in
+                !(nearByPlace[entry.placeID] ?? []).contains { window($0).contains(entry.timeSeconds) }
+            }.count
+        for (visit, time) in zip(visits, detected) {
+            score.add(dwellSeconds: visit.dwellSeconds, latencySeconds: time.map { $0 - visit.entrySeconds })
+        }
+        return score
+    }
+
+    /// For each visit, when the entry that detects it came (`score`'s rule), or nil.
+    static func detections(visits: [Visit], entries: [ReceivedEntry]) -> [Double?] {
         var byPlace: [String: [Int]] = [:]
         for (i, visit) in visits.enumerated() { byPlace[visit.placeID, default: []].append(i) }
         var detected = [Double?](repeating: nil, count: visits.count)
@@ -179,18 +194,9 @@ public enum VisitOracle {
                     detected[i] == nil && window(visits[i]).contains(entry.timeSeconds)
                 })
             else { continue }
-            detected[match] = entry.timeSeconds - visits[match].entrySeconds
+            detected[match] = entry.timeSeconds
         }
-        var nearByPlace: [String: [Visit]] = [:]
-        for visit in nearVisits { nearByPlace[visit.placeID, default: []].append(visit) }
-        score.falseEntries =
-            entries.filter { entry in
-                !(nearByPlace[entry.placeID] ?? []).contains { window($0).contains(entry.timeSeconds) }
-            }.count
-        for (visit, latency) in zip(visits, detected) {
-            score.add(dwellSeconds: visit.dwellSeconds, latencySeconds: latency)
-        }
-        return score
+        return detected
     }
 
     static func window(_ visit: Visit) -> ClosedRange<Double> {

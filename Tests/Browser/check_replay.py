@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
-"""The HTML replay in a real browser: headless Chromium driven through its DevTools protocol.
+"""The HTML replays in a real browser: headless Chromium driven through its DevTools protocol.
 
-Writes a plan's replay (`rotate plan --html`) and its NDJSON trace, loads the page with the
-network switched off, and checks that no script error occurs, that the page asks for nothing
-but itself, and that at each reselection's time (and halfway to the next) the fences the page
-shows as monitored are exactly the trace's monitored set then (the trace's start and stop lists
-added up). Saves a screenshot halfway through the walk, then works the controls a person uses:
-a layer's box, the wheel's zoom (and the scale bar with it), a fence's tooltip, play. Exit 0 when every check passes, 1 when
-one fails, 2 on a usage error.
+Plan mode (the default) writes a plan's replay (`rotate plan --html`) and its NDJSON trace, loads
+the page with the network switched off, and checks that no script error occurs, that the page
+asks for nothing but itself, and that at each reselection's time (and halfway to the next) the
+fences the page shows as monitored are exactly the trace's monitored set then (the trace's start
+and stop lists added up). Saves a screenshot halfway through the walk, then works the controls a
+person uses: a layer's box, the wheel's zoom (and the scale bar with it), a fence's tooltip, play.
 
-Only Python's standard library: the DevTools socket is spoken with a small WebSocket client
-below (RFC 6455, text frames, client frames masked).
+Phone mode (`--platform ios|android`) writes `rotate simulate --html` of rotate on that phone over
+the walk, with two labelled stops at shops the walk passes, and `--json` of the same run. Besides
+the checks above, at every registration call (and halfway to the next) the fences shown as
+monitored must be those the page's registration log leaves monitored (added and monitored, not
+removed since, not lost to a reboot): the log comes from the phone's answers to each call, the
+fences' spans from the replay's own bookkeeping. The misses marked must be as many as the run's
+JSON counts (visits of at least 30 s and stops not detected), and the status must name the
+location service in force.
 
-    check_replay.py --rotate BIN --places P --walk W.csv --out DIR
+Exit 0 when every check passes, 1 when one fails, 2 on a usage error. Only Python's standard
+library: the DevTools socket is spoken with a small WebSocket client below (RFC 6455, text
+frames, client frames masked).
+
+    check_replay.py --rotate BIN --places P --walk W.csv --out DIR [--platform ios|android]
 """
 
 import argparse
@@ -142,22 +151,14 @@ def fix_times(walk_path):
     return [t - times[0] for t in times]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rotate", required=True)
-    parser.add_argument("--places", required=True)
-    parser.add_argument("--walk", required=True, help="a walk CSV with a t column")
-    parser.add_argument("--out", required=True, help="folder for replay.html, plan.ndjson and replay.png")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    html = os.path.abspath(os.path.join(args.out, "replay.html"))
+def plan_checks(args, html):
+    """Plan mode: writes the replay and its trace; the slider positions and monitored sets."""
     trace = os.path.join(args.out, "plan.ndjson")
     subprocess.run(
         [args.rotate, "plan", "--places", args.places, "--walk", args.walk, "--html", html, "--format", "ndjson", "--out", trace],
         check=True,
         stderr=subprocess.DEVNULL,
     )
-    size = os.path.getsize(html)
     reselections = monitored_by_reselection(trace)
     times = fix_times(args.walk)
     checks = []
@@ -165,6 +166,79 @@ def main():
         checks.append((times[fix], monitored))
         following = reselections[i + 1][0] if i + 1 < len(reselections) else len(times) - 1
         checks.append(((times[fix] + times[following]) / 2, monitored))
+    return checks, f"{len(reselections)} reselections"
+
+
+def phone_run(args, html):
+    """Phone mode: two labelled stops of 5 minutes at the first shops the plan enters, then the
+    simulate replay and the same run's JSON figures."""
+    trace = os.path.join(args.out, "plan.ndjson")
+    subprocess.run(
+        [args.rotate, "plan", "--places", args.places, "--walk", args.walk, "--format", "ndjson", "--out", trace],
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+    entries = []
+    with open(trace) as f:
+        for line in f:
+            record = json.loads(line)
+            if record.get("type") == "place_event" and record["event"] == "entry" and record["place"] not in [e[0] for e in entries]:
+                entries.append((record["place"], record["t"]))
+    stops = os.path.join(args.out, "stops.csv")
+    with open(stops, "w") as f:
+        f.write("id,arrival,departure\n")
+        for place, t in entries[:2]:
+            f.write(f"{place},{t},{t + 300}\n")
+    command = [args.rotate, "simulate", "--places", args.places, "--walk", args.walk, "--stops", stops, "--platform", args.platform, "--quiet"]
+    subprocess.run(command + ["--html", html], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    figures = json.loads(subprocess.run(command + ["--json"], check=True, capture_output=True, text=True).stdout)
+    return figures
+
+
+def registration_checks(data):
+    """The monitored set after each registration call (and halfway to the next), from the
+    page's registration log: [t, id, action, outcome] rows in call order."""
+    monitored, by_time = set(), {}
+    for t, region, action, outcome in data["registrations"]:
+        if action == "reboot":
+            monitored.clear()
+        elif action == "add" and outcome == "monitored":
+            monitored.add(region)
+        else:
+            monitored.discard(region)
+        by_time[t] = frozenset(monitored)
+    times = sorted(by_time)
+    checks = []
+    for i, t in enumerate(times):
+        checks.append((t, by_time[t]))
+        following = times[i + 1] if i + 1 < len(times) else data["duration"]
+        checks.append(((t + following) / 2, by_time[t]))
+    return checks
+
+
+def expected_misses(figures):
+    """Visits of at least 30 s and stops the run's JSON says were not detected."""
+    visits = figures["visits_30s"] - round(figures["recall_30s"] * figures["visits_30s"])
+    stops = figures["stops_2min"] - round((figures["stop_recall_2min"] or 0) * figures["stops_2min"])
+    return visits + stops
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rotate", required=True)
+    parser.add_argument("--places", required=True)
+    parser.add_argument("--walk", required=True, help="a walk CSV with a t column")
+    parser.add_argument("--out", required=True, help="folder for replay.html, plan.ndjson and replay.png")
+    parser.add_argument("--platform", choices=["ios", "android"], help="check simulate's replay of rotate on this phone")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    html = os.path.abspath(os.path.join(args.out, "replay.html"))
+    figures = None
+    if args.platform:
+        figures = phone_run(args, html)
+    else:
+        checks, what = plan_checks(args, html)
+    size = os.path.getsize(html)
 
     profile = tempfile.mkdtemp(prefix="rotate-replay-")
     chromium = subprocess.Popen(
@@ -176,6 +250,7 @@ def main():
         stderr=subprocess.DEVNULL,
     )
     failures = []
+    wrong = 0
     try:
         port_file = os.path.join(profile, "DevToolsActivePort")
         deadline = time.time() + 30
@@ -206,7 +281,14 @@ def main():
         )
         if requested:
             failures.append(f"the page asked for {len(requested)} other resources, the first {requested[0]}")
-        wrong = 0
+        data = json.loads(tools.evaluate("document.getElementById('replay-data').textContent"))
+        if figures is not None:
+            drawn = set(tools.evaluate("Array.prototype.map.call(document.querySelectorAll('.fence'),function(e){return e.dataset.id;})"))
+            checks = [(t, expected & drawn) for t, expected in registration_checks(data)]
+            what = f"{len(data['registrations'])} registration calls"
+            misses = sum(1 for mark in data["marks"] if mark[3] == "miss")
+            if misses != expected_misses(figures):
+                failures.append(f"the page marks {misses} misses, the run's JSON counts {expected_misses(figures)}")
         for t, expected in checks:
             shown = tools.evaluate(
                 "(function(t){var s=document.getElementById('time');s.value=t;s.dispatchEvent(new Event('input'));"
@@ -217,13 +299,18 @@ def main():
                 wrong += 1
                 if wrong <= 3:
                     failures.append(
-                        f"at {t:.1f} s the page shows {len(shown)} monitored, the trace {len(expected)}: "
+                        f"at {t:.1f} s the page shows {len(shown)} monitored, the expected set has {len(expected)}: "
                         f"extra {sorted(set(shown) - expected)[:5]}, missing {sorted(expected - set(shown))[:5]}"
                     )
         status = tools.evaluate(
-            f"(function(){{var s=document.getElementById('time');s.value={times[-1] / 2};s.dispatchEvent(new Event('input'));"
+            f"(function(){{var s=document.getElementById('time');s.value={data['duration'] / 2};s.dispatchEvent(new Event('input'));"
             "return document.getElementById('status').textContent;})()"
         )
+        if figures is not None and not any(
+            f"location: {words}" in status
+            for words in ("none (region events only)", "continuous GNSS", "significant changes (no GNSS)", "periodic network fixes")
+        ):
+            failures.append(f"the status names no location service: {status}")
         shot = tools.send("Page.captureScreenshot", format="png")
         with open(os.path.join(args.out, "replay.png"), "wb") as f:
             f.write(base64.b64decode(shot["data"]))
@@ -259,7 +346,7 @@ def main():
             chromium.kill()
         shutil.rmtree(profile, ignore_errors=True)
 
-    print(f"replay: {html} ({size:,} bytes), {len(reselections)} reselections, {len(checks)} slider positions checked offline")
+    print(f"replay: {html} ({size:,} bytes), {what}, {len(checks)} slider positions checked offline")
     print(f"halfway: {status}")
     print("controls checked: a layer hidden and shown, the wheel's zoom and the scale bar, a fence's tooltip, play")
     for failure in failures:

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The HTML replay in headless Chromium (see check_replay.py): the README's plan replayed with the
+# The HTML replays in headless Chromium (see check_replay.py): the README's plan replayed with the
 # network off, the slider checked against the plan trace, a screenshot kept in
-# .build/replay-check/replay.png. Needs python3, chromium (Debian: `apt-get install -y chromium`;
-# installed here when missing and running as root) and a release build of rotate.
+# .build/replay-check/replay.png; then simulate's replay of rotate on iOS and on Android over the
+# same walk, checked against the phone's registration log and the run's figures (screenshots in
+# .build/replay-check/ios and .build/replay-check/android). Needs python3, chromium (Debian:
+# `apt-get install -y chromium`; installed here when missing and running as root) and a release
+# build of rotate.
 #
 #   Tests/Browser/run.sh [ROTATE]
 set -euo pipefail
@@ -11,6 +14,9 @@ rotate=${1:-.build/release/rotate}
 
 .ci/ensure-chromium check-replay
 
-python3 Tests/Browser/check_replay.py --rotate "$rotate" --places Datasets/shops-500.csv --walk Datasets/walk-6km.csv \
-  --out .build/replay-check
-echo "check-replay: screenshot in .build/replay-check/replay.png"
+check=(python3 Tests/Browser/check_replay.py --rotate "$rotate" --places Datasets/shops-500.csv --walk Datasets/walk-6km.csv)
+"${check[@]}" --out .build/replay-check
+for phone in ios android; do
+  "${check[@]}" --platform "$phone" --out ".build/replay-check/$phone"
+done
+echo "check-replay: screenshots in .build/replay-check/replay.png, ios/replay.png and android/replay.png"

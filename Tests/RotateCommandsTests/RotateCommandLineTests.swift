@@ -350,6 +350,40 @@ import WalkSimulator
         #expect(noWalk.code == 2)
     }
 
+    /// `--html FILE` writes the replay of the one strategy on the phone over a recorded walk:
+    /// every miss marked says why (one of the oracles' reasons), the table names the file, and
+    /// without a recorded walk, without a phone or with `--compare` it is a usage error.
+    @Test func htmlReplaysOneStrategyOnAPhone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-html-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("replay.html").path
+        let walk = ["--places", DatasetPaths.path("shops-500.csv"), "--walk", DatasetPaths.path("walk-6km.csv")]
+        let result = CapturingConsole.run(
+            ["simulate"] + walk + ["--platform", "android", "--strategy", "nearest19-floor50", "--html", page])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.contains("replay     \(page)"))
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(text.contains("<title>nearest19-floor50 on Android: "))
+        let block = try #require(text.components(separatedBy: "id=\"replay-data\">").last?.components(separatedBy: "</script>").first)
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
+        let marks = try #require(data["marks"] as? [[Any]])
+        let misses = marks.filter { $0[3] as? String == "miss" }
+        #expect(!misses.isEmpty)
+        let reasons = ["not monitored", "latency: ", "below the platform's resolution", "the phone's entry came in time", "reported at "]
+        for miss in misses {
+            let detail = miss[5] as? String ?? ""
+            #expect(reasons.contains { detail.contains(": " + $0) }, "\(detail)")
+        }
+        #expect((data["registrations"] as? [Any])?.isEmpty == false)
+        for wrong in [
+            ["simulate", "--html", page], ["simulate"] + walk + ["--platform", "none", "--html", page],
+            ["simulate"] + walk + ["--compare", "--html", page],
+        ] {
+            #expect(CapturingConsole.run(wrong).code == 2, "\(wrong)")
+        }
+    }
+
     /// Errand trips report the stop oracle's keys, and per kind of place stops that add up to
     /// the stops counted.
     @Test func errandsReportStopsByKind() throws {

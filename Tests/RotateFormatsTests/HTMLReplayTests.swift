@@ -63,3 +63,57 @@ import Testing
         #expect(page.contains("data-name=\"&lt;/script&gt;"))
     }
 }
+
+/// A scene of a replay on a phone, made by hand: its fixes, registration calls, states and the
+/// platform's events (with when each was decided) reach the data block on the slider's clock,
+/// and the legend names only the kinds of marks drawn.
+@Suite struct PhoneReplaySceneTests {
+    static func scene() throws -> ReplayScene {
+        let record = try HTMLReplayTests.record()
+        var scene = ReplayScene(record)
+        let walk = record.walk
+        scene.marks = [
+            .init(
+                kind: .osEntry, timeSeconds: 1_030, position: walk[6], placeID: "near-1", detail: "delivered 0:10", decidedSeconds: 1_020,
+                decidedPosition: walk[4]),
+            .init(kind: .miss, timeSeconds: 1_040, position: walk[8], placeID: "near-7", detail: "stop of 5:00: not monitored"),
+        ]
+        scene.fixes = [.init(timeSeconds: 1_005, position: walk[1], accuracyMeters: 65, source: "significant-change")]
+        scene.registrations = [
+            .init(timeSeconds: 1_000, regionID: "near-1", action: "add", outcome: "monitored"),
+            .init(timeSeconds: 1_050, regionID: "near-7", action: "add", outcome: "dropped"),
+        ]
+        scene.states = [.init(timeSeconds: 1_000, guarantee: "exact", service: "significantChange")]
+        scene.reselections = []
+        return scene
+    }
+
+    @Test func theDataBlockHoldsThePhonesTimeline() throws {
+        let page = HTMLReplay.document(try Self.scene(), title: "t")
+        let data = try HTMLReplayTests.data(page)
+        #expect(data["version"] == .number(2))
+        #expect(data["reselections"] == nil)
+        guard case .array(let marks)? = data["marks"], case .array(let entry)? = marks.first else { Issue.record("no marks"); return }
+        // [t, x, y, kind, place, detail, decided t, decided x, decided y], times from the first fix.
+        #expect(entry.count == 9)
+        #expect(entry[0] == .number(30) && entry[3] == .string("os-entry") && entry[6] == .number(20))
+        #expect(data["fixes"].map { "\($0)" }?.contains("significant-change") == true)
+        guard case .array(let calls)? = data["registrations"], case .array(let dropped)? = calls.last else {
+            Issue.record("no registrations")
+            return
+        }
+        #expect(dropped == [.number(50), .string("near-7"), .string("add"), .string("dropped")])
+        guard case .array(let states)? = data["states"], case .array(let state)? = states.first else { Issue.record("no states"); return }
+        #expect(state == [.number(0), .string("exact"), .string("significantChange")])
+    }
+
+    @Test func theLegendNamesOnlyWhatIsDrawn() throws {
+        func key(_ name: String) -> String { "class=\"key key-\(name)\"" }
+        let phone = HTMLReplay.document(try Self.scene(), title: "t")
+        #expect(phone.contains(key("os-entry")) && phone.contains(key("miss")) && phone.contains(key("fix")))
+        #expect(!phone.contains(key("stop")) && !phone.contains(key("visit")) && !phone.contains(key("wake")))
+        let plan = HTMLReplay.document(try HTMLReplayTests.record(), title: "t")
+        #expect(!plan.contains(key("fix")) && !plan.contains("data-layer=\"layer-fixes\"") && !plan.contains(key("os-entry")))
+        #expect(plan.contains(key("entry")))
+    }
+}

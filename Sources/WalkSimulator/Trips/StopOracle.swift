@@ -60,18 +60,14 @@ public enum StopOracle {
         isResolvable: (TrueStop) -> Bool = { _ in true }
     ) -> StopScore {
         var score = StopScore()
-        let counted = stops.filter { $0.dwellSeconds >= minimumStopSeconds }.sorted { $0.arrivalSeconds < $1.arrivalSeconds }
-        let reported = visits.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }.map(
-            \.element)
+        let (counted, reported, matches) = match(stops: stops, visits: visits)
         var used = [Bool](repeating: false, count: reported.count)
+        for match in matches { if let match { used[match] = true } }
         let resolvable = counted.map(isResolvable)
         for (index, stop) in counted.enumerated() {
-            let window = (stop.arrivalSeconds - earlyToleranceSeconds)...(stop.departureSeconds + lateToleranceSeconds)
+            let window = window(stop)
             let long = stop.dwellSeconds >= longStopSeconds
-            let match = reported.indices.first {
-                !used[$0] && reported[$0].placeID == stop.placeID && window.contains(reported[$0].timeSeconds)
-            }
-            if let match { used[match] = true }
+            let match = matches[index]
             let candidate = reported.contains { window.contains($0.timeSeconds) && $0.candidates.contains(stop.placeID) }
             score.add(
                 kind: stop.kind, long: long, detected: match != nil, candidate: candidate,
@@ -102,6 +98,36 @@ public enum StopOracle {
                 }
             }.count
         return score
+    }
+
+    /// The span in which a visit naming `stop`'s place detects it.
+    static func window(_ stop: TrueStop) -> ClosedRange<Double> {
+        (stop.arrivalSeconds - earlyToleranceSeconds)...(stop.departureSeconds + lateToleranceSeconds)
+    }
+
+    /// The counted stops in arrival order, the visits in time order, and for each stop the index
+    /// of the visit that detects it (`score`'s rule: the first unused visit naming its place in
+    /// its window), or nil.
+    static func match(stops: [TrueStop], visits: [ReportedVisit]) -> (stops: [TrueStop], visits: [ReportedVisit], matches: [Int?]) {
+        let counted = stops.filter { $0.dwellSeconds >= minimumStopSeconds }.sorted { $0.arrivalSeconds < $1.arrivalSeconds }
+        let reported = visits.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }.map(
+            \.element)
+        var used = [Bool](repeating: false, count: reported.count)
+        let matches = counted.map { stop -> Int? in
+            let window = window(stop)
+            let match = reported.indices.first {
+                !used[$0] && reported[$0].placeID == stop.placeID && window.contains(reported[$0].timeSeconds)
+            }
+            if let match { used[match] = true }
+            return match
+        }
+        return (counted, reported, matches)
+    }
+
+    /// Each counted stop (arrival order) with the time of the visit that detects it, or nil.
+    static func detections(stops: [TrueStop], visits: [ReportedVisit]) -> [(stop: TrueStop, detectedSeconds: Double?)] {
+        let (counted, reported, matches) = match(stops: stops, visits: visits)
+        return zip(counted, matches).map { ($0, $1.map { reported[$0].timeSeconds }) }
     }
 
     /// Whether `stop`'s place is resolvable on `walk`: the position error the phone has there
