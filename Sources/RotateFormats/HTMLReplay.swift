@@ -174,7 +174,8 @@ public enum HTMLReplay {
         #log{font-size:13px;margin:8px 12px 16px 40px;padding:0}.log-miss{color:#b00016}.log-register{color:#8a4b00}
         """
 
-    /// The replay's script: reads `#replay-data`, redraws at the slider's time.
+    /// The replay's script: reads `#replay-data`, redraws at the slider's time. A label that
+    /// would overlap one placed before it moves up a line at a time (at most eight).
     static let script = """
         (function(){
         "use strict";
@@ -208,7 +209,9 @@ public enum HTMLReplay {
           var text=null,said=(k==="miss"?"missed ":"")+m[4];
           if(k!=="wake"&&m[4]!=="no place"||k==="visit"){
             if(!placed.some(function(p){return p.words===said&&Math.abs(p.x-m[1])<40&&Math.abs(p.y-m[2])<40;})){
-              text=node("text",{x:m[1]+9,y:m[2]-9,"class":"label",fill:colors[k]});text.textContent=said;labels.appendChild(text);placed.push({words:said,x:m[1],y:m[2]});}}
+              var lx=m[1]+9,ly=m[2]-9,w=said.length*7;
+              for(var tries=0;tries<8&&placed.some(function(p){return Math.abs(p.ly-ly)<13&&p.lx<lx+w&&lx<p.lx+p.w;});tries++)ly-=14;
+              text=node("text",{x:lx,y:ly,"class":"label",fill:colors[k]});text.textContent=said;labels.appendChild(text);placed.push({words:said,x:m[1],y:m[2],lx:lx,ly:ly,w:w});}}
           var item=document.createElement("li");item.textContent=clock(m[0])+" "+words[k]+" "+m[4]+" ("+m[5]+")";if(k==="miss")item.className="log-miss";
           return {t:m[0],g:g,text:text,item:item};
         });
