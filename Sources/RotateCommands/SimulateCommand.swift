@@ -36,6 +36,9 @@ public enum SimulateCommand: Subcommand {
         meridian), pole (over the north pole), diagonal (a straight line through the region's center
         at 45 degrees), errands (home to 1-4 stores and back with store stops, scored by the stop
         oracle too; --stops FILE labels a recorded --walk). Every replay reports its energy per hour.
+        --html FILE (with --walk) writes the replay of one strategy on the phone to watch in a
+        browser: what the phone monitored, its events and their delay, the app's fixes, entries
+        and visits, and each miss with its reason (docs/formats.md, "HTML replay").
         """
     public static let options: [OptionSpec] = [
         OptionSpec("--set", value: "uniform|clustered|dense|mixed", help: "Synthetic place set.", default: "uniform"),
