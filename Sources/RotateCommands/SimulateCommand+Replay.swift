@@ -65,8 +65,24 @@ extension SimulateCommand {
             for neighbor in catalog.placesWithin(200, of: UnitVector(sample.truePosition)) { shown.insert(neighbor.index) }
         }
 
+        // A place registered by another circle than its fence (an approach region): that circle.
+        var registeredCircles: [String: ReplayScene.RegisteredCircle] = [:]
+        for call in timeline.registrations where !call.isTrigger && call.action == .add {
+            guard let place = catalog[id: call.regionID] else { continue }
+            if place.footprint != nil || abs(call.radiusMeters - place.radiusMeters) > 0.5
+                || call.center.distance(to: place.coordinate) > 0.5
+            {
+                registeredCircles[call.regionID] = .init(center: call.center, radiusMeters: call.radiusMeters)
+            }
+        }
+
         var monitored: [String: [Range<Double>]] = [:]
-        for (id, spans) in timeline.monitored { monitored[id] = spans.map { $0.lowerBound..<$0.upperBound } }
+        // A span still open when the walk ended runs to the slider's end, so the last moment
+        // shows what the phone monitored then.
+        let lastTime = times.last ?? 0
+        for (id, spans) in timeline.monitored {
+            monitored[id] = spans.map { $0.lowerBound..<($0.upperBound >= lastTime ? end : $0.upperBound) }
+        }
         // Trigger regions from their registrations: each from its add to its removal (or a reboot
         // that lost it, or the end).
         var refresh: [ReplayScene.Region] = []
@@ -144,11 +160,17 @@ extension SimulateCommand {
             case .notMonitored: return "not monitored"
             case .latency(let seconds): return "latency: the phone's entry came \(clock(seconds)) after the true entry"
             case .belowResolution:
-                let radius = catalog[id: placeID].map { $0.footprint.map { ($0.areaSquareMeters / .pi).squareRoot() } ?? $0.radiusMeters }
+                // The circle the phone monitored: the one registered in the place's stead, else
+                // the fence (a footprint by the radius of a circle of its area).
+                let registered = registeredCircles[placeID]?.radiusMeters
+                let radius =
+                    registered
+                    ?? catalog[id: placeID].map { $0.footprint.map { ($0.areaSquareMeters / .pi).squareRoot() } ?? $0.radiusMeters }
                 let small = radius.map { $0 < timeline.platformMinRadiusMeters } ?? false
+                let what = registered == nil ? "fence" : "registered as a circle of"
                 return "below the platform's resolution: the phone decided no entry"
                     + (small
-                        ? " (fence \(TextFormat.fixed(radius ?? 0, decimals: 0)) m, the platform resolves \(TextFormat.fixed(timeline.platformMinRadiusMeters, decimals: 0)) m)"
+                        ? " (\(what) \(TextFormat.fixed(radius ?? 0, decimals: 0)) m, the platform resolves \(TextFormat.fixed(timeline.platformMinRadiusMeters, decimals: 0)) m)"
                         : "")
             case .notReported: return "the phone's entry came in time; the app did not report a visit"
             case .otherPlace(let other): return "reported at \(catalog[id: other]?.name ?? other) instead"
@@ -187,6 +209,7 @@ extension SimulateCommand {
                 timeSeconds: $0.timeSeconds, position: $0.fix.coordinate, accuracyMeters: $0.fix.accuracyMeters, source: $0.source.rawValue)
         }
         scene.registrations = registrations
+        scene.registeredCircles = registeredCircles
         let report = timeline.report
         let visits30 = timeline.visitOutcomes.filter { $0.visit.dwellSeconds >= 30 }
         var summary =

@@ -7,19 +7,21 @@ import RotateJSON
 /// that replays a `ReplayScene` (a plan along its walk, or a strategy on an emulated phone) with a
 /// time slider.
 ///
-/// At each moment it shows the fences monitored then (orange; the others gray), the refresh
+/// At each moment it shows the fences monitored then (orange; the others gray) and, dashed, the
+/// circle registered in a fence's stead while it is monitored (an approach region), the refresh
 /// circle in force, the path so far and the position, the fixes the app obtained (the latest
 /// with its accuracy), the marks so far (each labelled with its place, an entry and an exit of
 /// the same place at the same door sharing one label; a phone's event with a dotted line from
 /// where it was decided; listed below the map, the latest first, with the registrations the
 /// phone dropped or refused), and a status line: the time, the guarantee in force, how many
 /// fences are monitored, the refresh radius, the location service. Hovering a fence names it (id,
-/// name, radius or polygon, when it was monitored); layers toggle; the wheel zooms and a drag
-/// pans; the scale bar follows the zoom; the legend names only what the scene holds. The map is
-/// drawn with `SVGMap`'s projection and frame.
+/// name, radius or polygon, the circle registered in its stead, when it was monitored); layers
+/// toggle; the wheel zooms and a drag pans; the scale bar follows the zoom; the legend names only
+/// what the scene holds. The map is drawn with `SVGMap`'s projection and frame.
 ///
 /// Elements a test can read: the slider `#time` (seconds from the first path point; an `input`
-/// event redraws), each fence `.fence` with `data-id` (class `monitored` while monitored), the
+/// event redraws), each fence `.fence` with `data-id` (class `monitored` while monitored), each
+/// approach region `.approach` with `data-id` (hidden while its place is not monitored), the
 /// data block `#replay-data` (docs/formats.md), the status `#status`, and
 /// `document.body.dataset.error`, set by any script error.
 public enum HTMLReplay {
@@ -45,13 +47,22 @@ public enum HTMLReplay {
             )
         }
         svg.append("</g><g id=\"layer-fences\" class=\"layer\">")
+        var drawsApproach = false
         for place in scene.places where canvas.shows(place) {
             let intervals = (scene.monitored[place.id] ?? []).map { "\(number($0.lowerBound - start)) \(number($0.upperBound - start))" }
             let shape =
                 place.footprint.map { "footprint of \($0.vertexCount) vertices, \(number($0.areaSquareMeters)) m²" }
                 ?? "circle of \(number(place.radiusMeters)) m"
-            let attributes =
+            var attributes =
                 "class=\"fence\" data-id=\"\(canvas.escape(place.id))\" data-name=\"\(canvas.escape(place.name ?? ""))\" data-shape=\"\(shape)\" data-on=\"\(intervals.joined(separator: ";"))\""
+            if let circle = scene.registeredCircles[place.id] {
+                // Drawn under the fence, shown while the place is monitored.
+                drawsApproach = true
+                attributes += " data-registered=\"circle of \(number(circle.radiusMeters)) m\""
+                svg.append(
+                    "<polygon class=\"approach\" data-id=\"\(canvas.escape(place.id))\" data-on=\"\(intervals.joined(separator: ";"))\" points=\"\(canvas.ring(circle.center, circle.radiusMeters))\"/>"
+                )
+            }
             if let footprint = place.footprint {
                 svg.append("<path \(attributes) fill-rule=\"evenodd\" d=\"\(canvas.outline(footprint))\"/>")
             } else {
@@ -118,12 +129,13 @@ public enum HTMLReplay {
             "<header><h1>\(canvas.escape(title))</h1>" + scene.summary.map { "<div class=\"summary\">\(canvas.escape($0))</div>" }.joined()
                 + "<div id=\"status\"></div></header>",
             "<div id=\"controls\"><button id=\"play\" type=\"button\">play</button>"
-                + "<input id=\"time\" type=\"range\" min=\"0\" max=\"\(number(duration))\" step=\"1\" value=\"0\" aria-label=\"time\">"
+                + "<input id=\"time\" type=\"range\" min=\"0\" max=\"\(number(duration))\" step=\"any\" value=\"0\" aria-label=\"time\">"
                 + "<span id=\"clock\"></span><label>speed <select id=\"speed\"><option>1</option><option>10</option><option selected>60</option><option>300</option></select>×</label>"
                 + toggles + "</div>",
             "<div id=\"legend\"><span class=\"key key-path\">\(canvas.escape(scene.pathName))</span>"
                 + (scene.fixes.isEmpty ? "" : "<span class=\"key key-fix\">fixes the app obtained</span>")
                 + "<span class=\"key key-monitored\">fence monitored</span><span class=\"key key-fence\">fence not monitored</span>"
+                + (drawsApproach ? "<span class=\"key key-approach\">approach region registered for a fence</span>" : "")
                 + (scene.refresh.isEmpty ? "" : "<span class=\"key key-refresh\">refresh region</span>") + legend.joined() + "</div>",
             "<div id=\"frame\"><svg id=\"map\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(number(canvas.width)) \(number(canvas.height))\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"#fbfbf8\"/>",
@@ -162,7 +174,8 @@ public enum HTMLReplay {
         .key-os-entry:before{border:2px solid #2e9e44;width:9px;height:9px}.key-os-exit:before{border:2px solid #7b3fb0;width:9px;height:9px}.key-wake:before{border:2px solid #3b7dd8;border-radius:7px;width:9px;height:9px}
         #frame{position:relative;border-top:1px solid #ddd;border-bottom:1px solid #ddd}#map{width:100%;height:auto;display:block;cursor:grab}
         .fence{fill:#9a9a9a;fill-opacity:.18;stroke:#8a8a8a;stroke-width:1}.fence.monitored{fill:#f5a623;fill-opacity:.5;stroke:#c77700}
-        .fence:hover{stroke:#000;stroke-width:2}.refresh{fill:none;stroke:#3b7dd8;stroke-width:1.5;stroke-dasharray:6 4}
+        .fence:hover{stroke:#000;stroke-width:2}.approach{fill:none;stroke:#c77700;stroke-width:1;stroke-dasharray:3 3;pointer-events:none}
+        .key-approach:before{border:1px dashed #c77700}.refresh{fill:none;stroke:#3b7dd8;stroke-width:1.5;stroke-dasharray:6 4}
         #path{fill:none;stroke:#1f2d5a;stroke-width:2.5;stroke-linejoin:round}#here{fill:#1f2d5a;stroke:#fff;stroke-width:2}
         .fix{fill:#e8590c;stroke:#fff;stroke-width:.5}#accuracy{fill:#e8590c;fill-opacity:.12;stroke:#e8590c;stroke-width:1}
         #start circle{fill:#2e9e44;stroke:#fff;stroke-width:2}.mark-entry{fill:#2e9e44}.mark-exit{fill:#7b3fb0}.mark-visit{fill:#0b7a75}.mark-stop{fill:#0b7a75}
@@ -174,8 +187,10 @@ public enum HTMLReplay {
         #log{font-size:13px;margin:8px 12px 16px 40px;padding:0}.log-miss{color:#b00016}.log-register{color:#8a4b00}
         """
 
-    /// The replay's script: reads `#replay-data`, redraws at the slider's time. A label that
-    /// would overlap one placed before it moves up a line at a time (at most eight).
+    /// The replay's script: reads `#replay-data`, redraws at the slider's time. Labels are laid
+    /// out at the view's scale (`layout()`): misses first, a label that would overlap one placed
+    /// before moves up a line at a time, and one with no free line in nine is left out until
+    /// zooming in makes room.
     static let script = """
         (function(){
         "use strict";
@@ -187,39 +202,62 @@ public enum HTMLReplay {
         function clock(s){s=Math.round(s);var h=Math.floor(s/3600),m=Math.floor(s%3600/60),x=s%60;return (h?h+":"+(m<10?"0":""):"")+m+":"+(x<10?"0":"")+x;}
         function node(name,attrs){var el=document.createElementNS(ns,name);for(var k in attrs)el.setAttribute(k,attrs[k]);return el;}
         var fences=[].slice.call(document.querySelectorAll(".fence")).map(function(el){return {el:el,on:spans(el.getAttribute("data-on"))};});
+        var approaches=[].slice.call(document.querySelectorAll(".approach")).map(function(el){return {el:el,on:spans(el.getAttribute("data-on"))};});
         var refresh=[].slice.call(document.querySelectorAll(".refresh")).map(function(el){return {el:el,from:+el.getAttribute("data-from"),to:+el.getAttribute("data-to"),r:+el.getAttribute("data-radius")};});
         var marks=document.getElementById("layer-marks"),labels=document.getElementById("layer-labels"),log=document.getElementById("log");
         var colors={entry:"#2e9e44",exit:"#7b3fb0",visit:"#0b7a75",miss:"#d0021b",stop:"#0b7a75","os-entry":"#2e9e44","os-exit":"#7b3fb0",wake:"#3b7dd8"};
         var words={entry:"entry",exit:"exit",visit:"visit",miss:"missed",stop:"stop detected","os-entry":"phone's entry","os-exit":"phone's exit",wake:"refresh exit"};
-        var placed=[];
-        function outline(k,x,y){
-          if(k==="miss")return "M"+(x-6)+","+(y-6)+"L"+(x+6)+","+(y+6)+"M"+(x-6)+","+(y+6)+"L"+(x+6)+","+(y-6);
-          if(k==="visit")return "M"+x+","+(y-8)+"l7,8l-7,8l-7,-8z";
-          if(k==="stop")return "M"+(x-6)+","+(y-6)+"h12v12h-12z";
-          if(k==="wake")return "M"+(x-5)+","+y+"a5,5 0 1,0 10,0a5,5 0 1,0 -10,0";
-          if(k==="entry"||k==="os-entry")return "M"+x+","+(y-7)+"l6,11h-12z";
-          return "M"+x+","+(y+7)+"l6,-11h-12z";
+        function outline(k){
+          if(k==="miss")return "M-6,-6L6,6M-6,6L6,-6";
+          if(k==="visit")return "M0,-8l7,8l-7,8l-7,-8z";
+          if(k==="stop")return "M-6,-6h12v12h-12z";
+          if(k==="wake")return "M-5,0a5,5 0 1,0 10,0a5,5 0 1,0 -10,0";
+          if(k==="entry"||k==="os-entry")return "M0,-7l6,11h-12z";
+          return "M0,7l6,-11h-12z";
         }
+        // Marks and labels keep their size on screen as the map zooms: each shape is drawn
+        // around its point and scaled; labels are laid out again (layout()).
+        var shapes=[],labelled=[],priority={miss:0,visit:1,stop:2,"os-entry":3,entry:4,exit:5,"os-exit":6};
         var drawn=data.marks.map(function(m){
-          var k=m[3],g=node("g",{}),shape=node("path",{d:outline(k,m[1],m[2]),"class":"mark-"+k});
+          var k=m[3],g=node("g",{}),shape=node("path",{d:outline(k),"class":"mark-"+k});
           if((k==="entry"||k==="exit")&&m[5]==="platform"){shape.setAttribute("class","mark-"+k+" hollow");shape.setAttribute("stroke",colors[k]);}
           if(m.length>6)g.appendChild(node("line",{x1:m[7],y1:m[8],x2:m[1],y2:m[2],"class":"delay"}));
-          g.appendChild(shape);
+          g.appendChild(shape);shapes.push({el:shape,x:m[1],y:m[2]});
           var title=node("title",{});title.textContent=words[k]+" "+m[4]+" ("+m[5]+") at "+clock(m[0]);g.appendChild(title);marks.appendChild(g);
-          var text=null,said=(k==="miss"?"missed ":"")+m[4];
+          var label=null,said=(k==="miss"?"missed ":"")+m[4];
           if(k!=="wake"&&m[4]!=="no place"||k==="visit"){
-            if(!placed.some(function(p){return p.words===said&&Math.abs(p.x-m[1])<40&&Math.abs(p.y-m[2])<40;})){
-              var lx=m[1]+9,ly=m[2]-9,w=said.length*7;
-              for(var tries=0;tries<8&&placed.some(function(p){return Math.abs(p.ly-ly)<13&&p.lx<lx+w&&lx<p.lx+p.w;});tries++)ly-=14;
-              text=node("text",{x:lx,y:ly,"class":"label",fill:colors[k]});text.textContent=said;labels.appendChild(text);placed.push({words:said,x:m[1],y:m[2],lx:lx,ly:ly,w:w});}}
+            // An entry and an exit of the same place at the same door share one label.
+            if(!labelled.some(function(p){return p.said===said&&Math.abs(p.x-m[1])<40&&Math.abs(p.y-m[2])<40;})){
+              var text=node("text",{"class":"label",fill:colors[k]});text.textContent=said;labels.appendChild(text);
+              label={x:m[1],y:m[2],said:said,text:text,rank:priority[k],order:labelled.length,crowded:false};labelled.push(label);}}
           var item=document.createElement("li");item.textContent=clock(m[0])+" "+words[k]+" "+m[4]+" ("+m[5]+")";if(k==="miss")item.className="log-miss";
-          return {t:m[0],g:g,text:text,item:item};
+          return {t:m[0],g:g,label:label,item:item};
         });
+        // Each label's width at the full view, measured once while drawn.
+        labelled.forEach(function(l){l.w=(l.text.getComputedTextLength&&l.text.getComputedTextLength())||l.said.length*7;});
+        labelled.sort(function(a,b){return a.rank-b.rank||a.order-b.order;});
+        // Lays the labels out at the view's scale: misses first, then visits, stops and the other
+        // events, each in time order; a label that would overlap one placed before moves up a
+        // line at a time, and one that finds no free line in nine is left out (crowded: its
+        // mark keeps its tooltip and its line in the log). Zooming in frees room.
+        function layout(){
+          var s=view[2]/full[2],placed=[];
+          labelled.forEach(function(l){
+            var lx=l.x+9*s,ly=l.y-9*s,w=l.w*s,tries=0;
+            function overlaps(p){return Math.abs(p.ly-ly)<14*s&&p.lx<lx+w&&lx<p.lx+p.w;}
+            while(tries<9&&placed.some(overlaps)){ly-=14*s;tries++;}
+            l.crowded=tries===9;
+            if(l.crowded)return;
+            placed.push({lx:lx,ly:ly,w:w});
+            l.text.setAttribute("x",lx);l.text.setAttribute("y",ly);l.text.style.fontSize=12*s+"px";l.text.style.strokeWidth=3*s;
+          });
+          shapes.forEach(function(m){m.el.setAttribute("transform","translate("+m.x+","+m.y+") scale("+s+")");});
+        }
         data.registrations.forEach(function(r){
           if(r[3]!=="dropped"&&r[3]!=="rejected"&&r[2]!=="reboot")return;
           var item=document.createElement("li");item.className="log-register";
           item.textContent=clock(r[0])+" "+(r[2]==="reboot"?"the phone restarted and lost every region; the app registered again":"registered "+r[1]+": "+(r[3]==="dropped"?"accepted, but not monitored (over the phone's limit)":"refused by the phone (over its limit)"));
-          drawn.push({t:r[0],g:null,text:null,item:item});
+          drawn.push({t:r[0],g:null,label:null,item:item});
         });
         drawn.sort(function(a,b){return a.t-b.t;});
         var fixLayer=document.getElementById("layer-fixes"),accuracy=document.getElementById("accuracy");
@@ -230,6 +268,7 @@ public enum HTMLReplay {
         function draw(t){
           var on=0;
           fences.forEach(function(f){var m=within(f.on,t);f.el.classList.toggle("monitored",m);if(m)on++;});
+          approaches.forEach(function(a){a.el.style.display=within(a.on,t)?"":"none";});
           var radius=0;refresh.forEach(function(r){var shown=t>=r.from&&t<r.to;r.el.style.display=shown?"":"none";if(shown)radius=r.r;});
           var i=index(data.path,t),points=[];for(var k=0;k<=i;k++){points.push(data.path[k][1]+","+data.path[k][2]);}
           path.setAttribute("points",points.join(" "));
@@ -238,32 +277,34 @@ public enum HTMLReplay {
           if(latest){accuracy.setAttribute("cx",latest[1]);accuracy.setAttribute("cy",latest[2]);accuracy.setAttribute("r",latest[3]);}else{accuracy.setAttribute("r",0);}
           var s=index(data.states,t),state=s>=0?data.states[s]:null;
           while(log.firstChild)log.removeChild(log.firstChild);
-          drawn.forEach(function(d){var shown=d.t<=t;if(d.g)d.g.style.display=shown?"":"none";if(d.text)d.text.style.display=shown?"":"none";if(shown)log.insertBefore(d.item,log.firstChild);});
+          drawn.forEach(function(d){var shown=d.t<=t;if(d.g)d.g.style.display=shown?"":"none";if(d.label)d.label.text.style.display=shown&&!d.label.crowded?"":"none";if(shown)log.insertBefore(d.item,log.firstChild);});
           document.getElementById("clock").textContent=clock(t)+" of "+clock(data.duration);
           document.getElementById("status").textContent="at "+clock(t)+": "+on+" fences monitored, guarantee "+(state?state[1]:"none yet")+(radius?", refresh radius "+Math.round(radius)+" m":"")
             +"; location: "+(state&&state[2]?services[state[2]]||state[2]:"from "+data.pathName);
         }
         slider.addEventListener("input",function(){draw(+slider.value);});
-        var playing=false,last=0;
-        function step(now){if(!playing)return;var dt=last?(now-last)/1000:0;last=now;var t=Math.min(data.duration,+slider.value+dt*(+document.getElementById("speed").value));slider.value=t;draw(t);if(t>=data.duration){playing=false;document.getElementById("play").textContent="play";return;}requestAnimationFrame(step);}
-        document.getElementById("play").addEventListener("click",function(){playing=!playing;this.textContent=playing?"pause":"play";last=0;if(playing){if(+slider.value>=data.duration)slider.value=0;requestAnimationFrame(step);}});
+        // Play keeps its own clock: a frame's step at 1x (a few hundredths of a second) must add
+        // up even where the slider would round it away.
+        var playing=false,last=0,now=0;
+        function step(frame){if(!playing)return;var dt=last?(frame-last)/1000:0;last=frame;now=Math.min(data.duration,now+dt*(+document.getElementById("speed").value));slider.value=now;draw(now);if(now>=data.duration){playing=false;document.getElementById("play").textContent="play";return;}requestAnimationFrame(step);}
+        document.getElementById("play").addEventListener("click",function(){playing=!playing;this.textContent=playing?"pause":"play";last=0;if(playing){if(+slider.value>=data.duration)slider.value=0;now=+slider.value;requestAnimationFrame(step);}});
         [].slice.call(document.querySelectorAll("[data-layer]")).forEach(function(box){box.addEventListener("change",function(){document.getElementById(box.getAttribute("data-layer")).style.display=box.checked?"":"none";});});
         var view=svg.getAttribute("viewBox").split(" ").map(Number),full=view.slice();
-        function setView(){svg.setAttribute("viewBox",view.join(" "));scale();}
+        function setView(zoomed){svg.setAttribute("viewBox",view.join(" "));scale();if(zoomed){layout();draw(+slider.value);}}
         function scale(){var perPixel=view[2]/svg.clientWidth*data.metersPerUnit,target=120*perPixel,p=Math.pow(10,Math.floor(Math.log10(target))),m=[1,2,5,10].map(function(f){return f*p;}).filter(function(v){return v<=target;}).pop()||p;
           document.getElementById("bar").style.width=(m/perPixel)+"px";document.getElementById("scale-label").textContent=m>=1000?(m/1000)+" km":m+" m";}
         svg.addEventListener("wheel",function(e){e.preventDefault();var r=svg.getBoundingClientRect(),fx=(e.clientX-r.left)/r.width,fy=(e.clientY-r.top)/r.height,k=e.deltaY>0?1.25:0.8;
-          var w=Math.min(full[2]*4,Math.max(full[2]/64,view[2]*k)),h=w*full[3]/full[2];view=[view[0]+(view[2]-w)*fx,view[1]+(view[3]-h)*fy,w,h];setView();},{passive:false});
+          var w=Math.min(full[2]*4,Math.max(full[2]/64,view[2]*k)),h=w*full[3]/full[2];view=[view[0]+(view[2]-w)*fx,view[1]+(view[3]-h)*fy,w,h];setView(true);},{passive:false});
         var drag=null;svg.addEventListener("mousedown",function(e){drag={x:e.clientX,y:e.clientY,v:view.slice()};});
         window.addEventListener("mouseup",function(){drag=null;});
-        window.addEventListener("mousemove",function(e){if(!drag)return;var k=view[2]/svg.clientWidth;view=[drag.v[0]-(e.clientX-drag.x)*k,drag.v[1]-(e.clientY-drag.y)*k,view[2],view[3]];setView();});
+        window.addEventListener("mousemove",function(e){if(!drag)return;var k=view[2]/svg.clientWidth;view=[drag.v[0]-(e.clientX-drag.x)*k,drag.v[1]-(e.clientY-drag.y)*k,view[2],view[3]];setView(false);});
         var tip=document.getElementById("tip");
         fences.forEach(function(f){f.el.addEventListener("mousemove",function(e){var r=document.getElementById("frame").getBoundingClientRect(),name=f.el.getAttribute("data-name");
-          tip.textContent=f.el.getAttribute("data-id")+(name?" ("+name+")":"")+", "+f.el.getAttribute("data-shape")+"; monitored "+(f.on.length?f.on.map(function(s){return clock(s[0])+"–"+clock(Math.min(s[1],data.duration));}).join(", "):"never");
+          tip.textContent=f.el.getAttribute("data-id")+(name?" ("+name+")":"")+", "+f.el.getAttribute("data-shape")+(f.el.hasAttribute("data-registered")?", registered as a "+f.el.getAttribute("data-registered")+" (an approach region)":"")+"; monitored "+(f.on.length?f.on.map(function(s){return clock(s[0])+"–"+clock(Math.min(s[1],data.duration));}).join(", "):"never");
           tip.style.left=(e.clientX-r.left+14)+"px";tip.style.top=(e.clientY-r.top+14)+"px";tip.style.display="block";});
           f.el.addEventListener("mouseleave",function(){tip.style.display="none";});});
         window.addEventListener("resize",scale);
-        draw(0);scale();
+        layout();draw(0);scale();
         })();
         """
 }

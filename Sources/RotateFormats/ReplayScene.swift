@@ -116,6 +116,19 @@ public struct ReplayScene: Sendable {
         }
     }
 
+    /// A circle the phone was asked to monitor in a place's stead: an approach region around a
+    /// fence smaller than the platform resolves, or around a footprint. It is monitored when the
+    /// place is (`monitored`, under the place's id).
+    public struct RegisteredCircle: Hashable, Sendable {
+        public var center: Coordinate
+        public var radiusMeters: Double
+
+        public init(center: Coordinate, radiusMeters: Double) {
+            self.center = center
+            self.radiusMeters = radiusMeters
+        }
+    }
+
     /// A plan's reselection, listed in the replay's data (`reselections`, as in version 1).
     public struct Reselection: Hashable, Sendable {
         public var timeSeconds: Double
@@ -153,6 +166,8 @@ public struct ReplayScene: Sendable {
     public var fixes: [AppFix] = []
     /// Registration calls (empty for a plan).
     public var registrations: [Registration] = []
+    /// For each place registered by another circle than its fence, that circle (empty for a plan).
+    public var registeredCircles: [String: RegisteredCircle] = [:]
     /// A plan's reselections (empty on a phone).
     public var reselections: [Reselection] = []
     /// Lines under the title: what ran, on what phone, and its score.

@@ -6,7 +6,8 @@ the page with the network switched off, and checks that no script error occurs, 
 asks for nothing but itself, and that at each reselection's time (and halfway to the next) the
 fences the page shows as monitored are exactly the trace's monitored set then (the trace's start
 and stop lists added up). Saves a screenshot halfway through the walk, then works the controls a
-person uses: a layer's box, the wheel's zoom (and the scale bar with it), a fence's tooltip, play.
+person uses: a layer's box, the wheel's zoom (and the scale bar with it; the labels in view must
+not overlap, before and after, and must keep their size on screen), a fence's tooltip, play at 1x.
 
 Phone mode (`--platform ios|android`) writes `rotate simulate --html` of rotate on that phone over
 the walk, with two labelled stops at shops the walk passes, and `--json` of the same run. Besides
@@ -14,14 +15,15 @@ the checks above, at every registration call (and halfway to the next) the fence
 monitored must be those the page's registration log leaves monitored (added and monitored, not
 removed since, not lost to a reboot): the log comes from the phone's answers to each call, the
 fences' spans from the replay's own bookkeeping. The misses marked must be as many as the run's
-JSON counts (visits of at least 30 s and stops not detected), and the status must name the
-location service in force.
+JSON counts (visits of at least 30 s and stops not detected), the status must name the location
+service in force, and each approach region (a circle registered in a place's stead) must be drawn
+exactly while its place is monitored (`--expect-approach`: and at least one must be drawn).
 
 Exit 0 when every check passes, 1 when one fails, 2 on a usage error. Only Python's standard
 library: the DevTools socket is spoken with a small WebSocket client below (RFC 6455, text
 frames, client frames masked).
 
-    check_replay.py --rotate BIN --places P --walk W.csv --out DIR [--platform ios|android]
+    check_replay.py --rotate BIN --places P --walk W.csv --out DIR [--platform ios|android [--expect-approach]]
 """
 
 import argparse
@@ -230,6 +232,7 @@ def main():
     parser.add_argument("--walk", required=True, help="a walk CSV with a t column")
     parser.add_argument("--out", required=True, help="folder for replay.html, plan.ndjson and replay.png")
     parser.add_argument("--platform", choices=["ios", "android"], help="check simulate's replay of rotate on this phone")
+    parser.add_argument("--expect-approach", action="store_true", help="fail unless some place is registered by an approach region")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     html = os.path.abspath(os.path.join(args.out, "replay.html"))
@@ -289,12 +292,24 @@ def main():
             misses = sum(1 for mark in data["marks"] if mark[3] == "miss")
             if misses != expected_misses(figures):
                 failures.append(f"the page marks {misses} misses, the run's JSON counts {expected_misses(figures)}")
+        approaches = tools.evaluate("document.querySelectorAll('.approach').length")
+        if args.expect_approach and not approaches:
+            failures.append("no approach region is drawn")
+        wrong_approach = 0
         for t, expected in checks:
-            shown = tools.evaluate(
+            shown, approach, registered = tools.evaluate(
                 "(function(t){var s=document.getElementById('time');s.value=t;s.dispatchEvent(new Event('input'));"
-                "return Array.prototype.map.call(document.querySelectorAll('.fence.monitored'),function(e){return e.dataset.id;});})"
+                "function ids(list){return Array.prototype.map.call(list,function(e){return e.dataset.id;});}"
+                "var on=document.querySelectorAll('.fence.monitored');"
+                "return [ids(on),ids(Array.prototype.filter.call(document.querySelectorAll('.approach'),function(e){return e.style.display!=='none';})),"
+                "ids(Array.prototype.filter.call(on,function(e){return e.hasAttribute('data-registered');}))];})"
                 f"({t})"
             )
+            # An approach region is drawn exactly while its place is monitored.
+            if sorted(approach) != sorted(registered):
+                wrong_approach += 1
+                if wrong_approach <= 3:
+                    failures.append(f"at {t:.1f} s the page draws {len(approach)} approach regions for {len(registered)} monitored places registered so")
             if set(shown) != expected:
                 wrong += 1
                 if wrong <= 3:
@@ -311,6 +326,18 @@ def main():
             for words in ("none (region events only)", "continuous GNSS", "significant changes (no GNSS)", "periodic network fixes")
         ):
             failures.append(f"the status names no location service: {status}")
+        # Labels in view do not overlap, at the full view and zoomed in (where they are laid out
+        # again at the new scale and keep their size on screen).
+        labels_js = (
+            "(function(){var shown=Array.prototype.filter.call(document.querySelectorAll('#layer-labels text'),function(e){return e.style.display!=='none';});"
+            "var boxes=shown.map(function(e){return e.getBoundingClientRect();}),n=0;"
+            "for(var i=0;i<boxes.length;i++)for(var j=i+1;j<boxes.length;j++){var a=boxes[i],b=boxes[j];"
+            "if(a.left<b.right-1&&b.left<a.right-1&&a.top<b.bottom-1&&b.top<a.bottom-1)n++;}"
+            "var h=boxes.length?boxes.reduce(function(s,b){return s+b.height;},0)/boxes.length:0;return [boxes.length,n,h];})()"
+        )
+        full_labels = tools.evaluate(labels_js)
+        if full_labels[1]:
+            failures.append(f"{full_labels[1]} pairs of the {full_labels[0]} labels in view overlap")
         shot = tools.send("Page.captureScreenshot", format="png")
         with open(os.path.join(args.out, "replay.png"), "wb") as f:
             f.write(base64.b64decode(shot["data"]))
@@ -324,17 +351,27 @@ def main():
             "var r=svg.getBoundingClientRect();svg.dispatchEvent(new WheelEvent('wheel',{deltaY:-300,clientX:r.left+r.width/2,clientY:r.top+r.height/2,bubbles:true,cancelable:true}));"
             "var after=svg.getAttribute('viewBox').split(' ').map(Number)[2];out.zoomed=after<before;out.scaleChanged=document.getElementById('scale-label').textContent!==label||document.getElementById('bar').style.width!==bar;"
             "var fence=document.querySelector('.fence.monitored');fence.dispatchEvent(new MouseEvent('mousemove',{clientX:r.left+50,clientY:r.top+50,bubbles:true}));"
-            "var tip=document.getElementById('tip');out.tip=tip.style.display==='block'&&tip.textContent.indexOf(fence.dataset.id)===0&&tip.textContent.indexOf('monitored')>0;"
+            "var tip=document.getElementById('tip');out.tip=tip.style.display==='block'&&tip.textContent.indexOf(fence.dataset.id)===0&&tip.textContent.indexOf('monitored')>0"
+            "&&(!fence.hasAttribute('data-registered')||tip.textContent.indexOf('registered as a '+fence.getAttribute('data-registered'))>0);"
             "return out;})()"
         )
+        zoomed_labels = tools.evaluate(labels_js)
+        if zoomed_labels[1]:
+            failures.append(f"zoomed in, {zoomed_labels[1]} pairs of the {zoomed_labels[0]} labels in view overlap")
+        if full_labels[0] and zoomed_labels[0] and abs(zoomed_labels[2] - full_labels[2]) > 0.1 * full_labels[2]:
+            failures.append(f"labels change size on screen as the map zooms ({full_labels[2]:.1f} px → {zoomed_labels[2]:.1f} px)")
         for name, ok in controls.items():
             if not ok:
                 failures.append(f"control check failed: {name}")
-        start = tools.evaluate("(function(){var s=document.getElementById('time');s.value=0;s.dispatchEvent(new Event('input'));document.getElementById('play').click();return +s.value;})()")
+        # Play at 1x: 1.5 s of wall clock moves the slider about 1.5 s on.
+        start = tools.evaluate(
+            "(function(){var s=document.getElementById('time');s.value=0;s.dispatchEvent(new Event('input'));"
+            "document.getElementById('speed').value='1';document.getElementById('play').click();return +s.value;})()"
+        )
         time.sleep(1.5)
         played = tools.evaluate("(function(){var s=+document.getElementById('time').value;document.getElementById('play').click();return s;})()")
-        if not played > start:
-            failures.append(f"play did not move the slider ({start} → {played})")
+        if not played >= start + 0.5:
+            failures.append(f"play at 1x did not move the slider on ({start} → {played} after 1.5 s)")
         error = tools.evaluate("document.body.dataset.error || ''")
         if error:
             failures.append(f"script error after using the controls: {error}")
@@ -346,9 +383,9 @@ def main():
             chromium.kill()
         shutil.rmtree(profile, ignore_errors=True)
 
-    print(f"replay: {html} ({size:,} bytes), {what}, {len(checks)} slider positions checked offline")
+    print(f"replay: {html} ({size:,} bytes), {what}, {approaches} approach regions, {len(checks)} slider positions checked offline")
     print(f"halfway: {status}")
-    print("controls checked: a layer hidden and shown, the wheel's zoom and the scale bar, a fence's tooltip, play")
+    print("controls checked: a layer hidden and shown, the wheel's zoom, the scale bar and the labels, a fence's tooltip, play at 1x")
     for failure in failures:
         print(f"FAIL {failure}", file=sys.stderr)
     print(f"{len(checks) - wrong} passed, {wrong} failed" if not failures else f"{len(failures)} failures", file=sys.stderr)

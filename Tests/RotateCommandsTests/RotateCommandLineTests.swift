@@ -384,6 +384,86 @@ import WalkSimulator
         }
     }
 
+    /// Places smaller than the phone resolves are registered by approach regions: the page names
+    /// each on its fence and draws it over the same spans, exactly for the places smaller than
+    /// the approach radius. At the slider's end the fences shown as monitored are those the
+    /// registration log leaves monitored.
+    @Test func htmlDrawsApproachRegionsAndTheLastMoment() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotate-approach-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The bundled shops, every other one shrunk to 40 m (below iOS's 100 m).
+        var rows = try String(contentsOfFile: DatasetPaths.path("shops-500.csv"), encoding: .utf8).split(separator: "\n").map(String.init)
+        var small = Set<String>()
+        for i in rows.indices.dropFirst() where i % 2 == 0 {
+            var fields = rows[i].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[fields.count - 1] = "40"
+            small.insert(fields[0])
+            rows[i] = fields.joined(separator: ",")
+        }
+        let places = directory.appendingPathComponent("shops.csv").path
+        try (rows.joined(separator: "\n") + "\n").write(toFile: places, atomically: true, encoding: .utf8)
+        let page = directory.appendingPathComponent("replay.html").path
+        let result = CapturingConsole.run(
+            ["simulate", "--places", places, "--walk", DatasetPaths.path("walk-6km.csv"), "--platform", "ios", "--html", page])
+        #expect(result.code == 0, "\(result.err)")
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+
+        func attributes(_ element: String) -> [String: String] {
+            var out: [String: String] = [:]
+            for part in element.components(separatedBy: "\" ").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                let pair = part.components(separatedBy: "=\"")
+                if pair.count == 2 { out[pair[0]] = pair[1].replacingOccurrences(of: "\"", with: "") }
+            }
+            return out
+        }
+        func elements(_ kind: String) -> [[String: String]] {
+            text.components(separatedBy: "class=\"\(kind)\" ").dropFirst().map { attributes(String($0.prefix { $0 != ">" })) }
+        }
+        let fences = elements("fence"), approaches = elements("approach")
+        var approachOn: [String: String] = [:]
+        for approach in approaches { approachOn[approach["data-id"] ?? ""] = approach["data-on"] }
+        var registered = 0
+        for fence in fences {
+            let id = try #require(fence["data-id"])
+            let on = fence["data-on"] ?? ""
+            if small.contains(id), !on.isEmpty {
+                registered += 1
+                #expect(fence["data-registered"] == "circle of 100 m", "\(id)")
+                #expect(approachOn[id] == on, "\(id)")
+            } else if !small.contains(id) {
+                #expect(fence["data-registered"] == nil && approachOn[id] == nil, "\(id): a 100 m fence is its own region")
+            }
+        }
+        #expect(registered > 0)
+
+        // The last moment: the log's calls added up against the fences' spans at the end.
+        let block = try #require(text.components(separatedBy: "id=\"replay-data\">").last?.components(separatedBy: "</script>").first)
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
+        let duration = try #require(data["duration"] as? Double)
+        var monitored = Set<String>()
+        for call in try #require(data["registrations"] as? [[Any]]) {
+            let id = call[1] as? String ?? "", action = call[2] as? String, outcome = call[3] as? String
+            if action == "reboot" {
+                monitored.removeAll()
+            } else if action == "add" && outcome == "monitored" {
+                monitored.insert(id)
+            } else {
+                monitored.remove(id)
+            }
+        }
+        let drawn = Set(fences.compactMap { $0["data-id"] })
+        let shownAtEnd = Set(
+            fences.filter { fence in
+                (fence["data-on"] ?? "").split(separator: ";").contains { span in
+                    let bounds = span.split(separator: " ").compactMap { Double($0) }
+                    return bounds.count == 2 && bounds[0] <= duration && duration < bounds[1]
+                }
+            }.compactMap { $0["data-id"] })
+        #expect(!shownAtEnd.isEmpty)
+        #expect(shownAtEnd == monitored.intersection(drawn))
+    }
+
     /// Errand trips report the stop oracle's keys, and per kind of place stops that add up to
     /// the stops counted.
     @Test func errandsReportStopsByKind() throws {

@@ -107,6 +107,31 @@ import Testing
         #expect(state == [.number(0), .string("exact"), .string("significantChange")])
     }
 
+    /// A circle registered in a place's stead is drawn (dashed, under the fence) with the place's
+    /// spans, named on the fence, and keyed in the legend; a scene with none draws none.
+    @Test func anApproachRegionFollowsItsPlace() throws {
+        var scene = try Self.scene()
+        let plain = HTMLReplay.document(scene, title: "t")
+        #expect(!plain.contains("class=\"approach\"") && !plain.contains("key-approach\"") && !plain.contains("data-registered=\""))
+        let near = try #require(scene.places.first { $0.id == "near-1" })
+        scene.registeredCircles["near-1"] = .init(center: near.coordinate, radiusMeters: 100)
+        let page = HTMLReplay.document(scene, title: "t")
+        func attribute(_ name: String, of element: String) -> String? {
+            page.components(separatedBy: element).dropFirst().first?.components(separatedBy: " \(name)=\"").dropFirst().first?
+                .components(separatedBy: "\"").first
+        }
+        let fenceOn = try #require(attribute("data-on", of: "class=\"fence\" data-id=\"near-1\""))
+        #expect(!fenceOn.isEmpty)
+        #expect(attribute("data-on", of: "class=\"approach\" data-id=\"near-1\"") == fenceOn)
+        #expect(attribute("data-registered", of: "class=\"fence\" data-id=\"near-1\"") == "circle of 100 m")
+        #expect(page.components(separatedBy: "class=\"approach\"").count == 2, "one approach region")
+        #expect(page.contains("class=\"key key-approach\""))
+        // Under its fence: the approach region comes first in the fences' layer.
+        let approachAt = try #require(page.range(of: "class=\"approach\" data-id=\"near-1\""))
+        let fenceAt = try #require(page.range(of: "class=\"fence\" data-id=\"near-1\""))
+        #expect(approachAt.lowerBound < fenceAt.lowerBound)
+    }
+
     @Test func theLegendNamesOnlyWhatIsDrawn() throws {
         func key(_ name: String) -> String { "class=\"key key-\(name)\"" }
         let phone = HTMLReplay.document(try Self.scene(), title: "t")
