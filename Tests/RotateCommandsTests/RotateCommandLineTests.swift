@@ -436,6 +436,8 @@ import WalkSimulator
             }
         }
         #expect(registered > 0)
+        // A miss below resolution at a small place speaks of the circle registered, not the fence.
+        #expect(!text.contains("(fence 40 m, the platform resolves"))
 
         // The last moment: the log's calls added up against the fences' spans at the end.
         let block = try #require(text.components(separatedBy: "id=\"replay-data\">").last?.components(separatedBy: "</script>").first)
