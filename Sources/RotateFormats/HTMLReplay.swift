@@ -49,18 +49,19 @@ public enum HTMLReplay {
         svg.append("</g><g id=\"layer-fences\" class=\"layer\">")
         var drawsApproach = false
         for place in scene.places where canvas.shows(place) {
-            let intervals = (scene.monitored[place.id] ?? []).map { "\(number($0.lowerBound - start)) \(number($0.upperBound - start))" }
+            let on = (scene.monitored[place.id] ?? []).map { "\(number($0.lowerBound - start)) \(number($0.upperBound - start))" }
+                .joined(separator: ";")
             let shape =
                 place.footprint.map { "footprint of \($0.vertexCount) vertices, \(number($0.areaSquareMeters)) m²" }
                 ?? "circle of \(number(place.radiusMeters)) m"
             var attributes =
-                "class=\"fence\" data-id=\"\(canvas.escape(place.id))\" data-name=\"\(canvas.escape(place.name ?? ""))\" data-shape=\"\(shape)\" data-on=\"\(intervals.joined(separator: ";"))\""
+                "class=\"fence\" data-id=\"\(canvas.escape(place.id))\" data-name=\"\(canvas.escape(place.name ?? ""))\" data-shape=\"\(shape)\" data-on=\"\(on)\""
             if let circle = scene.registeredCircles[place.id] {
                 // Drawn under the fence, shown while the place is monitored.
                 drawsApproach = true
                 attributes += " data-registered=\"circle of \(number(circle.radiusMeters)) m\""
                 svg.append(
-                    "<polygon class=\"approach\" data-id=\"\(canvas.escape(place.id))\" data-on=\"\(intervals.joined(separator: ";"))\" points=\"\(canvas.ring(circle.center, circle.radiusMeters))\"/>"
+                    "<polygon class=\"approach\" data-id=\"\(canvas.escape(place.id))\" data-on=\"\(on)\" points=\"\(canvas.ring(circle.center, circle.radiusMeters))\"/>"
                 )
             }
             if let footprint = place.footprint {

@@ -335,9 +335,15 @@ def main():
             "if(a.left<b.right-1&&b.left<a.right-1&&a.top<b.bottom-1&&b.top<a.bottom-1)n++;}"
             "var h=boxes.length?boxes.reduce(function(s,b){return s+b.height;},0)/boxes.length:0;return [boxes.length,n,h];})()"
         )
-        full_labels = tools.evaluate(labels_js)
-        if full_labels[1]:
-            failures.append(f"{full_labels[1]} pairs of the {full_labels[0]} labels in view overlap")
+
+        def labels_in_view(where):
+            """[labels shown, overlapping pairs, mean height in px]; overlaps are failures."""
+            shown = tools.evaluate(labels_js)
+            if shown[1]:
+                failures.append(f"{where}, {shown[1]} pairs of the {shown[0]} labels in view overlap")
+            return shown
+
+        full_labels = labels_in_view("at the full view")
         shot = tools.send("Page.captureScreenshot", format="png")
         with open(os.path.join(args.out, "replay.png"), "wb") as f:
             f.write(base64.b64decode(shot["data"]))
@@ -355,9 +361,7 @@ def main():
             "&&(!fence.hasAttribute('data-registered')||tip.textContent.indexOf('registered as a '+fence.getAttribute('data-registered'))>0);"
             "return out;})()"
         )
-        zoomed_labels = tools.evaluate(labels_js)
-        if zoomed_labels[1]:
-            failures.append(f"zoomed in, {zoomed_labels[1]} pairs of the {zoomed_labels[0]} labels in view overlap")
+        zoomed_labels = labels_in_view("zoomed in")
         if full_labels[0] and zoomed_labels[0] and abs(zoomed_labels[2] - full_labels[2]) > 0.1 * full_labels[2]:
             failures.append(f"labels change size on screen as the map zooms ({full_labels[2]:.1f} px → {zoomed_labels[2]:.1f} px)")
         for name, ok in controls.items():
