@@ -84,13 +84,15 @@ public final class SidecarStore: @unchecked Sendable {
         path: String, catalog: PlaceCatalog, configuration: RotationConfiguration, durability: Durability,
         settings: FenceMonitor.Settings = FenceMonitor.Settings()
     ) throws(StateFileError) -> (store: SidecarStore, sidecar: Sidecar) {
+        let path = try followLink(path)
         try checkKind(of: path)
-        let lock = try StateLock(databasePath: path)
+        let lock = try StateLock(databasePath: path, canonicalPath: canonical(path))
         let resumedMigration = try finishInterruptedMigration(at: path)
         var migrated: Int?
         if let legacy = try legacyState(at: path) {
             migrated = try migrate(legacy, at: path, catalog: catalog, configuration: configuration)
         }
+        try lock.lockDatabaseFile()
         let database = try StateDatabase(path: path, synchronous: durability == .always)
         let digest = StateDatabase.digest(of: catalog)
         var sidecar: Sidecar
@@ -193,6 +195,36 @@ public final class SidecarStore: @unchecked Sendable {
             inFlight.wait()
             if let failure { throw failure }
         }
+    }
+
+    /// The file a symbolic link at `path` names (its real path), so that a migration renames the
+    /// database rather than the link and its log and lock sit beside it; `path` itself when it is
+    /// not a link.
+    ///
+    /// - Throws: `StateFileError` for a link to a file that does not exist (a new database is
+    ///   created at a path that names no link).
+    private static func followLink(_ path: String) throws(StateFileError) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+        guard let resolved = realpath(path, nil) else {
+            throw StateFileError(
+                path: path,
+                reason:
+                    "is a symbolic link to a file that does not exist (\(String(cString: strerror(errno)))): give the database's own path"
+            )
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `path` with every symbolic link in its directories resolved (the file itself is not a
+    /// link: `followLink(_:)`); `path` as given when its directory does not resolve.
+    private static func canonical(_ path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        let directory = (path as NSString).deletingLastPathComponent
+        guard let resolved = realpath(directory.isEmpty ? "." : directory, nil) else { return path }
+        defer { free(resolved) }
+        return (String(cString: resolved) as NSString).appendingPathComponent(name)
     }
 
     /// Refuses a path that names something other than a regular file (a FIFO would block the

@@ -135,38 +135,126 @@ import Glibc
         #expect(answered <= committed, "answered \(answered) lines, committed \(committed)")
     }
 
+    /// Starts `rotate serve` on `state` and returns once it has answered `count` reports (so it
+    /// holds the database's locks); close the pipe's writing end to end it.
+    static func serveHolding(_ state: String, count: Int = 5) throws -> (process: Process, stdin: Pipe) {
+        let url = try #require(BinaryTests.rotateURL)
+        let process = Process()
+        process.executableURL = url
+        process.arguments = ["serve", "--stdio", "--places", Self.places, "--state", state]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(Self.firstReports(count).utf8))
+        var answered = Data()
+        while answered.filter({ $0 == UInt8(ascii: "\n") }).count < count {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            answered += chunk
+        }
+        return (process, stdin)
+    }
+
     /// A second process on a database another one serves refuses to start, naming the holder; the
     /// first goes on and ends as usual, and afterwards the database can be served again.
     @Test func aSecondProcessCannotServeTheSameDatabase() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("state.db").path
-        let url = try #require(BinaryTests.rotateURL)
-        let first = Process()
-        first.executableURL = url
-        first.arguments = ["serve", "--stdio", "--places", Self.places, "--state", state]
-        let stdin = Pipe(), stdout = Pipe()
-        first.standardInput = stdin
-        first.standardOutput = stdout
-        first.standardError = FileHandle.nullDevice
-        try first.run()
-        stdin.fileHandleForWriting.write(Data(Self.firstReports(5).utf8))
-        // Once the first process has answered, it holds the lock.
-        var answered = Data()
-        while answered.filter({ $0 == UInt8(ascii: "\n") }).count < 5 {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            answered += chunk
-        }
+        let first = try Self.serveHolding(state)
         let second = try Self.run(["serve", "--stdio", "--places", Self.places, "--state", state], input: Self.firstReports(5, from: 5))
         #expect(second.code == 1)
         #expect(second.out.isEmpty)
         #expect(
-            second.err.contains("\(state): in use by another rotate serve process (process \(first.processIdentifier))"), "\(second.err)")
-        try stdin.fileHandleForWriting.close()
-        first.waitUntilExit()
-        #expect(first.terminationStatus == 0)
+            second.err.contains("\(state): in use by another rotate serve process (process \(first.process.processIdentifier))"),
+            "\(second.err)")
+        try first.stdin.fileHandleForWriting.close()
+        first.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0)
         #expect(try Self.committed(state) == 5)
+    }
+
+    /// The names a second process could reach a served database by: a symbolic link to it, a
+    /// hard link, the database's name in a directory reached through a symbolic link.
+    enum Alias: CaseIterable { case symbolicLink, hardLink, linkedDirectory }
+
+    /// A second process that reaches the served database through another name is refused as one
+    /// on the same name is: only the first commits, and the database opens afterwards (two writers
+    /// left it "corrupt: the stored places do not match the catalog").
+    @Test(arguments: Alias.allCases) func aSecondProcessCannotServeTheDatabaseThroughAnotherName(_ alias: Alias) throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.db").path
+        // The database exists before the aliases are made (a hard link needs its file).
+        let seed = try Self.run(["serve", "--stdio", "--places", Self.places, "--state", state], input: Self.firstReports(1))
+        #expect(seed.code == 0, "\(seed.err)")
+        let other: String
+        switch alias {
+        case .symbolicLink:
+            other = directory.appendingPathComponent("link.db").path
+            #expect(symlink(state, other) == 0)
+        case .hardLink:
+            other = directory.appendingPathComponent("hard.db").path
+            #expect(link(state, other) == 0)
+        case .linkedDirectory:
+            let linked = directory.appendingPathComponent("linked").path
+            #expect(symlink(directory.path, linked) == 0)
+            other = linked + "/state.db"
+        }
+        let first = try Self.serveHolding(state)
+        let change = #"{"changes":[{"op":"add","id":"alias-added","lat":46.05,"lon":14.5,"radius_m":50}]}"# + "\n"
+        let second = try Self.run(
+            ["serve", "--stdio", "--places", Self.places, "--state", other], input: change + Self.firstReports(5, from: 5))
+        #expect(second.code == 1, "\(second.err)")
+        #expect(second.out.isEmpty)
+        #expect(second.err.contains("in use by another rotate serve process"), "\(second.err)")
+        try first.stdin.fileHandleForWriting.close()
+        first.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0)
+        let again = try Self.run(["serve", "--stdio", "--places", Self.places, "--state", state], input: Self.firstReports(1, from: 10))
+        #expect(again.code == 0, "\(again.err)")
+        #expect(again.err.contains("catalog version 0 (500 places)"), "\(again.err)")
+    }
+
+    /// Where a lock file would go, what a hostile neighbour could plant instead of one.
+    enum PlantedLock: CaseIterable { case linkToAFile, danglingLink, hardLinkToAFile, fifo }
+
+    /// A lock file is never followed through a link, nor written when it has other names: the
+    /// file a planted link names keeps its bytes, a dangling link's target is not created, and the
+    /// start stops with exit 1 and the reason.
+    @Test(arguments: PlantedLock.allCases) func aPlantedLockFileIsNeitherFollowedNorWritten(_ planted: PlantedLock) throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.db").path
+        let victim = directory.appendingPathComponent("victim.txt").path
+        let content = "root:x:0:0:root:/root:/bin/bash\n"
+        try content.write(toFile: victim, atomically: false, encoding: .utf8)
+        let missing = directory.appendingPathComponent("created-by-the-lock").path
+        let expected: String
+        switch planted {
+        case .linkToAFile:
+            #expect(symlink(victim, state + ".lock") == 0)
+            expected = "is a symbolic link"
+        case .danglingLink:
+            #expect(symlink(missing, state + ".lock") == 0)
+            expected = "is a symbolic link"
+        case .hardLinkToAFile:
+            #expect(link(victim, state + ".lock") == 0)
+            expected = "has 2 names (hard links)"
+        case .fifo:
+            #expect(mkfifo(state + ".lock", 0o644) == 0)
+            expected = "is not a regular file"
+        }
+        let result = try Self.run(
+            ["serve", "--stdio", "--places", Self.places, "--state", state], input: Self.firstReports(1), timeout: 20)
+        #expect(!result.timedOut)
+        #expect(result.code == 1, "\(result.err)")
+        #expect(result.err.contains("\(state): its lock file \(state).lock \(expected)"), "\(result.err)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == content)
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        #expect(!FileManager.default.fileExists(atPath: state))
     }
 
     /// A migration of a JSON state file killed between its two renames (no `FILE`, the JSON file
@@ -264,6 +352,14 @@ import Glibc
             #expect(result.code == 1)
             #expect(result.err.contains("\(path): is \(kind), not a regular file"), "\(result.err)")
         }
+        // A symbolic link to no file is refused; its target is not created.
+        let dangling = directory.appendingPathComponent("dangling.db").path
+        let target = directory.appendingPathComponent("nowhere.db").path
+        #expect(symlink(target, dangling) == 0)
+        let result = try Self.run(["serve", "--stdio", "--places", Self.places, "--state", dangling], timeout: 20)
+        #expect(result.code == 1)
+        #expect(result.err.contains("\(dangling): is a symbolic link to a file that does not exist"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: target))
     }
 
     /// An output option naming an input (or another output) is a usage error, and the file is
