@@ -67,20 +67,25 @@ enum Inputs {
         let lowercased = path.lowercased()
         var stdin: [UInt8]?
         let isGeoJSON: Bool
+        var startFailure: GeoJSONPlaces.ReadError?
         do throws(FileReadError) {
             if path == "-" { stdin = try FileBytes.contents(of: path) }
             // The extension decides without a read; else the first bytes (standard input's all).
             if lowercased.hasSuffix(".geojson") || lowercased.hasSuffix(".json") {
                 isGeoJSON = true
+                // A file that cannot be a GeoJSON object is refused from its first bytes, not
+                // read whole first.
+                if stdin == nil { startFailure = GeoJSONPlaces.failure(atStart: try FileBytes.head(of: path)) }
             } else if let stdin {
                 isGeoJSON = GeoJSONPlaces.looksLikeGeoJSON(stdin)
             } else {
                 isGeoJSON = GeoJSONPlaces.looksLikeGeoJSON(try FileBytes.head(of: path))
             }
-            if isGeoJSON && stdin == nil { stdin = try FileBytes.contents(of: path) }
+            if isGeoJSON && stdin == nil && startFailure == nil { stdin = try FileBytes.contents(of: path) }
         } catch {
             throw .failure(error.description)
         }
+        if let startFailure { throw .failure("\(path): \(startFailure)") }
         if isGeoJSON, let bytes = stdin { return try geoJSONPlaces(options, bytes: bytes, console: console) }
         let prefix = refreshPrefix
         var result: PlacesCSV.Result

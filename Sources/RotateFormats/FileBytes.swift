@@ -47,11 +47,35 @@ public enum FileBytes {
         return bytes
     }
 
-    /// The whole file as bytes (`-`: standard input).
-    public static func contents(of path: String) throws(FileReadError) -> [UInt8] {
+    /// The most a file read whole may hold, bytes: 1 GiB. GeoJSON places and standard input are
+    /// read whole (CSV files and walks are read a chunk at a time); a larger place set reads as
+    /// a CSV file.
+    public static let maximumWholeBytes = 1 << 30
+
+    /// The whole file as bytes (`-`: standard input), read into one buffer of the file's size.
+    ///
+    /// - Throws: `FileReadError` when the file cannot be read, or holds more than `limit` bytes
+    ///   (a regular file's size is known before anything is read; standard input stops there).
+    public static func contents(of path: String, limit: Int = maximumWholeBytes) throws(FileReadError) -> [UInt8] {
+        let tooLarge = FileReadError(
+            path: path,
+            reason:
+                "is larger than \(limit) bytes (\(limit >> 20) MiB), the most read whole (GeoJSON places, standard input); a larger place set reads as a CSV file, a row at a time"
+        )
         var bytes: [UInt8] = []
+        if path != "-" {
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                guard info.st_size <= limit else { throw tooLarge }
+                // One allocation of the file's size (a byte more for a file that grows).
+                bytes.reserveCapacity(Int(info.st_size) + 1)
+            }
+        }
         do {
-            try forEachChunk(of: path) { bytes.append(contentsOf: $0) }
+            try forEachChunk(of: path) { chunk in
+                guard bytes.count + chunk.count <= limit else { throw tooLarge }
+                bytes.append(contentsOf: chunk)
+            }
         } catch let error as FileReadError {
             throw error
         } catch {

@@ -1,6 +1,7 @@
 import FencePlanner
 import Foundation
 import Geodesy
+import RotateJSON
 
 /// Places read from GeoJSON (RFC 7946): a FeatureCollection (or one Feature) whose features are
 /// circles (a Point and a radius) or footprints (a Polygon or MultiPolygon, holes allowed).
@@ -26,12 +27,19 @@ public enum GeoJSONPlaces {
         public var strict: Bool
         /// Ids starting with this are rejected (the refresh regions' prefix), when given.
         public var reservedIDPrefix: String?
+        /// A footprint whose enclosing circle (what a platform registers) is wider than this,
+        /// meters, is rejected: `PlaceCatalog`'s default `maxRegionRadiusMeters`, 400 km.
+        public var maximumFootprintRadiusMeters: Double
 
         /// Reading options; see each property.
-        public init(defaultRadiusMeters: Double = 100, strict: Bool = false, reservedIDPrefix: String? = nil) {
+        public init(
+            defaultRadiusMeters: Double = 100, strict: Bool = false, reservedIDPrefix: String? = nil,
+            maximumFootprintRadiusMeters: Double = 400_000
+        ) {
             self.defaultRadiusMeters = defaultRadiusMeters
             self.strict = strict
             self.reservedIDPrefix = reservedIDPrefix
+            self.maximumFootprintRadiusMeters = maximumFootprintRadiusMeters
         }
     }
 
@@ -102,30 +110,59 @@ public enum GeoJSONPlaces {
         return rest.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
     }
 
-    /// Reads the places of a GeoJSON text.
-    public static func read(bytes: [UInt8], options: Options = Options()) throws(ReadError) -> Result {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
-        } catch {
-            throw ReadError(description: "not JSON: \(error.localizedDescription)")
-        }
-        guard let object = root as? [String: Any], let type = object["type"] as? String else {
-            throw ReadError(description: "not a GeoJSON object (no \"type\")")
-        }
-        let features: [Any]
-        switch type {
-        case "FeatureCollection":
-            guard let list = object["features"] as? [Any] else {
-                throw ReadError(description: "a FeatureCollection needs a \"features\" array")
+    /// Why `head`, the first bytes of a text, cannot begin a GeoJSON object, if it cannot: its
+    /// first character that is not white space (after a byte-order mark) is not `{`. Nil when it
+    /// can, or when `head` holds only white space. A reader can refuse a large file from its
+    /// first bytes.
+    package static func failure(atStart head: some Collection<UInt8>) -> ReadError? {
+        var offset = 0, line = 1, column = 1
+        for (i, byte) in head.enumerated() {
+            if i < 3 && head.starts(with: [0xEF, 0xBB, 0xBF]) {
+                offset += 1
+                continue
             }
-            features = list
-        case "Feature": features = [object]
-        default: throw ReadError(description: "type \"\(type)\": places are a FeatureCollection or a Feature")
+            switch byte {
+            case 0x20, 0x09:
+                column += 1
+            case 0x0A, 0x0D:
+                // CR LF is one line end: the LF after a CR starts no new line.
+                if !(byte == 0x0A && i > 0 && head[head.index(head.startIndex, offsetBy: i - 1)] == 0x0D) {
+                    line += 1
+                }
+                column = 1
+            case UInt8(ascii: "{"):
+                return nil
+            default:
+                let what =
+                    byte >= 0x21 && byte < 0x7F
+                    ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+                return ReadError(
+                    description:
+                        "line \(line), column \(column) (byte \(offset)): not a GeoJSON object: the text starts with \(what), not '{'")
+            }
+            offset += 1
         }
+        return nil
+    }
+
+    /// Reads the places of a GeoJSON text.
+    ///
+    /// The text is read by the project's one JSON reader (`StrictJSON`, as the sidecar reads its
+    /// lines): RFC 8259's grammar and nothing more (no trailing comma, no comment, no NaN),
+    /// strings of UTF-8, an object naming a key twice refused (readers differ on which one wins),
+    /// nesting at most 64 deep. A text that does not read fails whole, with its line, column and
+    /// byte. A FeatureCollection's features are read one at a time and dropped once converted,
+    /// so reading takes the text and the places, not a tree of the whole file.
+    ///
+    /// - Throws: `ReadError` for a text that is not JSON, not a FeatureCollection or a Feature, or
+    ///   (strict) the first feature rejected.
+    public static func read(bytes: [UInt8], options: Options = Options()) throws(ReadError) -> Result {
+        if let failure = failure(atStart: bytes) { throw failure }
         var result = Result()
         var firstIndexOfID: [String: Int] = [:]
-        for (index, element) in features.enumerated() {
+        var firstRejected: Rejected?
+        func add(_ element: JSONValue, index: Int) {
+            guard firstRejected == nil || !options.strict else { return }
             do throws(FeatureError) {
                 let feature = try Self.feature(element, index: index, options: options)
                 if let first = firstIndexOfID[feature.id] {
@@ -135,10 +172,43 @@ public enum GeoJSONPlaces {
                 result.features.append(feature)
             } catch {
                 let rejected = Rejected(index: index, reason: error.reason)
-                if options.strict { throw ReadError(description: rejected.description) }
+                if firstRejected == nil { firstRejected = rejected }
                 result.rejected.append(rejected)
             }
         }
+        let parsed: Swift.Result<(value: JSONValue, streamedCount: Int?), StrictJSON.Failure> = bytes.withUnsafeBufferPointer { all in
+            // A UTF-8 byte-order mark before the text is skipped (RFC 8259 lets a reader ignore it).
+            let text = all.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: all[3...]) : all
+            return Swift.Result { () throws(StrictJSON.Failure) in
+                try StrictJSON.parse(bytes: text, streaming: "features") { index, element in add(element, index: index) }
+            }.mapError { failure in
+                // Offsets within the whole text, for the line and column.
+                var within = failure
+                within.offset += all.count - text.count
+                return within
+            }
+        }
+        let root: JSONValue, streamed: Int?
+        switch parsed {
+        case .success(let value): (root, streamed) = value
+        case .failure(let failure):
+            let description = bytes.withUnsafeBufferPointer { failure.description(in: $0) }
+            throw ReadError(description: description)
+        }
+        guard case .object(let object) = root, case .string(let type)? = object["type"] else {
+            throw ReadError(description: "not a GeoJSON object (no \"type\")")
+        }
+        switch type {
+        case "FeatureCollection":
+            guard streamed != nil else { throw ReadError(description: "a FeatureCollection needs a \"features\" array") }
+        case "Feature":
+            result = Result()
+            firstRejected = nil
+            firstIndexOfID = [:]
+            add(root, index: 0)
+        default: throw ReadError(description: "type \"\(type)\": places are a FeatureCollection or a Feature")
+        }
+        if options.strict, let firstRejected { throw ReadError(description: firstRejected.description) }
         return result
     }
 
@@ -147,11 +217,12 @@ public enum GeoJSONPlaces {
         init(_ reason: String) { self.reason = reason }
     }
 
-    static func feature(_ element: Any, index: Int, options: Options) throws(FeatureError) -> Feature {
-        guard let object = element as? [String: Any], object["type"] as? String == "Feature" else {
+    static func feature(_ element: JSONValue, index: Int, options: Options) throws(FeatureError) -> Feature {
+        guard case .object(let object) = element, object["type"] == .string("Feature") else {
             throw FeatureError("not a Feature object")
         }
-        let properties = object["properties"] as? [String: Any] ?? [:]
+        var properties: [String: JSONValue] = [:]
+        if case .object(let given)? = object["properties"] { properties = given }
         guard let given = Self.identifier(object["id"]) ?? Self.identifier(properties["id"]), !given.isEmpty else {
             throw FeatureError("no id (the feature's \"id\" or properties.id)")
         }
@@ -163,8 +234,9 @@ public enum GeoJSONPlaces {
         if let prefix = options.reservedIDPrefix, id.hasPrefix(prefix) {
             throw FeatureError("id \"\(id)\" starts with the reserved prefix \"\(prefix)\"")
         }
-        let name = properties["name"] as? String
-        guard let geometry = object["geometry"] as? [String: Any], let type = geometry["type"] as? String else {
+        var name: String?
+        if case .string(let text)? = properties["name"] { name = text }
+        guard case .object(let geometry)? = object["geometry"], case .string(let type)? = geometry["type"] else {
             throw FeatureError("no geometry")
         }
         let coordinates = geometry["coordinates"]
@@ -175,8 +247,8 @@ public enum GeoJSONPlaces {
             let given = properties["radius_m"] ?? properties["radius"]
             let radius: Double
             if let given {
-                guard let number = Self.number(given), number.isFinite, number > 0 else {
-                    throw FeatureError("radius \(given) is not a positive number of meters")
+                guard case .number(let number) = given, number.isFinite, number > 0 else {
+                    throw FeatureError("radius \(given.text.prefix(64)) is not a positive number of meters")
                 }
                 radius = number
             } else {
@@ -184,7 +256,14 @@ public enum GeoJSONPlaces {
             }
             shape = .circle(center: center, radiusMeters: radius)
         case "Polygon", "MultiPolygon":
-            shape = .polygon(try Self.footprint(type: type, coordinates: coordinates))
+            let footprint = try Self.footprint(type: type, coordinates: coordinates)
+            let radius = footprint.cap.radiusMeters
+            guard radius <= options.maximumFootprintRadiusMeters else {
+                throw FeatureError(
+                    "footprint \"\(id)\" is enclosed by no circle a platform registers: its enclosing circle's radius is \(TextFormat.grouped(radius)) m, more than \(TextFormat.grouped(options.maximumFootprintRadiusMeters)) m"
+                )
+            }
+            shape = .polygon(footprint)
         default:
             throw FeatureError("geometry type \"\(type)\" is not a place (Point, Polygon or MultiPolygon)")
         }
@@ -192,17 +271,27 @@ public enum GeoJSONPlaces {
     }
 
     /// A footprint from a GeoJSON geometry object, a Polygon or a MultiPolygon, as
-    /// `JSONSerialization` reads it (what the sidecar's change sets carry), validated as the
-    /// reader validates a feature's.
+    /// `JSONSerialization` reads it (or as Swift literals: strings, numbers, arrays and
+    /// dictionaries), validated as the reader validates a feature's.
     ///
     /// - Throws: `ReadError` with the reason a feature would be rejected for.
     public static func footprint(geometry: Any) throws(ReadError) -> SphericalMultiPolygon {
+        guard let value = JSONValue(foundation: geometry) else { throw ReadError(description: "a geometry must be a JSON object") }
+        return try footprint(json: value)
+    }
+
+    /// A footprint from a GeoJSON geometry object, a Polygon or a MultiPolygon, as `StrictJSON`
+    /// reads it (what the sidecar's change sets carry), validated as the reader validates a
+    /// feature's.
+    ///
+    /// - Throws: `ReadError` with the reason a feature would be rejected for.
+    package static func footprint(json geometry: JSONValue) throws(ReadError) -> SphericalMultiPolygon {
         do throws(FeatureError) {
-            guard let object = geometry as? [String: Any], let type = object["type"] as? String else {
+            guard case .object(let object) = geometry, case .string(let type)? = object["type"] else {
                 throw FeatureError("a geometry needs a \"type\"")
             }
             guard type == "Polygon" || type == "MultiPolygon" else {
-                throw FeatureError("geometry type \"\(type)\" is not a footprint (Polygon or MultiPolygon)")
+                throw FeatureError("geometry type \"\(type.prefix(64))\" is not a footprint (Polygon or MultiPolygon)")
             }
             return try footprint(type: type, coordinates: object["coordinates"])
         } catch {
@@ -211,9 +300,9 @@ public enum GeoJSONPlaces {
     }
 
     /// A Polygon's or MultiPolygon's coordinates as a footprint.
-    static func footprint(type: String, coordinates: Any?) throws(FeatureError) -> SphericalMultiPolygon {
+    static func footprint(type: String, coordinates: JSONValue?) throws(FeatureError) -> SphericalMultiPolygon {
         if type == "Polygon" { return SphericalMultiPolygon(try Self.polygon(coordinates)) }
-        guard let parts = coordinates as? [Any], !parts.isEmpty else { throw FeatureError("a MultiPolygon needs at least one polygon") }
+        guard case .array(let parts)? = coordinates, !parts.isEmpty else { throw FeatureError("a MultiPolygon needs at least one polygon") }
         var polygons: [SphericalPolygon] = []
         for (i, part) in parts.enumerated() {
             do throws(FeatureError) {
@@ -230,12 +319,13 @@ public enum GeoJSONPlaces {
     }
 
     /// A Polygon's rings: each with at least 4 positions, the last equal to the first.
-    static func polygon(_ value: Any?) throws(FeatureError) -> SphericalPolygon {
-        guard let rings = value as? [Any], !rings.isEmpty else { throw FeatureError("a Polygon needs at least one ring") }
+    static func polygon(_ value: JSONValue?) throws(FeatureError) -> SphericalPolygon {
+        guard case .array(let rings)? = value, !rings.isEmpty else { throw FeatureError("a Polygon needs at least one ring") }
         var parsed: [[Coordinate]] = []
         for (i, ring) in rings.enumerated() {
-            guard let positions = ring as? [Any] else { throw FeatureError("ring \(i) is not an array of positions") }
+            guard case .array(let positions) = ring else { throw FeatureError("ring \(i) is not an array of positions") }
             var coordinates: [Coordinate] = []
+            coordinates.reserveCapacity(positions.count)
             for position in positions { coordinates.append(try Self.position(position)) }
             guard coordinates.count >= 4 else {
                 throw FeatureError("ring \(i) has \(coordinates.count) positions; a ring needs at least 4")
@@ -253,8 +343,9 @@ public enum GeoJSONPlaces {
     }
 
     /// A position [longitude, latitude] (an altitude after them is ignored).
-    static func position(_ value: Any?) throws(FeatureError) -> Coordinate {
-        guard let array = value as? [Any], array.count >= 2, let longitude = Self.number(array[0]), let latitude = Self.number(array[1])
+    static func position(_ value: JSONValue?) throws(FeatureError) -> Coordinate {
+        guard case .array(let array)? = value, array.count >= 2, case .number(let longitude) = array[0],
+            case .number(let latitude) = array[1]
         else {
             throw FeatureError("a position must be [longitude, latitude]")
         }
@@ -265,18 +356,41 @@ public enum GeoJSONPlaces {
         }
     }
 
-    static func number(_ value: Any) -> Double? {
-        // JSONSerialization gives numbers and booleans both as NSNumber; a boolean's type code
-        // is "c" (char), a number's never is.
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-        return number.doubleValue
-    }
-
-    static func identifier(_ value: Any?) -> String? {
+    /// An id: a string, or a number written as JSON writes it (an integer without a fraction).
+    static func identifier(_ value: JSONValue?) -> String? {
         switch value {
-        case let string as String: string
-        case let number as NSNumber where String(cString: number.objCType) != "c": number.stringValue
+        case .string(let string): string
+        case .number(let number) where number.isFinite: JSONValue.number(number).text
         default: nil
+        }
+    }
+}
+
+extension JSONValue {
+    /// A value as `JSONSerialization` gives it (or as Swift literals): nil for anything JSON
+    /// cannot hold. A Foundation boolean is a boolean, not the number 0 or 1.
+    init?(foundation value: Any) {
+        switch value {
+        case let string as String: self = .string(string)
+        case is NSNull: self = .null
+        case let number as NSNumber:
+            // Numbers and booleans both arrive as NSNumber; a boolean's type code is "c" (char).
+            self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.doubleValue)
+        case let array as [Any]:
+            var items: [JSONValue] = []
+            for item in array {
+                guard let read = JSONValue(foundation: item) else { return nil }
+                items.append(read)
+            }
+            self = .array(items)
+        case let object as [String: Any]:
+            var fields: [String: JSONValue] = [:]
+            for (key, item) in object {
+                guard let read = JSONValue(foundation: item) else { return nil }
+                fields[key] = read
+            }
+            self = .object(fields)
+        default: return nil
         }
     }
 }

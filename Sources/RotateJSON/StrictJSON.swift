@@ -63,9 +63,47 @@ package struct StrictJSON {
             case repeatedKey(String)
             /// Nested deeper than `maximumDepth`.
             case tooDeep
+            /// A string holds bytes that are not UTF-8 (only a text read as bytes can).
+            case notUTF8
+            /// A `\u` escape names half of a surrogate pair without the other half.
+            case loneSurrogate
         }
         package var kind: Kind
         package var offset: Int
+
+        /// The failure in words, with its line and column (both from 1, the column in bytes of
+        /// UTF-8; CR LF, LF and CR each end a line) and its byte offset in `bytes`, the text it
+        /// was read from: `line 3, column 14 (byte 52): unexpected 'x'`.
+        package func description(in bytes: UnsafeBufferPointer<UInt8>) -> String {
+            var line = 1, lineStart = 0, i = 0
+            let end = min(offset, bytes.count)
+            while i < end {
+                let byte = bytes[i]
+                i += 1
+                if byte == 0x0A || (byte == 0x0D && !(i < bytes.count && bytes[i] == 0x0A)) {
+                    line += 1
+                    lineStart = i
+                }
+            }
+            let what: String
+            switch kind {
+            case .syntax:
+                if offset >= bytes.count {
+                    what = "the text ends before the JSON value does"
+                } else {
+                    let byte = bytes[offset]
+                    what =
+                        byte >= 0x21 && byte < 0x7F
+                        ? "not valid JSON: unexpected '\(Character(Unicode.Scalar(byte)))'"
+                        : "not valid JSON: unexpected byte 0x\(String(byte, radix: 16, uppercase: true))"
+                }
+            case .repeatedKey(let key): what = "the key \"\(key.prefix(64))\" appears twice in one object"
+            case .tooDeep: what = "arrays and objects nested deeper than \(StrictJSON.maximumDepth)"
+            case .notUTF8: what = "a string holds bytes that are not UTF-8"
+            case .loneSurrogate: what = "a \\u escape names half of a surrogate pair without the other half (not a character)"
+            }
+            return "line \(line), column \(offset - lineStart + 1) (byte \(offset)): \(what)"
+        }
     }
 
     package static let maximumDepth = 64
@@ -78,19 +116,48 @@ package struct StrictJSON {
     /// The value `text` holds.
     package static func parse(_ text: String) throws(Failure) -> JSONValue {
         var text = text
-        let result: Result<JSONValue, Failure> = text.withUTF8 { buffer in
-            var reader = StrictJSON(buffer)
-            do throws(Failure) {
-                reader.skipSpace()
-                let value = try reader.value(depth: 0)
-                reader.skipSpace()
-                guard reader.at == buffer.count else { throw reader.failure(.syntax) }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
-        }
+        let result: Result<JSONValue, Failure> = text.withUTF8 { buffer in Result { () throws(Failure) in try parse(bytes: buffer) } }
         return try result.get()
+    }
+
+    /// The value the UTF-8 text `bytes` holds (strings checked to be UTF-8).
+    package static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+        var reader = StrictJSON(bytes)
+        reader.skipSpace()
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.at == bytes.count else { throw reader.failure(.syntax) }
+        return value
+    }
+
+    /// Reads a JSON text whose value may be an object with one large array member, without
+    /// holding that array: each element of the top-level object's member `streamed` (when its
+    /// value is an array) is read and handed to `element` with its index, then dropped; every
+    /// other member, and any other value, is read whole. The text is checked as `parse(bytes:)`
+    /// checks it, to its end.
+    ///
+    /// - Returns: the value, with the streamed member's array empty, and how many elements it
+    ///   had (nil when there was no such member, or it was not an array).
+    package static func parse(
+        bytes: UnsafeBufferPointer<UInt8>, streaming streamed: String, element: (Int, JSONValue) -> Void
+    ) throws(Failure) -> (value: JSONValue, streamedCount: Int?) {
+        var reader = StrictJSON(bytes)
+        reader.skipSpace()
+        guard reader.current == UInt8(ascii: "{") else { return (try parse(bytes: bytes), nil) }
+        var count: Int?
+        let value = try reader.object(depth: 1) { (reader: inout StrictJSON, key: String) throws(Failure) -> JSONValue? in
+            guard key == streamed, count == nil, reader.current == UInt8(ascii: "[") else { return nil }
+            var index = 0
+            try reader.elements(depth: 2) { (reader: inout StrictJSON) throws(Failure) in
+                element(index, try reader.value(depth: 2))
+                index += 1
+            }
+            count = index
+            return .array([])
+        }
+        reader.skipSpace()
+        guard reader.at == bytes.count else { throw reader.failure(.syntax) }
+        return (value, count)
     }
 
     private func failure(_ kind: Failure.Kind) -> Failure { Failure(kind: kind, offset: at) }
@@ -128,6 +195,14 @@ package struct StrictJSON {
     }
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
+        try object(depth: depth) { (_: inout StrictJSON, _: String) throws(Failure) -> JSONValue? in nil }
+    }
+
+    /// An object from its opening brace; `member` may read a member's value itself (returning
+    /// it), or leave it to be read as usual (returning nil).
+    private mutating func object(
+        depth: Int, member: (inout StrictJSON, String) throws(Failure) -> JSONValue?
+    ) throws(Failure) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw failure(.tooDeep) }
         at += 1
         // Room for a report's members from the start: no rehashing as the object grows.
@@ -146,7 +221,8 @@ package struct StrictJSON {
             guard current == UInt8(ascii: ":") else { throw failure(.syntax) }
             at += 1
             skipSpace()
-            let item = try value(depth: depth)
+            let item: JSONValue
+            if let read = try member(&self, key) { item = read } else { item = try value(depth: depth) }
             guard fields.updateValue(item, forKey: key) == nil else { throw Failure(kind: .repeatedKey(key), offset: keyOffset) }
             skipSpace()
             guard let next = current else { throw failure(.syntax) }
@@ -160,21 +236,27 @@ package struct StrictJSON {
     }
 
     private mutating func array(depth: Int) throws(Failure) -> JSONValue {
+        var items: [JSONValue] = []
+        try elements(depth: depth) { (reader: inout StrictJSON) throws(Failure) in items.append(try reader.value(depth: depth)) }
+        return .array(items)
+    }
+
+    /// An array from its opening bracket, each element read by `element`.
+    private mutating func elements(depth: Int, _ element: (inout StrictJSON) throws(Failure) -> Void) throws(Failure) {
         guard depth <= Self.maximumDepth else { throw failure(.tooDeep) }
         at += 1
-        var items: [JSONValue] = []
         skipSpace()
         if current == UInt8(ascii: "]") {
             at += 1
-            return .array(items)
+            return
         }
         while true {
             skipSpace()
-            items.append(try value(depth: depth))
+            try element(&self)
             skipSpace()
             guard let next = current else { throw failure(.syntax) }
             at += 1
-            if next == UInt8(ascii: "]") { return .array(items) }
+            if next == UInt8(ascii: "]") { return }
             guard next == UInt8(ascii: ",") else {
                 at -= 1
                 throw failure(.syntax)
@@ -191,16 +273,20 @@ package struct StrictJSON {
         while at < bytes.count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\"), bytes[at] >= 0x20 { at += 1 }
         guard at < bytes.count else { throw failure(.syntax) }
         if bytes[at] == UInt8(ascii: "\"") {
-            defer { at += 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self) else {
+                throw Failure(kind: .notUTF8, offset: start - 1)
+            }
+            at += 1
+            return text
         }
         var scalars = Array(bytes[start..<at])
         while true {
             guard let byte = current else { throw failure(.syntax) }
             guard byte >= 0x20 else { throw failure(.syntax) }
             if byte == UInt8(ascii: "\"") {
+                guard let text = String(validating: scalars, as: UTF8.self) else { throw Failure(kind: .notUTF8, offset: start - 1) }
                 at += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return text
             }
             guard byte == UInt8(ascii: "\\") else {
                 scalars.append(byte)
@@ -218,17 +304,18 @@ package struct StrictJSON {
             case UInt8(ascii: "r"): scalars.append(0x0D)
             case UInt8(ascii: "t"): scalars.append(0x09)
             case UInt8(ascii: "u"):
+                let escapeOffset = at - 2
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
                     guard current == UInt8(ascii: "\\"), at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: "u") else {
-                        throw failure(.syntax)
+                        throw Failure(kind: .loneSurrogate, offset: escapeOffset)
                     }
                     at += 2
                     let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw failure(.syntax) }
+                    guard (0xDC00...0xDFFF).contains(low) else { throw Failure(kind: .loneSurrogate, offset: escapeOffset) }
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(code) {
-                    throw failure(.syntax)
+                    throw Failure(kind: .loneSurrogate, offset: escapeOffset)
                 }
                 guard let scalar = Unicode.Scalar(code) else { throw failure(.syntax) }
                 scalars.append(contentsOf: UTF8.encode(scalar)!)

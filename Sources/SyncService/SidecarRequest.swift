@@ -53,9 +53,10 @@ public enum SidecarRequest: Equatable, Sendable {
             value = try StrictJSON.parse(line)
         } catch {
             switch error.kind {
-            case .syntax: return .failure(SidecarLineError("not valid JSON"))
+            case .syntax, .loneSurrogate: return .failure(SidecarLineError("not valid JSON"))
             case .repeatedKey(let key): return .failure(SidecarLineError("repeated key '\(key.prefix(64))'"))
             case .tooDeep: return .failure(SidecarLineError("nested deeper than \(StrictJSON.maximumDepth)"))
+            case .notUTF8: return .failure(SidecarLineError("not valid UTF-8"))
             }
         }
         guard case .object(let fields) = value else { return .failure(SidecarLineError("not a JSON object")) }
@@ -243,12 +244,9 @@ public enum SidecarRequest: Equatable, Sendable {
     private static func footprint(_ geometry: JSONValue) throws(SidecarLineError) -> SphericalMultiPolygon {
         guard case .object = geometry else { throw SidecarLineError("'geometry' must be a GeoJSON Polygon or MultiPolygon object") }
         do {
-            let object = try JSONSerialization.jsonObject(with: Data(geometry.text.utf8))
-            return try GeoJSONPlaces.footprint(geometry: object)
-        } catch let error as GeoJSONPlaces.ReadError {
-            throw SidecarLineError("'geometry': \(error.description)")
+            return try GeoJSONPlaces.footprint(json: geometry)
         } catch {
-            throw SidecarLineError("'geometry' does not read: \(error)")
+            throw SidecarLineError("'geometry': \(error.description)")
         }
     }
 

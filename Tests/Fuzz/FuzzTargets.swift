@@ -5,6 +5,7 @@
 // the data rows on their own (Tests/RotateTestSupport/CSVRecordCount.swift, compiled in by
 // run.sh): accepted + rejected must equal that count, and so must the rejected rows of a file
 // with no valid row.
+import Foundation
 import RotateFormats
 import SyncService
 
@@ -45,9 +46,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     #elseif FUZZ_GEOJSON
-    // Every feature is read or rejected, once, in order; strict mode keeps none rejected.
+    // Every feature is read or rejected, once, in order; strict mode keeps none rejected. A text
+    // refused from its first bytes is refused when read whole too, and a text that reads is JSON
+    // to Foundation's reader as well (the reader is never looser than the reference).
+    let refusedAtStart = GeoJSONPlaces.failure(atStart: bytes) != nil
     for strict in [false, true] {
         guard let result = try? GeoJSONPlaces.read(bytes: bytes, options: .init(defaultRadiusMeters: 100, strict: strict)) else { continue }
+        precondition(!refusedAtStart, "a text refused from its first bytes was read")
+        // An exponent may put a number past the double range, which Foundation refuses.
+        let exponent = zip(bytes, bytes.dropFirst()).contains { (48...57).contains($0.0) && ($0.1 | 0x20) == UInt8(ascii: "e") }
+        precondition(exponent || (try? JSONSerialization.jsonObject(with: Data(bytes))) != nil, "read a text that is not JSON")
         let indices = (result.features.map(\.index) + result.rejected.map(\.index)).sorted()
         precondition(indices == Array(0..<indices.count), "features and rejections do not cover the collection once each")
         precondition(!strict || result.rejected.isEmpty, "strict mode kept a rejected feature")

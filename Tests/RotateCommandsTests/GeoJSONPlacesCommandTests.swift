@@ -105,4 +105,55 @@ import Testing
         #expect(map.out.contains("fill-rule=\"evenodd\""))
         #expect(map.out.contains("Hall (hall, footprint of 8 vertices"))
     }
+
+    /// Memory for reading GeoJSON is bounded by the file and the places, not a tree of the
+    /// whole text (which took about 10 KB a feature), and a file that cannot be places is
+    /// refused before it is read whole: each run below gets 400 MB of address space.
+    /// - 60,000 point features (9.8 MB) are read whole and accepted;
+    /// - 512 MB of zeros named .geojson stops at its first byte;
+    /// - a 2 GiB file (sparse: '{' then nothing) is refused by its size, before it is read.
+    @Test func readingIsBoundedByTheFileAndItsPlaces() throws {
+        let features = (0..<60_000).map { i in
+            #"{"type":"Feature","id":"p\#(i)","properties":{"radius_m":100,"name":"Place \#(i)"},"geometry":{"type":"Point","coordinates":[\#(Double(i % 3600) / 10 - 180),\#(Double(i / 3600) - 30)]}}"#
+        }
+        let many = try write(#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}", name: "many.geojson")
+        let limit = "ulimit -v 400000"
+        let read = try StateSafetyTests.run(["validate", "--places", many], shell: limit)
+        #expect(read.code == 0, "\(read.err)")
+        #expect(read.out.contains("features       60000 read, 60000 accepted, 0 rejected"), "\(read.out)")
+
+        let directory = (many as NSString).deletingLastPathComponent
+        let zeros = directory + "/zeros.geojson"
+        #expect(FileManager.default.createFile(atPath: zeros, contents: nil))
+        #expect(truncate(zeros, 512 << 20) == 0)
+        let refused = try StateSafetyTests.run(["validate", "--places", zeros], shell: limit)
+        #expect(refused.code == 1)
+        #expect(
+            refused.err.contains("\(zeros): line 1, column 1 (byte 0): not a GeoJSON object: the text starts with byte 0x0, not '{'"),
+            "\(refused.err)")
+
+        let large = directory + "/large.geojson"
+        #expect(FileManager.default.createFile(atPath: large, contents: Data("{".utf8)))
+        #expect(truncate(large, 2 << 30) == 0)
+        let tooLarge = try StateSafetyTests.run(["validate", "--places", large], shell: limit)
+        #expect(tooLarge.code == 1)
+        #expect(tooLarge.err.contains("\(large): is larger than 1073741824 bytes (1024 MiB), the most read whole"), "\(tooLarge.err)")
+    }
+
+    /// A footprint wider than a platform registers is rejected alone, with its feature's index
+    /// and id; the file's other places are read (it failed the whole file, naming "place #1").
+    @Test func aFootprintTooWideIsRejectedAlone() throws {
+        let text = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","id":"a","properties":{},"geometry":{"type":"Point","coordinates":[14.5,46.05]}},
+            {"type":"Feature","id":"country","properties":{},"geometry":{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0,10],[0,0]]]}},
+            {"type":"Feature","id":"b","properties":{},"geometry":{"type":"Point","coordinates":[14.6,46.05]}}]}
+            """
+        let path = try write(text, name: "wide.geojson")
+        let result = CapturingConsole.run(["validate", "--places", path])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(
+            result.err.contains("\(path): feature 1: footprint \"country\" is enclosed by no circle a platform registers"), "\(result.err)")
+        #expect(result.out.contains("features       3 read, 2 accepted, 1 rejected"), "\(result.out)")
+    }
 }

@@ -133,6 +133,9 @@ import Glibc
             #"{"changes":[{"op":"add","id":"mixed","lat":46,"lon":14.5,"geometry":{"type":"Polygon","coordinates":[\#(shell)]}}]}"#,
             #"{"changes":[{"op":"radius","id":"hall","radius_m":30}]}"#,
             #"{"device":"a","lat":46.0001,"lon":14.5001,"t":5}"#,
+            // A number past the double range is a position that is not finite, said in the
+            // reader's words (it was Foundation's "The operation could not be completed").
+            #"{"changes":[{"op":"add","id":"far","geometry":{"type":"Polygon","coordinates":[[[14.5,46.0],[1e400,46.0],[14.5,46.1],[14.5,46.0]]]}}]}"#,
         ]
         sidecar.send(lines)
         let (status, answers) = try sidecar.finish()
@@ -147,6 +150,9 @@ import Glibc
         // The device's next report plans against the new catalog: the hall's circle starts.
         let started = (answers[5]["start"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(started.contains("hall"), "\(answers[5])")
+        #expect(
+            answers[6]["error"] as? String == "change #0: 'geometry': position [inf, 46.0]: longitude is not a finite number",
+            "\(answers[6])")
     }
 
     @Test func sigtermSavesTheStateAndExitsZero() throws {

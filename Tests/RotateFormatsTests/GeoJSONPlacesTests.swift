@@ -137,4 +137,112 @@ struct GeoJSONPlacesTests {
             }
         }
     }
+
+    /// Where `marker` starts in `text` (its first occurrence after `after`), as the reader should
+    /// report it: `line L, column C (byte B)`, counted here from the text alone.
+    static func location(of marker: String, in text: String, after: String = "") -> String {
+        let bytes = Array(text.utf8)
+        let from = after.isEmpty ? 0 : (Self.find(Array(after.utf8), in: bytes, from: 0) ?? 0) + after.utf8.count
+        let offset = Self.find(Array(marker.utf8), in: bytes, from: from) ?? -1
+        let before = bytes[..<offset]
+        let line = before.filter { $0 == 0x0A }.count + 1
+        let lineStart = (before.lastIndex(of: 0x0A) ?? -1) + 1
+        return "line \(line), column \(offset - lineStart + 1) (byte \(offset))"
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        return (from...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
+    }
+
+    /// The places file reads by the sidecar's rule (one JSON reader): a repeated key anywhere
+    /// (a feature's id, its geometry, the collection's features), a trailing comma, NaN, a
+    /// comment, bytes that are not UTF-8, a lone surrogate or deep nesting fail the file, with
+    /// the line, column and byte where reading stopped (RFC 8259 leaves repeated keys to the
+    /// reader; the last one silently won).
+    @Test(arguments: [
+        (
+            #"{"type":"Feature","id":"a","id":"b","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#, #""id":"b""#, "",
+            "appears twice"
+        ),
+        (
+            "{\"type\":\"FeatureCollection\",\n\"features\":[],\n\"features\":[{\"type\":\"Feature\",\"id\":\"a\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}]}",
+            "\"features\"", "[],", "the key \"features\" appears twice"
+        ),
+        (
+            "{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"id\":\"a\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"geometry\":{\"type\":\"Point\",\"coordinates\":[3,4]}}]}",
+            "\"geometry\"", "[1,2]}", "the key \"geometry\" appears twice"
+        ),
+        (
+            "{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\",\"id\":\"a\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}},\n]}",
+            "]}", "}},\n", "unexpected ']'"
+        ),
+        ("{\"type\":\"Feature\",\"id\":\"a\",\n\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,NaN]}}", "NaN", "", "unexpected 'N'"),
+        ("{\"type\":\"Feature\", // a comment\n\"id\":\"a\"}", "//", "", "unexpected '/'"),
+        ("{\"type\":\"Feature\",\"id\":\"a\",\"properties\":{\"name\":\"\\ud800 x\"}}", "\\ud800", "", "half of a surrogate pair"),
+        (
+            "{\"type\":\"Feature\",\n\"id\":" + String(repeating: "[", count: 70) + "1" + String(repeating: "]", count: 70) + "}", "[[",
+            "\"id\":" + String(repeating: "[", count: 62), "nested deeper than 64"
+        ),
+    ])
+    func oneJSONReaderOneRule(text: String, marker: String, after: String, reason: String) throws {
+        var expected = Self.location(of: marker, in: text, after: after)
+        if reason.contains("nested") { expected = Self.location(of: "[", in: text, after: "\"id\":" + String(repeating: "[", count: 63)) }
+        #expect(throws: GeoJSONPlaces.ReadError.self) { try GeoJSONPlaces.read(bytes: Array(text.utf8)) }
+        do {
+            _ = try GeoJSONPlaces.read(bytes: Array(text.utf8))
+        } catch {
+            #expect(error.description.hasPrefix(expected + ": "), "\(error.description) (expected \(expected))")
+            #expect(error.description.contains(reason), "\(error.description)")
+        }
+    }
+
+    /// A name whose bytes are not UTF-8 fails the file at the string that holds them (it was
+    /// read with the bytes replaced).
+    @Test func bytesThatAreNotUTF8FailTheFile() throws {
+        let text = "{\"type\":\"Feature\",\"id\":\"a\",\n\"properties\":{\"name\":\"caf\u{E9}\"}}"
+        var bytes = Array(text.utf8)
+        // é as Latin-1: one byte 0xE9 instead of UTF-8's two.
+        let at = try #require(Self.find([0xC3, 0xA9], in: bytes, from: 0))
+        bytes.replaceSubrange(at..<(at + 2), with: [0xE9])
+        let expected = Self.location(of: "\"caf", in: String(decoding: bytes, as: UTF8.self))
+        #expect(throws: GeoJSONPlaces.ReadError.self) { try GeoJSONPlaces.read(bytes: bytes) }
+        do {
+            _ = try GeoJSONPlaces.read(bytes: bytes)
+        } catch {
+            #expect(error.description == expected + ": a string holds bytes that are not UTF-8")
+        }
+    }
+
+    /// A number past the double range (1e400) is a position that is not finite: that feature
+    /// alone is rejected, with its index and the reason.
+    @Test func aNumberPastTheDoubleRangeRejectsItsFeatureAlone() throws {
+        let bytes = Self.collection([
+            Self.feature("\"a\"", "{\"type\": \"Point\", \"coordinates\": [1, 2]}"),
+            Self.feature("\"b\"", "{\"type\": \"Polygon\", \"coordinates\": [[[1, 2], [1e400, 2], [1, 3], [1, 2]]]}"),
+        ])
+        let result = try GeoJSONPlaces.read(bytes: bytes)
+        #expect(result.features.map(\.id) == ["a"])
+        #expect(result.rejected.map(\.index) == [1])
+        #expect(result.rejected.first?.reason.contains("longitude is not a finite number") == true, "\(result.rejected)")
+    }
+
+    /// A footprint wider than a platform registers is rejected alone, naming its index and id;
+    /// the other features are read.
+    @Test func aFootprintTooWideToRegisterIsRejectedAlone() throws {
+        let wide = "{\"type\": \"Polygon\", \"coordinates\": [[[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]]]}"
+        let bytes = Self.collection([
+            Self.feature("\"a\"", "{\"type\": \"Point\", \"coordinates\": [1, 2]}"),
+            Self.feature("\"wide\"", wide),
+            Self.feature("\"b\"", "{\"type\": \"Polygon\", \"coordinates\": [\(Self.square(46, 14.5, side: 50))]}"),
+        ])
+        let result = try GeoJSONPlaces.read(bytes: bytes)
+        #expect(result.features.map(\.id) == ["a", "b"])
+        #expect(result.rejected.map(\.index) == [1])
+        // The square's enclosing circle reaches its corners: half its 10° diagonal, about 785 km.
+        #expect(result.rejected.first?.reason.contains("footprint \"wide\" is enclosed by no circle a platform registers") == true)
+        #expect(result.rejected.first?.reason.contains("more than 400,000 m") == true, "\(result.rejected)")
+        let narrower = GeoJSONPlaces.Options(maximumFootprintRadiusMeters: 1_000_000)
+        #expect(try GeoJSONPlaces.read(bytes: bytes, options: narrower).features.count == 3)
+    }
 }
