@@ -14,6 +14,7 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -48,9 +49,16 @@ def main():
     parser.add_argument("--count", type=int, default=300_000)
     parser.add_argument("--rotate", nargs="+", default=[".build/release/rotate"])
     parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--write-into", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
+    if arguments.write_into:
+        write_places(arguments.write_into, arguments.count)
+        return
     with tempfile.TemporaryDirectory() as folder:
-        files = write_places(folder, arguments.count)
+        # Written by a process of its own: a child's peak counts the pages it shared with this
+        # process when it was forked, so this one stays small.
+        subprocess.run([sys.executable, __file__, "--count", str(arguments.count), "--write-into", folder], check=True)
+        files = [os.path.join(folder, "places.geojson"), os.path.join(folder, "places.csv")]
         results = {}
         for _ in range(arguments.repetitions):
             for binary in arguments.rotate:

@@ -78,23 +78,15 @@ final class StateLock: @unchecked Sendable {
                     ? "its lock file \(path) has \(info.st_nlink) names (hard links); it is not written (the lock file must be a file of its own: remove it)"
                     : "its lock file \(path) is not a regular file; it is not written (remove it)")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = errno
+        let lockPath = path
+        try Self.lock(fd, named: lockPath, of: databasePath) {
             var holder = ""
             var bytes = [UInt8](repeating: 0, count: 32)
             let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
             if got > 0, let pid = Int(String(decoding: bytes[0..<got], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) {
                 holder = " (process \(pid))"
             }
-            close(fd)
-            if reason == EWOULDBLOCK {
-                throw StateFileError(
-                    path: databasePath,
-                    reason:
-                        "in use by another rotate serve process\(holder): one process serves a state database at a time (\(path) is locked)"
-                )
-            }
-            throw StateFileError(path: databasePath, reason: "cannot lock \(path): \(String(cString: strerror(reason)))")
+            return "in use by another rotate serve process\(holder): one process serves a state database at a time (\(lockPath) is locked)"
         }
         descriptor = fd
         let pid = Array("\(getpid())\n".utf8)
@@ -119,19 +111,21 @@ final class StateLock: @unchecked Sendable {
             close(fd)
             throw StateFileError(path: databasePath, reason: "is not a regular file: a state database is a file")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = errno
-            close(fd)
-            if reason == EWOULDBLOCK {
-                throw StateFileError(
-                    path: databasePath,
-                    reason:
-                        "in use by another rotate serve process through another name (a symbolic or hard link, or another mount): one process serves a state database at a time"
-                )
-            }
-            throw StateFileError(path: databasePath, reason: "cannot lock: \(String(cString: strerror(reason)))")
+        try Self.lock(fd, named: databasePath, of: databasePath) {
+            "in use by another rotate serve process through another name (a symbolic or hard link, or another mount): one process serves a state database at a time"
         }
         databaseDescriptor = fd
+    }
+
+    /// Takes `flock(2)`'s exclusive lock on `fd`, the file at `file`, without waiting; when it
+    /// cannot, closes `fd` and throws: `held()` (read before `fd` is closed) when another holds
+    /// the lock, else the system's reason.
+    private static func lock(_ fd: Int32, named file: String, of databasePath: String, held: () -> String) throws(StateFileError) {
+        guard flock(fd, LOCK_EX | LOCK_NB) != 0 else { return }
+        let reason = errno
+        let message = reason == EWOULDBLOCK ? held() : "cannot lock \(file): \(String(cString: strerror(reason)))"
+        close(fd)
+        throw StateFileError(path: databasePath, reason: message)
     }
 
     /// Releases both locks now (closing their descriptors), rather than when the last reference
