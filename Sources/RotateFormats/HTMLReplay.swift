@@ -200,7 +200,7 @@ public enum HTMLReplay {
         var svg=document.getElementById("map"),slider=document.getElementById("time"),ns="http://www.w3.org/2000/svg";
         function spans(text){return text?text.split(";").map(function(s){var p=s.split(" ");return [+p[0],+p[1]];}):[];}
         function within(list,t){for(var i=0;i<list.length;i++){if(t>=list[i][0]&&t<list[i][1])return true;}return false;}
-        function clock(s){s=Math.round(s);var h=Math.floor(s/3600),m=Math.floor(s%3600/60),x=s%60;return (h?h+":"+(m<10?"0":""):"")+m+":"+(x<10?"0":"")+x;}
+        function clock(s){if(!isFinite(s))return s!==s?"?":s<0?"-∞":"∞";var n=s<0&&Math.round(-s)>0?"-":"";s=Math.round(Math.abs(s));var h=Math.floor(s/3600),m=Math.floor(s%3600/60),x=s%60;return n+(h?h+":"+(m<10?"0":""):"")+m+":"+(x<10?"0":"")+x;}
         function node(name,attrs){var el=document.createElementNS(ns,name);for(var k in attrs)el.setAttribute(k,attrs[k]);return el;}
         var fences=[].slice.call(document.querySelectorAll(".fence")).map(function(el){return {el:el,on:spans(el.getAttribute("data-on"))};});
         var approaches=[].slice.call(document.querySelectorAll(".approach")).map(function(el){return {el:el,on:spans(el.getAttribute("data-on"))};});
