@@ -1,5 +1,5 @@
 /// One labelled stop of a recorded trip: the place, and when the traveller arrived and moved on,
-/// seconds on the walk's clock.
+/// seconds on the walk's clock (as the file writes them when read without a walk).
 public struct StopLabel: Hashable, Sendable {
     public var placeID: String
     public var arrivalSeconds: Double
@@ -17,8 +17,10 @@ public struct StopLabel: Hashable, Sendable {
 
 /// The labels of a recorded trip's true stops (`rotate simulate --walk W --stops S.csv`): a header
 /// naming `id`, `arrival` and `departure` (any order, other columns ignored), then one row per
-/// stop. Times are seconds on the walk's clock, or ISO 8601 times as the walk's `t` column takes
-/// them. A bad row is rejected with its line and reason, never dropped silently.
+/// stop. Times are written as the walk's `t` column writes them (seconds on the same scale, or
+/// ISO 8601 times) and put on the walk's clock as the walk's own times are: the walk's first
+/// fix's time (`WalkFile.originSeconds`) is subtracted. A bad row is rejected with its line and
+/// reason, never dropped silently.
 public enum StopLabelsCSV {
     static let aliases: [String: [String]] = [
         "id": ["id", "place", "place_id"],
@@ -35,13 +37,18 @@ public enum StopLabelsCSV {
     /// Reads the file at `path` (`-` for standard input).
     ///
     /// ```swift
-    /// let labels = try StopLabelsCSV.read(path: "trip-stops.csv")
+    /// let walk = try WalkFile.read(path: "trip.csv")
+    /// let labels = try StopLabelsCSV.read(path: "trip-stops.csv", walk: walk)
     /// for row in labels.rejected { print("trip-stops.csv:\(row.line): \(row.reason)") }
     /// ```
     ///
+    /// - Parameters:
+    ///   - walk: the walk the labels belong to: their times are put on its clock (its
+    ///     `originSeconds` subtracted). Without it they are kept as written.
     /// - Throws: `StopLabelsError`: the file cannot be read, has no header, or the header lacks a
     ///   column (with the line); with `strict`, the first bad row.
-    public static func read(path: String, strict: Bool = false) throws(StopLabelsError) -> File {
+    public static func read(path: String, walk: WalkFile? = nil, strict: Bool = false) throws(StopLabelsError) -> File {
+        let origin = walk?.originSeconds ?? 0
         var file = File(stops: [], rejected: [])
         var columns: [String: Int]?
         var width = 0
@@ -58,7 +65,10 @@ public enum StopLabelsCSV {
                     return
                 }
                 switch parse(record, columns: known, width: width) {
-                case .success(let stop): file.stops.append(stop)
+                case .success(var stop):
+                    stop.arrivalSeconds -= origin
+                    stop.departureSeconds -= origin
+                    file.stops.append(stop)
                 case .failure(let error):
                     if strict { throw error }
                     file.rejected.append(RejectedRow(line: record.line, reason: error.reason, fields: record.fields))

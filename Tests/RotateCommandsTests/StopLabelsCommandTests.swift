@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import RotateFormats
 import RotateTestSupport
 import Testing
 
@@ -27,5 +29,52 @@ import Testing
         ])
         #expect(result.code == 0, "\(result.err)")
         #expect(FileManager.default.fileExists(atPath: page))
+    }
+
+    /// A walk 300 m west of shop001 (Datasets/shops-500.csv) at 1.5 m/s, 5 minutes at it (200 to
+    /// 500 s), then 300 m east: `t` of each fix as `time` writes it, and the label of the stop.
+    static func trip(time: (Double) -> String) -> (walk: String, labels: String) {
+        let shop = Coordinate(validLatitude: 46.0732033, longitude: 14.5137286)
+        var rows = ["t,lat,lon,accuracy_m"]
+        for t in stride(from: 0.0, through: 900, by: 5) {
+            let offset = t < 200 ? -300 + 1.5 * t : t < 500 ? 0 : 1.5 * (t - 500)
+            let p = shop.destination(bearingDegrees: 90, distanceMeters: offset)
+            rows.append("\(time(t)),\(p.latitude),\(p.longitude),10")
+        }
+        return (rows.joined(separator: "\n") + "\n", "id,arrival,departure\nshop001,\(time(200)),\(time(500))\n")
+    }
+
+    /// The stop oracle's figures of `simulate --json` for the trip on one clock.
+    static func stopFigures(_ trip: (walk: String, labels: String), in directory: URL) throws -> [String: String] {
+        let name = UUID().uuidString
+        let walk = directory.appendingPathComponent("\(name).csv").path, labels = directory.appendingPathComponent("\(name)-stops.csv").path
+        try trip.walk.write(toFile: walk, atomically: true, encoding: .utf8)
+        try trip.labels.write(toFile: labels, atomically: true, encoding: .utf8)
+        let result = try BinaryTests.run([
+            "simulate", "--places", DatasetPaths.path("shops-500.csv"), "--walk", walk, "--stops", labels, "--platform", "ios", "--json",
+            "--quiet",
+        ])
+        #expect(result.code == 0, "\(result.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        var figures: [String: String] = [:]
+        for (key, value) in object where key.contains("stop") || key.contains("false_visits") || key.contains("visit_latency") {
+            figures[key] = "\(value)"
+        }
+        return figures
+    }
+
+    /// The same trip with its walk and labels on the walk's clock from 0, in Unix seconds and in
+    /// ISO 8601 times scores the same: the labels are put on the walk's clock. The stop is
+    /// detected on the clock from 0, so a label left off the walk's clock would score otherwise.
+    @Test func theSameTripScoresTheSameOnEveryClock() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unix = 1_700_000_000.0
+        let fromZero = try Self.stopFigures(Self.trip { CSVWriter.decimal($0) }, in: directory)
+        #expect(fromZero["stops_5min"].flatMap(Double.init) == 1 && fromZero["stop_recall_5min"].flatMap(Double.init) == 1, "\(fromZero)")
+        let unixSeconds = try Self.stopFigures(Self.trip { CSVWriter.decimal(unix + $0) }, in: directory)
+        let iso = try Self.stopFigures(Self.trip { ISO8601.text(utcSeconds: Int(unix + $0)) }, in: directory)
+        #expect(unixSeconds == fromZero)
+        #expect(iso == fromZero)
     }
 }

@@ -3,11 +3,49 @@ import RotateFormats
 import Testing
 
 @Suite struct StopLabelsCSVTests {
-    func read(_ text: String, strict: Bool = false) throws(StopLabelsError) -> StopLabelsCSV.File {
+    func read(_ text: String, walk: WalkFile? = nil, strict: Bool = false) throws(StopLabelsError) -> StopLabelsCSV.File {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stops-\(UUID().uuidString).csv").path
         try? text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try StopLabelsCSV.read(path: path, strict: strict)
+        return try StopLabelsCSV.read(path: path, walk: walk, strict: strict)
+    }
+
+    /// A walk CSV of `times` (its `t` column as written), one fix a row.
+    static func walk(_ times: [String]) throws -> WalkFile {
+        let rows = times.enumerated().map { "\($1),46.05,\(14.5 + 0.0001 * Double($0))" }
+        return try WalkCSV.read(bytes: Array((["t,lat,lon"] + rows).joined(separator: "\n").utf8))
+    }
+
+    /// One trip on three clocks (seconds from 0, Unix seconds, ISO 8601 times, the labels
+    /// written as the walk's `t` is): the labels land at the same seconds of the walk's clock,
+    /// the clock its fixes are on.
+    @Test func labelsArePutOnTheWalksClock() throws {
+        let unix = 1_700_000_000.0  // 2023-11-14T22:13:20Z
+        let offsets = [0.0, 100, 200, 500, 900]
+        let clocks: [(String, (Double) -> String)] = [
+            ("from 0", { CSVWriter.decimal($0) }), ("Unix", { CSVWriter.decimal(unix + $0) }),
+            ("ISO 8601", { ISO8601.text(utcSeconds: Int(unix + $0)) }),
+        ]
+        for (name, text) in clocks {
+            let walk = try Self.walk(offsets.map(text))
+            #expect(walk.fixes.map(\.timestampSeconds) == offsets, "\(name)")
+            let file = try read("id,arrival,departure\nshop1,\(text(200)),\(text(500))\nshop2,\(text(0)),\(text(100))\n", walk: walk)
+            #expect(file.rejected.isEmpty, "\(name): \(file.rejected)")
+            #expect(file.stops.map(\.arrivalSeconds) == [200, 0], "\(name)")
+            #expect(file.stops.map(\.departureSeconds) == [500, 100], "\(name)")
+        }
+    }
+
+    /// A walk whose first row is rejected starts its clock at the first accepted fix: an untimed
+    /// walk's row index, a timed walk's time; labels move with it.
+    @Test func theClockStartsAtTheFirstAcceptedFix() throws {
+        let untimed = try WalkCSV.read(bytes: Array("lat,lon\n95,14.5\n46.05,14.5\n46.05,14.51\n46.05,14.52\n".utf8))
+        #expect(untimed.originSeconds == 1 && untimed.fixes.map(\.timestampSeconds) == [0, 1, 2])
+        let timed = try WalkCSV.read(bytes: Array("t,lat,lon\n5,95,14.5\n10,46.05,14.5\n20,46.05,14.51\n".utf8))
+        #expect(timed.originSeconds == 10)
+        let file = try read("id,arrival,departure\nshop1,12,20\n", walk: timed)
+        #expect(file.stops.map(\.arrivalSeconds) == [2] && file.stops.map(\.departureSeconds) == [10])
+        #expect(try read("id,arrival,departure\nshop1,12,20\n").stops.map(\.arrivalSeconds) == [12], "without a walk, as written")
     }
 
     /// Columns in any order, aliases, extra columns ignored, seconds or ISO 8601 times; each bad
