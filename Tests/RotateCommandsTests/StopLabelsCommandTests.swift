@@ -14,14 +14,15 @@ import Testing
         return url
     }
 
-    /// Labels far past any clock (1e20 s and more) do not crash the replay page: the run ends
-    /// with exit 0 and writes the page.
+    /// Labels far past any clock (1e20 s and more), before the walk, or repeating a stop neither
+    /// crash the replay page nor reach the figures: each is reported as `FILE:LINE: reason` and
+    /// the run ends with exit 0, the page written.
     @Test func labelsPastAnyClockLeaveTheReplayStanding() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let labels = directory.appendingPathComponent("stops.csv").path
-        try "id,arrival,departure\nshop001,100,400\nshop002,1e20,2e20\nshop003,1e300,1e301\n".write(
-            toFile: labels, atomically: true, encoding: .utf8)
+        try "id,arrival,departure\nshop001,100,400\nshop002,1e20,2e20\nshop003,1e300,1e301\nshop004,-300,-100\nshop001,100,400\n"
+            .write(toFile: labels, atomically: true, encoding: .utf8)
         let page = directory.appendingPathComponent("replay.html").path
         let result = try BinaryTests.run([
             "simulate", "--places", DatasetPaths.path("shops-500.csv"), "--walk", DatasetPaths.path("walk-6km.csv"), "--stops", labels,
@@ -29,6 +30,10 @@ import Testing
         ])
         #expect(result.code == 0, "\(result.err)")
         #expect(FileManager.default.fileExists(atPath: page))
+        for line in 3...5 { #expect(result.err.contains("stops.csv:\(line): the stop ("), "\(line): \(result.err)") }
+        #expect(result.err.contains("stops.csv:6: repeats the stop of line 2"))
+        #expect(result.err.contains("stops.csv: 5 stops read, 1 accepted, 4 rejected"))
+        #expect(!result.out.contains("e+"), "no absurd figure: \(result.out)")
     }
 
     /// A walk 300 m west of shop001 (Datasets/shops-500.csv) at 1.5 m/s, 5 minutes at it (200 to

@@ -69,6 +69,47 @@ import Testing
         #expect(file.rejected[3].reason.contains("expected 4 fields"))
     }
 
+    /// On a walk of 0 to 900 s: a stop reaching outside it (before its first fix, after its
+    /// last, at 1e300 s) and one repeating an accepted stop of the same place (the same times, or
+    /// overlapping) are rejected with their line; stops that only touch, the same times at
+    /// another place, and stops within the walk's ends are kept.
+    @Test func labelsOutsideTheWalkOrRepeatingAStopAreRejected() throws {
+        let walk = try Self.walk(["1000", "1100", "1900"])
+        let rows = [
+            "id,arrival,departure",
+            "a,1200,1500",  // 2: kept (200 to 500 s)
+            "a,999,1100",  // 3: starts before the walk
+            "b,1800,1901",  // 4: ends after it
+            "b,1e300,1e300",  // 5: far past it
+            "a,1200,1500",  // 6: line 2 again
+            "a,1400,1600",  // 7: overlaps line 2
+            "a,1100,1200",  // 8: touches line 2: kept
+            "c,1200,1500",  // 9: line 2's times at another place: kept
+            "a,1000,1000",  // 10: at the walk's first fix, of no length: kept
+            "a,1000,1000",  // 11: line 10 again
+            "a,1000,1050",  // 12: shares line 10's arrival, which has no length: kept
+            "a,1040,1060",  // 13: overlaps line 12
+            "d,1900,1900",  // 14: at the walk's last fix: kept
+            "a,1000,1000",  // 15: line 10 again, line 12 between them in arrival order
+        ]
+        let file = try read(rows.joined(separator: "\n") + "\n", walk: walk)
+        #expect(file.stops.map(\.line) == [2, 8, 9, 10, 12, 14])
+        #expect(file.stops.map(\.arrivalSeconds) == [200, 100, 200, 0, 0, 900])
+        #expect(file.rejected.map(\.line) == [3, 4, 5, 6, 7, 11, 13, 15])
+        for row in file.rejected.prefix(3) { #expect(row.reason.contains("is outside the walk (0 to 900 s)"), "\(row)") }
+        #expect(file.rejected[2].reason.contains("1e+300"))
+        let repeated = [2, 2, 10, 12, 10].map { "repeats the stop of line \($0) at 'a'" }
+        for (row, reason) in zip(file.rejected.dropFirst(3), repeated) { #expect(row.reason.contains(reason), "\(row)") }
+        #expect(throws: StopLabelsError(line: 3, reason: file.rejected[0].reason)) {
+            try read(rows.joined(separator: "\n") + "\n", walk: walk, strict: true)
+        }
+        // Without a walk any time is taken; a repeated stop is still one, and line 3, kept now
+        // (999 to 1100), overlaps lines 10 to 15 at 'a'.
+        let unclocked = try read(rows.joined(separator: "\n") + "\n")
+        #expect(unclocked.rejected.map(\.line) == [6, 7, 10, 11, 12, 13, 15])
+        #expect(unclocked.stops.last?.arrivalSeconds == 1_900, "as written")
+    }
+
     @Test func aHeaderWithoutAColumnOrNoHeaderIsAnError() {
         #expect(throws: StopLabelsError(line: 1, reason: "the header has no departure column")) { try read("id,arrival\nx,1\n") }
         #expect(throws: StopLabelsError(line: 1, reason: "the file is empty (no header row)")) { try read("") }
