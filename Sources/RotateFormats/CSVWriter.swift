@@ -22,10 +22,12 @@ public enum CSVWriter {
     public static func row(_ fields: [String]) -> String { fields.map(field).joined(separator: ",") }
 
     /// A coordinate or distance in plain decimal notation with up to `decimals` digits
-    /// (trailing zeros dropped), never in exponent form.
+    /// (trailing zeros dropped), never in exponent form while `value` times 10^`decimals` is
+    /// below 9e18; past that (a time read from a file can be), as Swift prints the number
+    /// (`2.5e+20`), whose digits are all kept.
     public static func decimal(_ value: Double, decimals: Int = 7) -> String {
         var text = TextFormat.fixed(value, decimals: decimals)
-        if text.contains(".") {
+        if text.contains("."), !text.contains("e") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import RotateFormats
 import RotateTestSupport
 import Testing
@@ -22,6 +23,18 @@ import Testing
         let records = CSVFile.records(of: Array(text.utf8), chunkSize: 1 << 16)
         #expect(records.map(\.fields) == rows, "\(TestSeed.replay(seed))")
         #expect(records.allSatisfy { $0.problem == nil })
+    }
+
+    /// A number written reads back as itself to the decimals asked for, at any magnitude: the
+    /// trailing zeros dropped are those of a fraction, never an exponent's.
+    @Test(arguments: [0.5, 46.0501234, 1_234.5, 2.5e15, 1e16, 2.5e20, 1.5e100, 1e300, -2.5e20])
+    func decimalsReadBackAsTheNumber(value: Double) throws {
+        for decimals in [0, 3, 7] {
+            let text = CSVWriter.decimal(value, decimals: decimals)
+            let back = try #require(Double(text), "\(text)")
+            let tolerance = max(0.5 / pow(10, Double(decimals)), abs(value) * 1e-15)
+            #expect(abs(back - value) <= tolerance, "\(value), \(decimals) decimals: \(text)")
+        }
     }
 
     /// A rejects file read back with the places reader: one row for each rejected row, each with
