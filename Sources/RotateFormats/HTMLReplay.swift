@@ -147,7 +147,7 @@ public enum HTMLReplay {
             "<g id=\"start\"><circle cx=\"\(number(startPoint.0))\" cy=\"\(number(startPoint.1))\" r=\"6\"/></g><circle id=\"here\" r=\"7\"/>",
             "</svg><div id=\"scale\"><div id=\"bar\"></div><span id=\"scale-label\"></span></div><div id=\"tip\"></div></div>",
             "<ol id=\"log\" reversed></ol>",
-            "<script type=\"application/json\" id=\"replay-data\">\(JSONValue.object(data).text.replacingOccurrences(of: "</", with: "<\\/"))</script>",
+            "<script type=\"application/json\" id=\"replay-data\">\(scriptData(JSONValue.object(data).text))</script>",
             "<script>\(script)</script></body></html>",
         ]
         return (page + svg + tail).joined(separator: "\n")
@@ -158,6 +158,30 @@ public enum HTMLReplay {
         .entry: "entry", .exit: "exit", .visit: "visit", .miss: "missed", .stop: "stop detected", .osEntry: "phone's entry",
         .osExit: "phone's exit", .wake: "refresh exit (app woken)",
     ]
+
+    /// JSON text made safe inside a `<script>` element: `<`, `>`, `&`, U+2028 and U+2029 become
+    /// `\u003c`, `\u003e`, `\u0026`, `\u2028` and `\u2029`.
+    ///
+    /// The HTML tokenizer reads a script element's text for `</script` and for `<!--` followed by
+    /// `<script`, which puts it in the "script data double escaped" state, where `</script>` no
+    /// longer ends the element: a place named `<!--<script` would swallow the page's own script.
+    /// With no `<` in the text neither can occur. These characters appear in JSON only inside
+    /// strings, where the escapes parse back to them, so `JSON.parse` reads the same value.
+    static func scriptData(_ json: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.reserveCapacity(json.unicodeScalars.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out.append(contentsOf: "\\u003c".unicodeScalars)
+            case ">": out.append(contentsOf: "\\u003e".unicodeScalars)
+            case "&": out.append(contentsOf: "\\u0026".unicodeScalars)
+            case "\u{2028}": out.append(contentsOf: "\\u2028".unicodeScalars)
+            case "\u{2029}": out.append(contentsOf: "\\u2029".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 
     /// The layers a check box shows and hides.
     static let layerToggles: [(id: String, label: String)] = [
