@@ -250,6 +250,29 @@ import Testing
         #expect(result.err.contains("\(bench):3: \(CSVProblem.textAfterClosingQuote)"), "\(result.err)")
     }
 
+    /// A positions header the scanner cannot read stops `select` with its line and the true
+    /// reason (longer than the 1 MiB record limit, or bad quoting), not as one without `lat` and
+    /// `lon`; the limit's own length is still a header.
+    @Test func selectReportsAnUnreadableHeaderAsSuch() throws {
+        let limit = 1_048_576
+        let long = "id,lat,lon," + String(repeating: "x", count: limit - 10) + "\n46.05,14.5\n"
+        let quoted = "\n\nid,lat,\"lon\" ,x\n46.05,14.5\n"
+        let fits = "id,lat,lon," + String(repeating: "x", count: limit - 11) + "\na,46.05,14.5,\n"
+        for (name, text, message) in [
+            ("long.csv", long, ":1: the header record is \(limit + 1) bytes long; at most \(limit)"),
+            ("quoted.csv", quoted, ":3: the header is not read: \(CSVProblem.textAfterClosingQuote)"),
+        ] {
+            let path = try write(text, name)
+            let result = try run(["select", "--places", shops, "--positions", path])
+            #expect(result.code == 1, "\(name): \(result.err)")
+            #expect(result.err.contains(path + message), "\(name): \(result.err)")
+            #expect(!result.err.contains("needs lat and lon"), "\(name): \(result.err)")
+        }
+        let result = try run(["select", "--places", shops, "--positions", try write(fits, "fits.csv")])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.split(separator: "\n").count == 2)
+    }
+
     @Test func fileErrorsExitOneAndUsageErrorsExitTwo() throws {
         let empty = try write("", "empty.csv")
         let noLat = try write("id,lon\na,1\n", "nolat.csv")
