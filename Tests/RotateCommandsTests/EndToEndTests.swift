@@ -273,6 +273,22 @@ import Testing
         #expect(result.out.split(separator: "\n").count == 2)
     }
 
+    /// Ids holding control characters (an escape sequence, NUL, VT, FF, NEL, U+2028) reach the
+    /// output of `select --positions` between quotes, and the output read back by the project's
+    /// CSV reader gives each id as the input had it.
+    @Test func selectQuotesControlCharactersInIds() throws {
+        let ids = ["a\u{1B}[2Jb", "n\u{0}ul", "v\u{0B}t\u{0C}", "nel\u{85}", "ls\u{2028}", "plain"]
+        let input = "id,lat,lon\n" + ids.map { "\($0),46.05,14.5\n" }.joined()
+        let result = try run(["select", "--places", shops, "--positions", try write(input, "controls.csv")])
+        #expect(result.code == 0, "\(result.err)")
+        let records = CSVFile.records(of: Array(result.out.utf8), chunkSize: 1 << 16)
+        #expect(records.dropFirst().map { $0.fields.count > 1 ? $0.fields[1] : "" } == ids)
+        #expect(records.allSatisfy { $0.problem == nil })
+        // Each row's id field starts after the line number: quoted for every id but the plain one.
+        let idStarts = result.out.split(separator: "\n").dropFirst().map { $0.drop { $0 != "," }.dropFirst().first }
+        #expect(idStarts == ids.map { $0 == "plain" ? "p" : "\"" })
+    }
+
     @Test func fileErrorsExitOneAndUsageErrorsExitTwo() throws {
         let empty = try write("", "empty.csv")
         let noLat = try write("id,lon\na,1\n", "nolat.csv")
