@@ -192,12 +192,15 @@ enum Inputs {
         return walk
     }
 
-    /// The labelled stops of a recorded walk, each at a place of `catalog`: every rejected row
-    /// (unreadable, or naming no place of the catalog) reported with its line, then the counts.
-    static func stops(_ path: String, catalog: PlaceCatalog, strict: Bool, console: Console) throws(CommandError) -> [TrueStop] {
+    /// The labelled stops of a recorded walk, each at a place of `catalog`, on the walk's clock
+    /// (`StopLabelsCSV.read(path:walk:strict:)`): every rejected row (unreadable, or naming no
+    /// place of the catalog) reported with its line, then the counts.
+    static func stops(
+        _ path: String, walk: WalkFile?, catalog: PlaceCatalog, strict: Bool, console: Console
+    ) throws(CommandError) -> [TrueStop] {
         let file: StopLabelsCSV.File
         do {
-            file = try StopLabelsCSV.read(path: path, strict: strict)
+            file = try StopLabelsCSV.read(path: path, walk: walk, strict: strict)
         } catch {
             throw .failure(error.line > 0 ? "\(path):\(error.line): \(error.reason)" : "\(path): \(error.reason)")
         }

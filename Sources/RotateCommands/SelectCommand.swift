@@ -189,6 +189,8 @@ public enum SelectCommand: Subcommand {
         do {
             try CSVFile.forEachRecord(path: path) { record in
                 guard let found = columns else {
+                    // A header the scanner could not read has no fields: say why, not that it lacks lat and lon.
+                    if let problem = record.problem { throw CommandError.failure("\(path):\(record.line): \(problem.headerDescription)") }
                     let header = CSVFile.columns(of: record.fields, aliases: positionAliases)
                     guard header["lat"] != nil, header["lon"] != nil else {
                         throw CommandError.failure("\(path):\(record.line): the header needs lat and lon columns")

@@ -43,11 +43,7 @@ extension SimulateCommand {
             }
             return samples[lo].truePosition
         }
-        func clock(_ seconds: Double) -> String {
-            let s = Int(seconds.rounded())
-            return s >= 3_600 ? "\(s / 3_600):" + pad(s % 3_600 / 60) + ":" + pad(s % 60) : "\(s / 60):" + pad(s % 60)
-        }
-        func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        func clock(_ seconds: Double) -> String { ReplayScene.clock(seconds) }
 
         // The places drawn: every place registered or judged, and those within 200 m of the path.
         var shown = Set<Int>()

@@ -70,7 +70,7 @@ public enum SimulateCommand: Subcommand {
         OptionSpec(
             "--stops", value: "FILE",
             help:
-                "With --walk and a platform: the walk's true stops (CSV: id,arrival,departure; seconds on the walk's clock), scored by the stop oracle."
+                "With --walk and a platform: the walk's true stops (CSV: id,arrival,departure; times as the walk's t writes them, put on the walk's clock), scored by the stop oracle."
         ),
         OptionSpec(
             "--platform", value: "none|ideal|ios|android",
@@ -326,9 +326,9 @@ public enum SimulateCommand: Subcommand {
     }
 
     public static func run(_ options: Options, console: Console) throws(CommandError) {
-        let (simulation, fileWalk) = try simulation(options, console: console)
+        let (simulation, fileWalk, walkFile) = try simulation(options, console: console)
         let platform = try platformRun(options.platform, simulation: simulation, fileWalk: fileWalk)
-        let outcome = try replay(simulation, on: platform, fileWalk: fileWalk, options, console: console)
+        let outcome = try replay(simulation, on: platform, fileWalk: fileWalk, walkFile: walkFile, options, console: console)
         if let htmlPath = options.htmlPath, let fileWalk, let platform, let name = options.platform?.name {
             try writeReplay(to: htmlPath, walk: fileWalk, outcome: outcome, platform: platform, platformName: name, options: options)
         }
@@ -341,9 +341,9 @@ public enum SimulateCommand: Subcommand {
     }
 
     /// The simulation over the places file or the synthetic set, and the recorded walk if one
-    /// is given: one walk, its margin (unless `--margin`) from its own steps, synthetic places
-    /// around it.
-    static func simulation(_ options: Options, console: Console) throws(CommandError) -> (Simulation, Walk?) {
+    /// is given (as a walk and as read, with its clock): one walk, its margin (unless
+    /// `--margin`) from its own steps, synthetic places around it.
+    static func simulation(_ options: Options, console: Console) throws(CommandError) -> (Simulation, Walk?, WalkFile?) {
         var scenario = options.scenario
         var catalog: PlaceCatalog?
         if let places = options.places {
@@ -351,9 +351,12 @@ public enum SimulateCommand: Subcommand {
             if let catalog { scenario.placeCount = catalog.count }
         }
         var fileWalk: Walk?
+        var walkFile: WalkFile?
         if let walkPath = options.walkPath {
-            let walk = Walk(recorded: try Inputs.walk(walkPath, strict: options.strict, console: console).fixes)
+            let file = try Inputs.walk(walkPath, strict: options.strict, console: console)
+            let walk = Walk(recorded: file.fixes)
             fileWalk = walk
+            walkFile = file
             scenario.walks = 1
             if scenario.marginOverrideMeters == nil {
                 scenario.marginOverrideMeters = walk.requiredMarginMeters(delaySeconds: scenario.platformDelaySeconds)
@@ -364,7 +367,7 @@ public enum SimulateCommand: Subcommand {
             }
         }
         do {
-            return (try Simulation(scenario, catalog: catalog), fileWalk)
+            return (try Simulation(scenario, catalog: catalog), fileWalk, walkFile)
         } catch let error as ConfigurationError {
             throw .usage("\(error)")
         } catch {
@@ -407,7 +410,8 @@ public enum SimulateCommand: Subcommand {
 
     /// The walks through the planner check and, with a platform, through the emulated phone.
     static func replay(
-        _ simulation: Simulation, on platform: Simulation.PlatformRun?, fileWalk: Walk?, _ options: Options, console: Console
+        _ simulation: Simulation, on platform: Simulation.PlatformRun?, fileWalk: Walk?, walkFile: WalkFile?, _ options: Options,
+        console: Console
     ) throws(CommandError) -> Outcome {
         var outcome = Outcome(simulation: simulation, report: OracleReport(), platform: platform, platformReports: [])
         let showProgress = !options.quiet && console.errIsTerminal
@@ -416,7 +420,7 @@ public enum SimulateCommand: Subcommand {
                 outcome.report = try simulation.replay(fileWalk)
                 if let platform {
                     let stops = try options.stopsPath.map { (path: String) throws(CommandError) in
-                        try Inputs.stops(path, catalog: simulation.catalog, strict: options.strict, console: console)
+                        try Inputs.stops(path, walk: walkFile, catalog: simulation.catalog, strict: options.strict, console: console)
                     }
                     outcome.stops = stops
                     outcome.platformReports = try simulation.runOnPlatform(

@@ -147,7 +147,7 @@ public enum HTMLReplay {
             "<g id=\"start\"><circle cx=\"\(number(startPoint.0))\" cy=\"\(number(startPoint.1))\" r=\"6\"/></g><circle id=\"here\" r=\"7\"/>",
             "</svg><div id=\"scale\"><div id=\"bar\"></div><span id=\"scale-label\"></span></div><div id=\"tip\"></div></div>",
             "<ol id=\"log\" reversed></ol>",
-            "<script type=\"application/json\" id=\"replay-data\">\(JSONValue.object(data).text.replacingOccurrences(of: "</", with: "<\\/"))</script>",
+            "<script type=\"application/json\" id=\"replay-data\">\(scriptData(JSONValue.object(data).text))</script>",
             "<script>\(script)</script></body></html>",
         ]
         return (page + svg + tail).joined(separator: "\n")
@@ -158,6 +158,30 @@ public enum HTMLReplay {
         .entry: "entry", .exit: "exit", .visit: "visit", .miss: "missed", .stop: "stop detected", .osEntry: "phone's entry",
         .osExit: "phone's exit", .wake: "refresh exit (app woken)",
     ]
+
+    /// JSON text made safe inside a `<script>` element: `<`, `>`, `&`, U+2028 and U+2029 become
+    /// `\u003c`, `\u003e`, `\u0026`, `\u2028` and `\u2029`.
+    ///
+    /// The HTML tokenizer reads a script element's text for `</script` and for `<!--` followed by
+    /// `<script`, which puts it in the "script data double escaped" state, where `</script>` no
+    /// longer ends the element: a place named `<!--<script` would swallow the page's own script.
+    /// With no `<` in the text neither can occur. These characters appear in JSON only inside
+    /// strings, where the escapes parse back to them, so `JSON.parse` reads the same value.
+    static func scriptData(_ json: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.reserveCapacity(json.unicodeScalars.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out.append(contentsOf: "\\u003c".unicodeScalars)
+            case ">": out.append(contentsOf: "\\u003e".unicodeScalars)
+            case "&": out.append(contentsOf: "\\u0026".unicodeScalars)
+            case "\u{2028}": out.append(contentsOf: "\\u2028".unicodeScalars)
+            case "\u{2029}": out.append(contentsOf: "\\u2029".unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 
     /// The layers a check box shows and hides.
     static let layerToggles: [(id: String, label: String)] = [
@@ -200,7 +224,7 @@ public enum HTMLReplay {
         var svg=document.getElementById("map"),slider=document.getElementById("time"),ns="http://www.w3.org/2000/svg";
         function spans(text){return text?text.split(";").map(function(s){var p=s.split(" ");return [+p[0],+p[1]];}):[];}
         function within(list,t){for(var i=0;i<list.length;i++){if(t>=list[i][0]&&t<list[i][1])return true;}return false;}
-        function clock(s){s=Math.round(s);var h=Math.floor(s/3600),m=Math.floor(s%3600/60),x=s%60;return (h?h+":"+(m<10?"0":""):"")+m+":"+(x<10?"0":"")+x;}
+        function clock(s){if(!isFinite(s))return s!==s?"?":s<0?"-∞":"∞";var n=s<0&&Math.round(-s)>0?"-":"";s=Math.round(Math.abs(s));var h=Math.floor(s/3600),m=Math.floor(s%3600/60),x=s%60;return n+(h?h+":"+(m<10?"0":""):"")+m+":"+(x<10?"0":"")+x;}
         function node(name,attrs){var el=document.createElementNS(ns,name);for(var k in attrs)el.setAttribute(k,attrs[k]);return el;}
         var fences=[].slice.call(document.querySelectorAll(".fence")).map(function(el){return {el:el,on:spans(el.getAttribute("data-on"))};});
         var approaches=[].slice.call(document.querySelectorAll(".approach")).map(function(el){return {el:el,on:spans(el.getAttribute("data-on"))};});

@@ -409,6 +409,15 @@ public enum CSVProblem: Equatable, Sendable, CustomStringConvertible {
         case .recordTooLong(let bytes): "record is \(bytes) bytes long; at most \(CSVScanner.maximumRecordBytes): skipped"
         }
     }
+
+    /// The problem of a header record, which is not skipped but stops the read: `the header
+    /// record is N bytes long; at most 1048576`, or `the header is not read: ` and the reason.
+    package var headerDescription: String {
+        switch self {
+        case .recordTooLong(let bytes): "the header record is \(bytes) bytes long; at most \(CSVScanner.maximumRecordBytes)"
+        default: "the header is not read: \(description)"
+        }
+    }
 }
 
 extension String {

@@ -337,7 +337,8 @@ extension SVGMap {
             marks.map { mark in
                 let (x, y) = screen(mark.position)
                 let name = mark.placeID.map(escape) ?? "none"
-                let minutes = Int(mark.arrivalSeconds / 60)
+                // Whole minutes in `Double`: a time read from a file may be past `Int`'s range.
+                let minutes = TextFormat.fixed((mark.arrivalSeconds / 60).rounded(.towardZero), decimals: 0)
                 return
                     "<g><path d=\"M\(f(x)),\(f(y - 8)) L\(f(x + 7)),\(f(y)) L\(f(x)),\(f(y + 8)) L\(f(x - 7)),\(f(y)) Z\" fill=\"#0b7a75\" stroke=\"white\" stroke-width=\"1.5\"/>"
                     + "<title>visit at \(name), p \(CSVWriter.decimal(mark.probability, decimals: 2)), from \(minutes) min</title></g>"

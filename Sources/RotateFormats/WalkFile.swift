@@ -11,13 +11,20 @@ public struct WalkFile: Sendable {
     public var rejected: [RejectedRow]
     /// Points or rows read (accepted + rejected).
     public var rowsRead: Int { fixes.count + rejected.count }
+    /// The walk's clock: the first accepted fix's time as the file gives it, which every
+    /// `timestampSeconds` is relative to. Seconds on the `t` column's own scale when it holds
+    /// numbers, seconds since 1970-01-01T00:00:00Z for ISO 8601 times (and GPX), the row or
+    /// point index for an untimed walk. Times read from another file on the same scale (stop
+    /// labels) are put on the walk's clock by subtracting it.
+    public var originSeconds: Double = 0
 
     /// Reads a walk: GPX when the path ends in `.gpx` (any case) or the file starts with `<`,
     /// walk CSV otherwise. GPX is read whole (the XML parser takes one document); walk CSV is
     /// streamed, so that its memory is its fixes and at most one record.
     ///
-    /// Times are rebased to the first fix (which gets 0 s); a CSV row without a time gets its
-    /// 0-based row index in seconds. A fix whose time goes backwards is rejected as stale.
+    /// Times are rebased to the first fix (which gets 0 s; its time as read is `originSeconds`);
+    /// a CSV row without a time gets its 0-based row index in seconds. A fix whose time goes
+    /// backwards is rejected as stale.
     ///
     /// ```swift
     /// let walk = try WalkFile.read(path: "morning.gpx")  // or a walk CSV: t,lat,lon,accuracy_m
@@ -108,7 +115,7 @@ public struct WalkFile: Sendable {
         }
         rejected.sort { $0.line < $1.line }
         guard !fixes.isEmpty else { throw WalkFileError(line: 1, reason: .noValidPoints(rejected: rejected)) }
-        return WalkFile(fixes: fixes, lines: lines, rejected: rejected)
+        return WalkFile(fixes: fixes, lines: lines, rejected: rejected, originSeconds: origin)
     }
 }
 

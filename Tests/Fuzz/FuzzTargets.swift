@@ -19,6 +19,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let result = try PlacesCSV.read(bytes: bytes, options: .init(defaultRadiusMeters: 100, strict: strict))
             precondition(result.places.count + result.rejected.count == rows, "accepted + rejected != \(rows) data rows")
             precondition(!strict || result.rejected.isEmpty, "strict mode kept a rejected row")
+            // Ids written by the CSV writer (quoted where a reader would change them, control
+            // characters included) read back as they were.
+            let written = result.places.map { [$0.id, "x"] }
+            let text = written.map(CSVWriter.row).joined(separator: "\n") + "\n"
+            precondition(CSVFile.records(of: Array(text.utf8), chunkSize: 1 << 16).map(\.fields) == written, "an id written does not read back")
         } catch {
             if !strict, case .noValidRows(_, let rejected) = error.reason {
                 precondition(rejected.count == rows, "no valid rows, \(rejected.count) rejected of \(rows) data rows")
@@ -31,6 +36,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do {
             let walk = try WalkCSV.read(bytes: bytes, strict: strict)
             precondition(walk.fixes.count == walk.lines.count, "a fix without its line")
+            // The walk's clock starts at its first fix; its origin is a time as read, finite.
+            precondition(walk.fixes.first?.timestampSeconds == 0 && walk.originSeconds.isFinite, "the walk's clock does not start at 0")
             precondition(walk.fixes.count + walk.rejected.count == rows, "accepted + rejected != \(rows) data rows")
             precondition(!strict || walk.rejected.isEmpty, "strict mode kept a rejected row")
         } catch {

@@ -250,6 +250,45 @@ import Testing
         #expect(result.err.contains("\(bench):3: \(CSVProblem.textAfterClosingQuote)"), "\(result.err)")
     }
 
+    /// A positions header the scanner cannot read stops `select` with its line and the true
+    /// reason (longer than the 1 MiB record limit, or bad quoting), not as one without `lat` and
+    /// `lon`; the limit's own length is still a header.
+    @Test func selectReportsAnUnreadableHeaderAsSuch() throws {
+        let limit = 1_048_576
+        let long = "id,lat,lon," + String(repeating: "x", count: limit - 10) + "\n46.05,14.5\n"
+        let quoted = "\n\nid,lat,\"lon\" ,x\n46.05,14.5\n"
+        let fits = "id,lat,lon," + String(repeating: "x", count: limit - 11) + "\na,46.05,14.5,\n"
+        for (name, text, message) in [
+            ("long.csv", long, ":1: the header record is \(limit + 1) bytes long; at most \(limit)"),
+            ("quoted.csv", quoted, ":3: the header is not read: \(CSVProblem.textAfterClosingQuote)"),
+        ] {
+            let path = try write(text, name)
+            let result = try run(["select", "--places", shops, "--positions", path])
+            #expect(result.code == 1, "\(name): \(result.err)")
+            #expect(result.err.contains(path + message), "\(name): \(result.err)")
+            #expect(!result.err.contains("needs lat and lon"), "\(name): \(result.err)")
+        }
+        let result = try run(["select", "--places", shops, "--positions", try write(fits, "fits.csv")])
+        #expect(result.code == 0, "\(result.err)")
+        #expect(result.out.split(separator: "\n").count == 2)
+    }
+
+    /// Ids holding control characters (an escape sequence, NUL, VT, FF, NEL, U+2028) reach the
+    /// output of `select --positions` between quotes, and the output read back by the project's
+    /// CSV reader gives each id as the input had it.
+    @Test func selectQuotesControlCharactersInIds() throws {
+        let ids = ["a\u{1B}[2Jb", "n\u{0}ul", "v\u{0B}t\u{0C}", "nel\u{85}", "ls\u{2028}", "plain"]
+        let input = "id,lat,lon\n" + ids.map { "\($0),46.05,14.5\n" }.joined()
+        let result = try run(["select", "--places", shops, "--positions", try write(input, "controls.csv")])
+        #expect(result.code == 0, "\(result.err)")
+        let records = CSVFile.records(of: Array(result.out.utf8), chunkSize: 1 << 16)
+        #expect(records.dropFirst().map { $0.fields.count > 1 ? $0.fields[1] : "" } == ids)
+        #expect(records.allSatisfy { $0.problem == nil })
+        // Each row's id field starts after the line number: quoted for every id but the plain one.
+        let idStarts = result.out.split(separator: "\n").dropFirst().map { $0.drop { $0 != "," }.dropFirst().first }
+        #expect(idStarts == ids.map { $0 == "plain" ? "p" : "\"" })
+    }
+
     @Test func fileErrorsExitOneAndUsageErrorsExitTwo() throws {
         let empty = try write("", "empty.csv")
         let noLat = try write("id,lon\na,1\n", "nolat.csv")

@@ -1,3 +1,4 @@
+import Foundation
 import RotateFormats
 import RotateTestSupport
 import Testing
@@ -22,6 +23,37 @@ import Testing
         let records = CSVFile.records(of: Array(text.utf8), chunkSize: 1 << 16)
         #expect(records.map(\.fields) == rows, "\(TestSeed.replay(seed))")
         #expect(records.allSatisfy { $0.problem == nil })
+    }
+
+    /// A field holding a control character (C0, DEL, C1) or U+2028 or U+2029 is written between
+    /// quotes, the character kept, and reads back as it was; plain text and other non-ASCII
+    /// text stay unquoted.
+    @Test func controlCharactersAreQuotedAndKept() {
+        let values: [UInt32] = Array(0..<0x20) + [0x7F] + Array(0x80...0x9F) + [0x2028, 0x2029]
+        let fields = values.compactMap(Unicode.Scalar.init).map { "a" + String(Character($0)) + "b" }
+        #expect(fields.count == values.count)
+        for field in fields {
+            let written = CSVWriter.field(field)
+            #expect(written.hasPrefix("\"") && written.hasSuffix("\""), "\(field.unicodeScalars.map { $0.value })")
+        }
+        let rows = fields.map { ["1", $0] }
+        let text = rows.map(CSVWriter.row).joined(separator: "\n") + "\n"
+        let records = CSVFile.records(of: Array(text.utf8), chunkSize: 5)
+        #expect(records.map(\.fields) == rows)
+        #expect(records.allSatisfy { $0.problem == nil })
+        for plain in ["abc", "é ü", "\u{2027}x", "\u{A0}", "日本", "a b"] { #expect(CSVWriter.field(plain) == plain) }
+    }
+
+    /// A number written reads back as itself to the decimals asked for, at any magnitude: the
+    /// trailing zeros dropped are those of a fraction, never an exponent's.
+    @Test(arguments: [0.5, 46.0501234, 1_234.5, 2.5e15, 1e16, 2.5e20, 1.5e100, 1e300, -2.5e20])
+    func decimalsReadBackAsTheNumber(value: Double) throws {
+        for decimals in [0, 3, 7] {
+            let text = CSVWriter.decimal(value, decimals: decimals)
+            let back = try #require(Double(text), "\(text)")
+            let tolerance = max(0.5 / pow(10, Double(decimals)), abs(value) * 1e-15)
+            #expect(abs(back - value) <= tolerance, "\(value), \(decimals) decimals: \(text)")
+        }
     }
 
     /// A rejects file read back with the places reader: one row for each rejected row, each with

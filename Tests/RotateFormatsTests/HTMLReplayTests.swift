@@ -52,6 +52,37 @@ import Testing
         #expect(marks.count == record.placeEvents.count + record.misses.count + record.visits.count)
     }
 
+    /// Names that would end or unbalance the script element holding the data (`<!--<script`
+    /// enters the tokenizer's "script data double escaped" state, where `</script>` no longer
+    /// ends the element) reach the data block with no `<`, `>` or `&`, nor U+2028 or U+2029,
+    /// written raw, and parse back to themselves.
+    @Test(arguments: [
+        "<!--<script", "<!--<script>", "</script>", "</SCRIPT >", "<script>a</script>", "<!-- -->", "-->", "a&amp;b", "]]>",
+        "line\u{2028}para\u{2029}", "\\<\\/script>",
+    ])
+    func hostileNamesStayInsideTheDataBlock(name: String) throws {
+        var record = try Self.record()
+        record.places[1].name = name
+        let page = HTMLReplay.document(record, title: "t")
+        let block = try #require(
+            page.components(separatedBy: "<script type=\"application/json\" id=\"replay-data\">").last?.components(
+                separatedBy: "</script>"
+            ).first)
+        for raw in ["<", ">", "&", "\u{2028}", "\u{2029}"] { #expect(!block.contains(raw), "\(raw) in \(block)") }
+        for markup in ["<!--", "<script", "</script"] { #expect(block.range(of: markup, options: .caseInsensitive) == nil) }
+        guard case .array(let marks)? = try Self.data(page)["marks"] else {
+            Issue.record("no marks")
+            return
+        }
+        let names = marks.compactMap { mark -> String? in
+            guard case .array(let fields) = mark, fields.count > 4, case .string(let name) = fields[4] else { return nil }
+            return name
+        }
+        #expect(names.contains(name), "\(names)")
+        // The page's own script follows the data block, whole.
+        #expect(page.hasSuffix("</script></body></html>") && page.components(separatedBy: "<script>").count == 2)
+    }
+
     @Test func eachFenceInViewCarriesWhenItWasMonitored() throws {
         let page = HTMLReplay.document(try Self.record(), title: "t")
         // Fix ranges to seconds from the first fix: [first fix's time, the time of the fix after the last).

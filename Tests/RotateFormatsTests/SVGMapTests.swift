@@ -59,6 +59,23 @@ import Testing
         #expect(rows(record) == ["fence, monitored at some point", "walk", "store visit (the place it names)"])
     }
 
+    /// A visit's time read from a file may be past `Int`'s range, or not finite: its title still
+    /// gives it in whole minutes (as the number prints), and nothing traps.
+    @Test(arguments: [1e20, -1e20, 1e300, .infinity, .nan])
+    func aVisitAtAnyTimeIsTitled(seconds: Double) throws {
+        var record = try Self.record()
+        record.visits = [PlanRecord.VisitMark(placeID: "near-3", probability: 0.9, position: Self.origin, arrivalSeconds: seconds)]
+        let svg = SVGMap.document(record, title: "t")
+        let title = try #require(svg.components(separatedBy: "<title>visit at near-3").last?.components(separatedBy: "</title>").first)
+        let minutes = try #require(title.components(separatedBy: ", from ").last?.components(separatedBy: " min").first)
+        if seconds.isNaN {
+            #expect(minutes == "nan")
+        } else {
+            let value = try #require(Double(minutes), "\(title)")
+            #expect(value == (seconds / 60).rounded(.towardZero) || abs(value / (seconds / 60) - 1) < 1e-15, "\(title)")
+        }
+    }
+
     @Test func theWalksEndsAreDrawnOverTheMarks() throws {
         let svg = SVGMap.document(try Self.record(), title: "t")
         let start = try #require(svg.range(of: "id=\"walk-start\""))
