@@ -434,6 +434,8 @@ public enum SimulateCommand: Subcommand {
                     }
                 }
             }
+        } catch let error as CommandError {
+            throw error
         } catch {
             throw .failure("\(error)")
         }

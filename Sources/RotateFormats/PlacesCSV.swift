@@ -223,7 +223,7 @@ public enum PlacesCSV {
         }
 
         mutating func readHeader(_ record: CSVScanner.Record) throws(PlacesCSVError) {
-            if let problem = record.problem { throw PlacesCSVError(line: record.line, reason: .malformed(CSVProblem(problem))) }
+            if let problem = record.problem { throw PlacesCSVError(line: record.line, reason: .malformedHeader(CSVProblem(problem))) }
             columns = CSVFile.columns(of: record.fields, aliases: PlacesCSV.aliases)
             for required in ["id", "lat", "lon"] where columns[required] == nil {
                 throw PlacesCSVError(line: record.line, reason: .missingColumn(required))
@@ -331,6 +331,8 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
         case noValidRows(header: [String], rejected: [RejectedRow])
         /// The record's CSV syntax is broken.
         case malformed(CSVProblem)
+        /// The header record's CSV syntax is broken, or it is too long: the read stops.
+        case malformedHeader(CSVProblem)
         /// The row has another number of fields than the header.
         case wrongFieldCount(expected: Int, found: Int)
         /// The named field is empty (or its column is absent).
@@ -358,6 +360,7 @@ public struct PlacesCSVError: Error, Equatable, Sendable, CustomStringConvertibl
             case .missingColumn(let column): RowProblemText.missingColumn(column, aliases: PlacesCSV.aliases)
             case .noValidRows(_, let rejected): "no valid rows (\(rejected.count) rejected)"
             case .malformed(let problem): problem.description
+            case .malformedHeader(let problem): problem.headerDescription
             case .wrongFieldCount(let expected, let found): RowProblemText.wrongFieldCount(expected: expected, found: found)
             case .missingField(let column): RowProblemText.missingField(column)
             case .notANumber(let column, let text): RowProblemText.notANumber(column, text)

@@ -61,7 +61,7 @@ public enum StopLabelsCSV {
         do {
             try CSVFile.forEachRecord(path: path) { record in
                 guard let known = columns else {
-                    if let problem = record.problem { throw StopLabelsError(line: record.line, reason: "\(problem)") }
+                    if let problem = record.problem { throw StopLabelsError(line: record.line, reason: problem.headerDescription) }
                     let found = CSVFile.columns(of: record.fields, aliases: aliases)
                     for required in ["id", "arrival", "departure"] where found[required] == nil {
                         throw StopLabelsError(line: record.line, reason: "the header has no \(required) column")

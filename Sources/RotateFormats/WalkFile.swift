@@ -169,7 +169,7 @@ public enum WalkCSV {
 
         mutating func take(_ record: CSVScanner.Record) throws(WalkFileError) {
             guard let width else {
-                if let problem = record.problem { throw WalkFileError(line: record.line, reason: .malformed(CSVProblem(problem))) }
+                if let problem = record.problem { throw WalkFileError(line: record.line, reason: .malformedHeader(CSVProblem(problem))) }
                 columns = CSVFile.columns(of: record.fields, aliases: aliases)
                 for required in ["lat", "lon"] where columns[required] == nil {
                     throw WalkFileError(line: record.line, reason: .missingColumn(required))
@@ -263,6 +263,8 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
         case noValidPoints(rejected: [RejectedRow])
         /// The record's CSV syntax is broken.
         case malformed(CSVProblem)
+        /// The header record's CSV syntax is broken, or it is too long: the read stops.
+        case malformedHeader(CSVProblem)
         /// The row has another number of fields than the header.
         case wrongFieldCount(expected: Int, found: Int)
         /// The named field is empty.
@@ -299,6 +301,7 @@ public struct WalkFileError: Error, Equatable, Sendable, CustomStringConvertible
             case .missingColumn(let column): RowProblemText.missingColumn(column, aliases: WalkCSV.aliases)
             case .noValidPoints(let rejected): "no valid points (\(rejected.count) rejected)"
             case .malformed(let problem): problem.description
+            case .malformedHeader(let problem): problem.headerDescription
             case .wrongFieldCount(let expected, let found): RowProblemText.wrongFieldCount(expected: expected, found: found)
             case .missingField(let column): RowProblemText.missingField(column)
             case .notANumber(let column, let text): RowProblemText.notANumber(column, text)

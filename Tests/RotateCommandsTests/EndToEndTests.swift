@@ -273,6 +273,33 @@ import Testing
         #expect(result.out.split(separator: "\n").count == 2)
     }
 
+    /// A header record over the 1 MiB limit stops every CSV reader with that reason (a header is
+    /// not skipped as a data record is): places (from a file and from standard input), a walk,
+    /// stop labels.
+    @Test func everyReaderReportsAnOverlongHeaderAsSuch() throws {
+        let limit = 1_048_576
+        let padding = String(repeating: "x", count: limit)
+        let places = try write("id,lat,lon," + padding + "\nA,46.05,14.5,\n", "places.csv")
+        let walk = try write("t,lat,lon," + padding + "\n0,46.05,14.5,\n", "walk.csv")
+        let stops = try write("id,arrival,departure," + padding + "\nshop001,0,10,\n", "stops.csv")
+        let short = try write("t,lat,lon\n0,46.05,14.5\n100,46.0501,14.5\n", "short.csv")
+        for (arguments, path, bytes) in [
+            (["validate", "--places", places], places, limit + 11),
+            (["simulate", "--places", shops, "--walk", walk, "--quiet"], walk, limit + 10),
+            (["simulate", "--places", shops, "--walk", short, "--stops", stops, "--platform", "ios", "--quiet"], stops, limit + 21),
+        ] {
+            let result = try run(arguments)
+            #expect(result.code == 1, "\(result.err)")
+            #expect(
+                result.err.contains(
+                    "rotate \(arguments[0]): error: \(path):1: the header record is \(bytes) bytes long; at most \(limit)\n"),
+                "\(result.err)")
+        }
+        let piped = try StateSafetyTests.run(["validate", "--places", "-"], input: "id,lat,lon," + padding + "\nA,46.05,14.5,\n")
+        #expect(piped.code == 1)
+        #expect(piped.err.contains("-:1: the header record is \(limit + 11) bytes long"), "\(piped.err)")
+    }
+
     /// Ids holding control characters (an escape sequence, NUL, VT, FF, NEL, U+2028) reach the
     /// output of `select --positions` between quotes, and the output read back by the project's
     /// CSV reader gives each id as the input had it.
