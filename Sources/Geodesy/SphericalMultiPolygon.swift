@@ -22,9 +22,18 @@ public struct SphericalMultiPolygon: Hashable, Sendable {
     public let hasSeams: Bool
 
     /// - Throws: `PolygonError.notWithinHemisphere` when the parts together are not within a
-    ///   hemisphere; `.tooFewPositions` (ring 0, count 0) for no part.
+    ///   hemisphere; `.tooManyVerticesInShape` for more than `SphericalPolygon.maximumVertices`
+    ///   over the parts; `.tooFewPositions` (ring 0, count 0) for no part.
     public init(parts: [SphericalPolygon]) throws(PolygonError) {
+        try self.init(parts: parts, limitingVertices: true)
+    }
+
+    private init(parts: [SphericalPolygon], limitingVertices: Bool) throws(PolygonError) {
         guard !parts.isEmpty else { throw .tooFewPositions(ring: 0, count: 0) }
+        let total = parts.reduce(0) { $0 + $1.vertexCount }
+        if limitingVertices, total > SphericalPolygon.maximumVertices {
+            throw .tooManyVerticesInShape(count: total, limit: SphericalPolygon.maximumVertices)
+        }
         guard let cap = SphericalCap.enclosing(parts.flatMap(\.shell)), cap.radiusRadians < SphericalCap.hemisphereLimitRadians else {
             throw .notWithinHemisphere
         }
@@ -114,6 +123,12 @@ extension SphericalMultiPolygon: Codable {
     ///   unit length (within 1e-9), no rings in a part, or a shape `SphericalPolygon` refuses
     ///   (the reason in the description).
     public init(from decoder: any Decoder) throws {
+        self = try Self.decoded(from: decoder, trusted: false)
+    }
+
+    /// What `encode(to:)` wrote, each part validated as `SphericalPolygon.init(shellVectors:)`
+    /// does, or, `trusted`, rebuilt as `init(trustedShellVectors:)` does.
+    static func decoded(from decoder: any Decoder, trusted: Bool) throws -> SphericalMultiPolygon {
         let container = try decoder.singleValueContainer()
         let encoded = try container.decode([[[[Double]]]].self)
         func corrupted(_ reason: String) -> DecodingError {
@@ -137,15 +152,33 @@ extension SphericalMultiPolygon: Codable {
             }
             guard let shell = vectors.first else { throw corrupted("a footprint part has no rings") }
             do {
-                parts.append(try SphericalPolygon(shellVectors: shell, holeVectors: Array(vectors.dropFirst())))
+                let holes = Array(vectors.dropFirst())
+                parts.append(
+                    try trusted
+                        ? SphericalPolygon(trustedShellVectors: shell, holeVectors: holes)
+                        : SphericalPolygon(shellVectors: shell, holeVectors: holes))
             } catch {
                 throw corrupted("footprint part \(parts.count): \(error)")
             }
         }
         do {
-            self = try SphericalMultiPolygon(parts: parts)
+            return try SphericalMultiPolygon(parts: parts, limitingVertices: !trusted)
         } catch {
             throw corrupted("footprint: \(error)")
         }
+    }
+}
+
+/// A footprint as a store wrote it (`SphericalMultiPolygon`'s `Codable` form), read back without
+/// checking its rings' shape again (`SphericalPolygon.init(trustedShellVectors:holeVectors:)`):
+/// O(n) for n vertices where the checks take O(n log n), and a footprint accepted under other
+/// vertex limits reads back. For a store that guards its rows otherwise (the state database's
+/// catalog digest); vectors that are not unit vectors, an empty part or a ring of fewer than 3
+/// vertices still throw.
+package struct TrustedFootprint: Decodable, Sendable {
+    package let shape: SphericalMultiPolygon
+
+    package init(from decoder: any Decoder) throws {
+        shape = try SphericalMultiPolygon.decoded(from: decoder, trusted: true)
     }
 }

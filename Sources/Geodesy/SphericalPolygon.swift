@@ -41,21 +41,50 @@ public struct SphericalPolygon: Hashable, Sendable {
     /// A polygon from rings of coordinates, each closed (its last position equal to its first) or
     /// not; repeated consecutive positions are dropped. Rings wound either way are reoriented.
     ///
-    /// - Throws: `PolygonError`: a ring with fewer than 3 distinct positions, a polygon not within
-    ///   an open hemisphere, a ring that crosses itself or another ring, a hole not inside the
-    ///   shell.
+    /// The rings must form a valid polygon (`SphericalPolygon+Validation.swift` has the rules): no
+    /// ring crosses or touches itself; rings meet only at shared vertices, without crossing
+    /// there, a hole touching the shell or another hole at one vertex at most; every hole lies
+    /// inside the shell and outside the other holes. The checks take O(n log n) for n vertices.
+    ///
+    /// - Throws: `PolygonError`: a ring with fewer than 3 distinct positions, more than
+    ///   `maximumRingVertices`, or with no area (narrower than `minimumMeanWidthMeters` on average,
+    ///   or its positions collinear in longitude and latitude);
+    ///   more than `maximumVertices` over the rings; a polygon not within an open hemisphere; a
+    ///   ring that crosses itself or another ring; rings touching in a loop; a hole not inside the
+    ///   shell, or inside another hole.
     public init(shell: [Coordinate], holes: [[Coordinate]] = []) throws(PolygonError) {
         try self.init(shellVectors: shell.map(UnitVector.init), holeVectors: holes.map { $0.map(UnitVector.init) })
     }
 
     /// A polygon from rings of unit vectors (see `init(shell:holes:)`).
     public init(shellVectors: [UnitVector], holeVectors: [[UnitVector]] = []) throws(PolygonError) {
+        try self.init(rings: [shellVectors] + holeVectors, validating: true)
+    }
+
+    /// A polygon from rings a polygon accepted before (its `shell` and `holes`, as stored), without
+    /// checking the rings' shape again: for a store that guards what it wrote otherwise (a
+    /// digest). A ring of fewer than 3 vertices or a shape beyond a hemisphere still throws, so
+    /// that nothing read can trap; the vertex limits and the area do not apply (a footprint
+    /// stored under other limits reads back).
+    ///
+    /// - Complexity: O(n) for n vertices.
+    package init(trustedShellVectors shell: [UnitVector], holeVectors holes: [[UnitVector]] = []) throws(PolygonError) {
+        try self.init(rings: [shell] + holes, validating: false)
+    }
+
+    private init(rings given: [[UnitVector]], validating: Bool) throws(PolygonError) {
         var rings: [[UnitVector]] = []
-        for (index, ring) in ([shellVectors] + holeVectors).enumerated() {
+        var total = 0
+        for (index, ring) in given.enumerated() {
             let distinct = Self.distinct(ring)
             guard distinct.count >= 3 else { throw .tooFewPositions(ring: index, count: distinct.count) }
+            if validating, distinct.count > Self.maximumRingVertices {
+                throw .tooManyVertices(ring: index, count: distinct.count, limit: Self.maximumRingVertices)
+            }
+            total += distinct.count
             rings.append(distinct)
         }
+        if validating, total > Self.maximumVertices { throw .tooManyVerticesInShape(count: total, limit: Self.maximumVertices) }
         guard var cap = SphericalCap.enclosing(rings[0]), cap.radiusRadians < SphericalCap.hemisphereLimitRadians else {
             throw .notWithinHemisphere
         }
@@ -76,33 +105,37 @@ public struct SphericalPolygon: Hashable, Sendable {
         var planar: [[SIMD2<Double>]] = []
         for (index, ring) in rings.enumerated() {
             var points: [SIMD2<Double>] = []
+            var kept: [UnitVector] = []
             points.reserveCapacity(ring.count + 1)
+            kept.reserveCapacity(ring.count)
             for vertex in ring {
                 guard let point = frame.project(vertex) else { throw .notWithinHemisphere }
+                // Two vertices a rounding apart have one image: one vertex, so that no edge of
+                // the checks is a point.
+                if points.last == point { continue }
                 points.append(point)
+                kept.append(vertex)
             }
+            while points.count > 1, points.first == points.last {
+                points.removeLast()
+                kept.removeLast()
+            }
+            guard points.count >= 3 else { throw .tooFewPositions(ring: index, count: points.count) }
+            let area = Self.signedArea(points)
+            if validating, Self.hasNoArea(points, twiceArea: area, vectors: kept) { throw .zeroArea(ring: index) }
             // Shells counterclockwise, holes clockwise (RFC 7946's right-hand rule): a ring
             // wound the other way is reversed.
-            let counterclockwise = Self.signedArea(points) > 0
-            if counterclockwise != (index == 0) {
+            if (area > 0) != (index == 0) {
                 points.reverse()
-                rings[index].reverse()
+                kept.reverse()
             }
+            rings[index] = kept
             points.append(points[0])
             planar.append(points)
         }
-        for (index, ring) in planar.enumerated() {
-            if let (first, second) = Self.selfCrossing(ring) { throw .selfIntersection(ring: index, firstEdge: first, secondEdge: second) }
-        }
-        for hole in 1..<planar.count {
-            for other in 0..<hole where Self.ringsCross(planar[hole], planar[other]) {
-                throw .ringsCross(ring: hole, other: other)
-            }
-            guard Self.crosses(planar[0], planar[hole][0]) else { throw .holeOutsideShell(ring: hole) }
-            for other in 1..<hole
-            where Self.crosses(planar[other], planar[hole][0]) || Self.crosses(planar[hole], planar[other][0]) {
-                throw .nestedHoles(ring: hole, other: other)
-            }
+        if validating {
+            var counts = ValidationCounts()
+            try Self.validate(planar, counts: &counts)
         }
         self.shell = rings[0]
         self.holes = Array(rings.dropFirst())
@@ -260,69 +293,31 @@ public struct SphericalPolygon: Hashable, Sendable {
         }
         return odd
     }
-
-    /// The orientation of `c` from the line `a` → `b`: positive left, negative right, 0 on it.
-    static func orientation(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>) -> Double {
-        (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-    }
-
-    /// Whether segments `a`–`b` and `c`–`d` share a point.
-    static func segmentsIntersect(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ d: SIMD2<Double>) -> Bool {
-        let d1 = orientation(c, d, a)
-        let d2 = orientation(c, d, b)
-        let d3 = orientation(a, b, c)
-        let d4 = orientation(a, b, d)
-        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
-        func onSegment(_ p: SIMD2<Double>, _ q: SIMD2<Double>, _ r: SIMD2<Double>) -> Bool {
-            min(p.x, q.x) <= r.x && r.x <= max(p.x, q.x) && min(p.y, q.y) <= r.y && r.y <= max(p.y, q.y)
-        }
-        return (d1 == 0 && onSegment(c, d, a)) || (d2 == 0 && onSegment(c, d, b)) || (d3 == 0 && onSegment(a, b, c))
-            || (d4 == 0 && onSegment(a, b, d))
-    }
-
-    /// The first pair of edges of a closed ring that meet other than at a shared vertex of
-    /// neighbouring edges (edge indices), nil when none do. O(n²): store footprints have tens to
-    /// hundreds of vertices.
-    static func selfCrossing(_ ring: [SIMD2<Double>]) -> (Int, Int)? {
-        let n = ring.count - 1
-        guard n > 3 else { return nil }
-        for i in 0..<n {
-            for j in (i + 1)..<n {
-                // Neighbouring edges share a vertex: they cross only if they overlap.
-                if j == i + 1 || (i == 0 && j == n - 1) {
-                    let (shared, p, q) = j == i + 1 ? (ring[j], ring[i], ring[j + 1]) : (ring[i], ring[i + 1], ring[j])
-                    if orientation(p, shared, q) == 0, (p - shared).x * (q - shared).x + (p - shared).y * (q - shared).y > 0 {
-                        return (i, j)
-                    }
-                    continue
-                }
-                if segmentsIntersect(ring[i], ring[i + 1], ring[j], ring[j + 1]) { return (i, j) }
-            }
-        }
-        return nil
-    }
-
-    /// Whether any edge of one closed ring meets any edge of the other.
-    static func ringsCross(_ first: [SIMD2<Double>], _ second: [SIMD2<Double>]) -> Bool {
-        for i in 0..<(first.count - 1) {
-            for j in 0..<(second.count - 1) where segmentsIntersect(first[i], first[i + 1], second[j], second[j + 1]) {
-                return true
-            }
-        }
-        return false
-    }
 }
 
 /// Why a polygon was refused (`SphericalPolygon.init`); rings are numbered from 0, the shell.
 public enum PolygonError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A ring with fewer than 3 distinct positions (`count` of them).
     case tooFewPositions(ring: Int, count: Int)
+    /// A ring with more distinct positions (`count`) than `limit`
+    /// (`SphericalPolygon.maximumRingVertices`).
+    case tooManyVertices(ring: Int, count: Int, limit: Int)
+    /// A polygon, or a footprint over its parts, with more vertices (`count`) than `limit`
+    /// (`SphericalPolygon.maximumVertices`).
+    case tooManyVerticesInShape(count: Int, limit: Int)
+    /// A ring with no area: narrower on average than `SphericalPolygon.minimumMeanWidthMeters`
+    /// (collinear positions, a ring folded onto itself).
+    case zeroArea(ring: Int)
     /// The shape's enclosing cap is 89° or more.
     case notWithinHemisphere
     /// Two edges of one ring meet other than at their shared vertex.
     case selfIntersection(ring: Int, firstEdge: Int, secondEdge: Int)
-    /// A hole crosses the shell or another hole.
+    /// A hole crosses the shell or another hole, touches it other than at a shared vertex, or
+    /// runs along it.
     case ringsCross(ring: Int, other: Int)
+    /// Rings touch at more than one point, the two directly or through other rings touching them:
+    /// a piece of the interior is cut off.
+    case disconnectedInterior(ring: Int, other: Int)
     /// A hole lies outside the shell.
     case holeOutsideShell(ring: Int)
     /// One hole lies inside another.
@@ -332,9 +327,14 @@ public enum PolygonError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .tooFewPositions(let ring, let count): "ring \(ring) has \(count) distinct positions; a ring needs at least 3"
+        case .tooManyVertices(let ring, let count, let limit): "ring \(ring) has \(count) vertices; a ring may have at most \(limit)"
+        case .tooManyVerticesInShape(let count, let limit): "the shape has \(count) vertices over its rings; at most \(limit)"
+        case .zeroArea(let ring): "ring \(ring) has no area (its positions lie on a line, or it folds onto itself)"
         case .notWithinHemisphere: "the shape is not within a hemisphere"
         case .selfIntersection(let ring, let first, let second): "ring \(ring) intersects itself (edges \(first) and \(second))"
         case .ringsCross(let ring, let other): "ring \(ring) crosses ring \(other)"
+        case .disconnectedInterior(let ring, let other):
+            "ring \(ring) and ring \(other) touch at a second point, directly or through other rings, which cuts the interior apart"
         case .holeOutsideShell(let ring): "hole \(ring) is not inside the shell"
         case .nestedHoles(let ring, let other): "hole \(ring) and hole \(other) lie one inside the other"
         }

@@ -110,16 +110,21 @@ public final class SidecarStore: @unchecked Sendable {
             let version = try database.catalogVersion()
             var current = catalog
             if version != catalog.version {
+                // The committed catalog's digest vouches for the stored places, footprints read
+                // back without the checks their change sets passed; a database without one
+                // (written before digests, and so without footprints) has them checked.
+                let expected = try database.catalogDigest()
                 do {
                     current = try PlaceCatalog(
-                        places: try database.places(), minFenceRadiusMeters: catalog.minFenceRadiusMeters,
+                        places: try database.places(trustingFootprints: expected != nil),
+                        minFenceRadiusMeters: catalog.minFenceRadiusMeters,
                         maxRegionRadiusMeters: catalog.maxRegionRadiusMeters, refreshIdentifierPrefix: catalog.refreshIdentifierPrefix,
                         version: version, approachRadiusMeters: catalog.approachRadiusMeters,
                         footprintCushionMeters: catalog.footprintCushionMeters)
                 } catch {
                     throw StateFileError(path: path, reason: "corrupt: the stored catalog is invalid: \(error)")
                 }
-                if let expected = try database.catalogDigest(), StateDatabase.digest(of: current) != expected {
+                if let expected, StateDatabase.digest(of: current) != expected {
                     throw StateFileError(
                         path: path, reason: "corrupt: the stored places do not match the catalog version \(version) that was committed")
                 }

@@ -272,11 +272,21 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
         try commit()
     }
 
-    /// The stored catalog's places, in id order.
+    /// The stored catalog's places, in id order, each footprint validated as a new one is.
     ///
     /// - Throws: `StateFileError` ("corrupt: …") for a row whose position or transitions do not read,
     ///   or when SQLite fails.
     public func places() throws(StateFileError) -> [Place] {
+        try places(trustingFootprints: false)
+    }
+
+    /// The stored catalog's places, in id order; `trustingFootprints`, each footprint rebuilt
+    /// without checking its rings' shape again (`TrustedFootprint`, O(n) for n vertices): for a
+    /// caller that compares the places with the committed catalog's digest (`catalogDigest()`),
+    /// which a damaged row does not match. A footprint was checked when its change set was read.
+    ///
+    /// - Throws: as `places()`.
+    package func places(trustingFootprints: Bool) throws(StateFileError) -> [Place] {
         do {
             let statement = try connection.prepare(
                 "SELECT id, name, lat, lon, radius_m, transitions, footprint FROM places ORDER BY id")
@@ -291,7 +301,12 @@ public final class StateDatabase: DeviceStateSource, @unchecked Sendable {
                 var place = Place(
                     id: id, coordinate: coordinate, radiusMeters: statement.double(4), name: statement.text(1), transitions: transitions)
                 if let json = statement.text(6) {
-                    guard let footprint = try? JSONDecoder().decode(SphericalMultiPolygon.self, from: Data(json.utf8)) else {
+                    let data = Data(json.utf8)
+                    guard
+                        let footprint = trustingFootprints
+                            ? (try? JSONDecoder().decode(TrustedFootprint.self, from: data))?.shape
+                            : try? JSONDecoder().decode(SphericalMultiPolygon.self, from: data)
+                    else {
                         throw StateFileError(path: path, reason: "corrupt: the footprint of place '\(id)' does not read")
                     }
                     place.footprint = footprint

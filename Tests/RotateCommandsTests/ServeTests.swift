@@ -155,6 +155,36 @@ import Glibc
             "\(answers[6])")
     }
 
+    /// The vertex limit holds for change sets: a ring of one vertex more than a ring may have is
+    /// refused with the count and the limit; a footprint whose hole touches its shell at one
+    /// vertex is added.
+    @Test func aChangeSetFootprintIsBoundedAndMayTouch() throws {
+        let sidecar = try Sidecar([])
+        let n = SphericalPolygon.maximumRingVertices + 1
+        let large = (0...n).map { i in
+            let angle = 2 * Double.pi * Double(i % n) / Double(n)
+            return "[\(14.5 + 0.002 * cos(angle)),\(46.0 + 0.0014 * sin(angle))]"
+        }
+        // A 160 m square; a triangular courtyard with a corner on the square's south-west corner.
+        let (lat, lon, d, e) = (46.0, 14.5, 0.00072, 0.00104)
+        let shell =
+            "[[\(lon - e),\(lat - d)],[\(lon + e),\(lat - d)],[\(lon + e),\(lat + d)],[\(lon - e),\(lat + d)],[\(lon - e),\(lat - d)]]"
+        let hole = "[[\(lon - e),\(lat - d)],[\(lon - e / 2),\(lat)],[\(lon),\(lat - d / 2)],[\(lon - e),\(lat - d)]]"
+        let lines = [
+            #"{"changes":[{"op":"add","id":"large","geometry":{"type":"Polygon","coordinates":[[\#(large.joined(separator: ","))]]}}]}"#,
+            #"{"changes":[{"op":"add","id":"hall","geometry":{"type":"Polygon","coordinates":[\#(shell),\#(hole)]}}]}"#,
+        ]
+        sidecar.send(lines)
+        let (status, answers) = try sidecar.finish()
+        #expect(status == 0)
+        #expect(answers.count == lines.count)
+        let limit = SphericalPolygon.maximumRingVertices
+        #expect(
+            (answers[0]["error"] as? String)?.contains("ring 0 has \(n) vertices; a ring may have at most \(limit)") == true,
+            "\(answers[0])")
+        #expect(answers[1]["action"] as? String == "catalog", "\(answers[1])")
+    }
+
     @Test func sigtermSavesTheStateAndExitsZero() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -73,6 +73,53 @@ import Testing
         #expect(try all["d5"]?.get() == states[5])
     }
 
+    /// A stored footprint is read back at a start without the checks its change set passed: one
+    /// stored under other limits (more vertices than a ring may have now) reads back whole, the
+    /// committed catalog's digest vouching for it; a row replaced by another footprint is caught
+    /// by that digest; without a digest (a database from before them) the checks run.
+    @Test func storedFootprintsReadBackWithoutTheChecks() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.db").path
+        let center = Self.catalog.places[2].coordinate
+        let n = SphericalPolygon.maximumRingVertices + 2_000
+        let ring = (0..<n).map { i in UnitVector(center.destination(bearingDegrees: -360 * Double(i) / Double(n), distanceMeters: 150)) }
+        #expect(throws: PolygonError.tooManyVertices(ring: 0, count: n, limit: SphericalPolygon.maximumRingVertices)) {
+            try SphericalPolygon(shellVectors: ring)
+        }
+        let large = SphericalMultiPolygon(try SphericalPolygon(trustedShellVectors: ring))
+        let changes: [CatalogChange] = [.add(Place(id: "large", footprint: large, name: "Large"))]
+        let next = try Self.catalog.applying(changes)
+        do {
+            let database = try StateDatabase(path: path, synchronous: false)
+            try database.seed(Self.catalog, digest: StateDatabase.digest(of: Self.catalog))
+            try database.record(changes, in: next)
+            try database.commit(inputLines: 1)
+            try database.close()
+        }
+        func open() throws(StateFileError) -> PlaceCatalog {
+            let (store, sidecar) = try SidecarStore.open(
+                path: path, catalog: Self.catalog, configuration: Self.configuration, durability: .batch)
+            _ = consume store
+            return sidecar.devices.catalog
+        }
+        #expect(try open()[id: "large"]?.footprint == large)
+        // The row replaced by a footprint that reads (a valid one, elsewhere).
+        let other = String(decoding: try JSONEncoder().encode(Self.footprint), as: UTF8.self)
+        do {
+            let connection = try SQLiteConnection(path: path, create: false)
+            let original = try connection.texts("SELECT footprint FROM places WHERE id = 'large'")
+            try connection.execute("UPDATE places SET footprint = '\(other)' WHERE id = 'large'")
+            let replaced = #expect(throws: StateFileError.self) { try open() }
+            #expect(replaced?.reason.contains("do not match the catalog version") == true, "\(String(describing: replaced))")
+            try connection.execute("UPDATE places SET footprint = '\(original[0])' WHERE id = 'large'")
+            #expect(try open()[id: "large"]?.footprint == large)
+            try connection.execute("DELETE FROM meta WHERE key = 'catalog_digest'")
+        }
+        let error = #expect(throws: StateFileError.self) { try open() }
+        #expect(error?.reason.contains("the footprint of place 'large' does not read") == true, "\(String(describing: error))")
+    }
+
     /// Each way a file can fail to be this build's rotate database stops the open with its reason.
     @Test func foreignOldAndDamagedFilesAreRefused() throws {
         let directory = try Self.directory()
