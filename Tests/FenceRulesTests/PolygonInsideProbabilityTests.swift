@@ -95,6 +95,35 @@ struct PolygonInsideProbabilityTests {
         #expect(abs(PolygonInsideProbability.value(shape, fix: courtyard, sigmaMeters: 3) - halfPlane) > 0.02)
     }
 
+    /// A 60 × 60 m square with two holes touching at one vertex, one of them touching the shell
+    /// too (valid, as OpenStreetMap draws such courtyards): P(inside) around the shared vertices,
+    /// where the fix sees the rings meet, against the share of 100,000 Gaussian draws that
+    /// `contains` puts inside (within 5 standard errors).
+    @Test func holesTouchingAtAVertexMatchMonteCarlo() throws {
+        let shell = [Self.at(0, 0), Self.at(60, 0), Self.at(60, 60), Self.at(0, 60), Self.at(0, 0)]
+        // A triangle touching the shell at (60, 30); a square touching it at (40, 30).
+        let touchingShell = [Self.at(40, 30), Self.at(60, 30), Self.at(50, 40), Self.at(40, 30)]
+        let touchingHole = [Self.at(20, 20), Self.at(20, 40), Self.at(40, 30), Self.at(20, 20)]
+        let shape = SphericalMultiPolygon(try SphericalPolygon(shell: shell, holes: [touchingShell, touchingHole]))
+        var rng = SplitMix64(seed: 10)
+        let draws = 100_000
+        for (east, north, sigma) in [(60.0, 30.0, 4.0), (58, 31, 6), (40, 30, 3), (41, 29, 8), (30, 30, 10), (62, 30, 5)] {
+            var inside = 0
+            for _ in 0..<draws {
+                let u = max(rng.nextUnit(), 1e-300)
+                let v = rng.nextUnit()
+                let r = sigma * (-2 * log(u)).squareRoot()
+                if shape.contains(UnitVector(Self.at(east + r * cos(2 * .pi * v), north + r * sin(2 * .pi * v)))) { inside += 1 }
+            }
+            let share = Double(inside) / Double(draws)
+            let standardError = max((share * (1 - share) / Double(draws)).squareRoot(), 1 / Double(draws))
+            let fix = UnitVector(Self.at(east, north))
+            let got = PolygonInsideProbability.exact(shape, fix: fix, sigmaMeters: sigma)
+            #expect(abs(got - share) <= 5 * standardError, "(\(east), \(north)) σ \(sigma): \(got) vs \(share)")
+            #expect(abs(PolygonInsideProbability.value(shape, fix: fix, sigmaMeters: sigma) - got) < 1e-9)
+        }
+    }
+
     /// A footprint whose far vertices lie behind the fix's hemisphere (a ring at 5° N around the
     /// pole, 85° from its center): its far edges hold their wedge's share, and a fix near its edge
     /// gets the half-plane's probability; outside, far from it, 0.
