@@ -358,25 +358,24 @@ struct RingSweep {
     /// end lies on, or for two edges from the same point, its right end. `t` crosses the sweep
     /// line there (it began before or at that point and ends after it).
     @inline(__always)
-    func entering(_ s: Int, against t: Int) -> Side {
-        let (a, b) = (edges[s], edges[t])
-        let side = SphericalPolygon.orientationSign(b.left, b.right, a.left)
-        if side != 0 { return side > 0 ? .above : .below }
-        // On t's line and within its span: on t, at its left end or inside it.
-        guard a.left == b.left else { return .contact }
-        let turn = SphericalPolygon.orientationSign(b.left, b.right, a.right)
-        return turn == 0 ? .contact : turn > 0 ? .above : .below
-    }
+    func entering(_ s: Int, against t: Int) -> Side { side(of: s, against: t, atLeftEnd: true) }
 
     /// Edge `s`, leaving at its right end, against `t`, in the sweep: by the side of `t` its right
     /// end lies on, or for two edges to the same point, its left end.
     @inline(__always)
-    func leaving(_ s: Int, against t: Int) -> Side {
+    func leaving(_ s: Int, against t: Int) -> Side { side(of: s, against: t, atLeftEnd: false) }
+
+    /// Edge `s` against `t` at one end of `s` (`atLeftEnd`, else its right end): the side of `t`
+    /// that end lies on; when it lies on `t`'s line at `t`'s end of the same side, the side of
+    /// `s`'s other end; otherwise on `t`, a contact.
+    @inline(__always)
+    func side(of s: Int, against t: Int, atLeftEnd: Bool) -> Side {
         let (a, b) = (edges[s], edges[t])
-        let side = SphericalPolygon.orientationSign(b.left, b.right, a.right)
+        let (near, far) = atLeftEnd ? (a.left, a.right) : (a.right, a.left)
+        let side = SphericalPolygon.orientationSign(b.left, b.right, near)
         if side != 0 { return side > 0 ? .above : .below }
-        guard a.right == b.right else { return .contact }
-        let turn = SphericalPolygon.orientationSign(b.left, b.right, a.left)
+        guard near == (atLeftEnd ? b.left : b.right) else { return .contact }
+        let turn = SphericalPolygon.orientationSign(b.left, b.right, far)
         return turn == 0 ? .contact : turn > 0 ? .above : .below
     }
 
