@@ -141,7 +141,7 @@ import Testing
     }
 
     /// A footprint wider than a platform registers is rejected alone, with its feature's index
-    /// and id; the file's other places are read (it failed the whole file, naming "place #1").
+    /// and id; the file's other places are read (the catalog, which would refuse it, never sees it).
     @Test func aFootprintTooWideIsRejectedAlone() throws {
         let text = """
             {"type":"FeatureCollection","features":[

@@ -134,7 +134,7 @@ import Glibc
             #"{"changes":[{"op":"radius","id":"hall","radius_m":30}]}"#,
             #"{"device":"a","lat":46.0001,"lon":14.5001,"t":5}"#,
             // A number past the double range is a position that is not finite, said in the
-            // reader's words (it was Foundation's "The operation could not be completed").
+            // reader's words, not a JSON library's.
             #"{"changes":[{"op":"add","id":"far","geometry":{"type":"Polygon","coordinates":[[[14.5,46.0],[1e400,46.0],[14.5,46.1],[14.5,46.0]]]}}]}"#,
         ]
         sidecar.send(lines)

@@ -181,8 +181,8 @@ import Glibc
     enum Alias: CaseIterable { case symbolicLink, hardLink, linkedDirectory }
 
     /// A second process that reaches the served database through another name is refused as one
-    /// on the same name is: only the first commits, and the database opens afterwards (two writers
-    /// left it "corrupt: the stored places do not match the catalog").
+    /// on the same name is: only the first commits, and the database opens afterwards (two
+    /// writers would leave stored places that do not match the committed catalog).
     @Test(arguments: Alias.allCases) func aSecondProcessCannotServeTheDatabaseThroughAnotherName(_ alias: Alias) throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

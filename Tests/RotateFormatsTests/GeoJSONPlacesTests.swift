@@ -159,7 +159,7 @@ struct GeoJSONPlacesTests {
     /// (a feature's id, its geometry, the collection's features), a trailing comma, NaN, a
     /// comment, bytes that are not UTF-8, a lone surrogate or deep nesting fail the file, with
     /// the line, column and byte where reading stopped (RFC 8259 leaves repeated keys to the
-    /// reader; the last one silently won).
+    /// reader, and one that keeps the last would read another place than one that keeps the first).
     @Test(arguments: [
         (
             #"{"type":"Feature","id":"a","id":"b","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#, #""id":"b""#, "",
@@ -197,8 +197,8 @@ struct GeoJSONPlacesTests {
         }
     }
 
-    /// A name whose bytes are not UTF-8 fails the file at the string that holds them (it was
-    /// read with the bytes replaced).
+    /// A name whose bytes are not UTF-8 fails the file at the string that holds them, rather than
+    /// being read with replacement characters.
     @Test func bytesThatAreNotUTF8FailTheFile() throws {
         let text = "{\"type\":\"Feature\",\"id\":\"a\",\n\"properties\":{\"name\":\"caf\u{E9}\"}}"
         var bytes = Array(text.utf8)
