@@ -48,9 +48,11 @@ public enum StopLabelsCSV {
     /// within the walk's time (from its first fix to its last, both included).
     ///
     /// - Parameters:
+    ///   - path: the labels file, or `-` for standard input.
     ///   - walk: the walk the labels belong to: their times are put on its clock (its
     ///     `originSeconds` subtracted) and must lie within it. Without it they are kept as
     ///     written, and any time is taken.
+    ///   - strict: stop at the first bad row instead of rejecting it.
     /// - Throws: `StopLabelsError`: the file cannot be read, has no header, or the header lacks a
     ///   column (with the line); with `strict`, the first bad row.
     public static func read(path: String, walk: WalkFile? = nil, strict: Bool = false) throws(StopLabelsError) -> File {
