@@ -654,6 +654,8 @@ public enum SimulateCommand: Subcommand {
         object.add("event_wakeups_per_hour", perHour(report.eventsDelivered + report.signalWakeups), decimals: 1)
         object.add("server_requests_per_hour", perHour(report.serverRequests), decimals: 1)
         object.add("gnss_on_fraction_driving", report.gnssOnDrivingFraction, decimals: 5)
+        object.add("energy_floor_mwh_per_hour", report.energyFloorJoules > 0 ? report.energyFloorMilliwattHoursPerHour : nil, decimals: 1)
+        object.add("energy_over_floor", report.energyOverFloor, decimals: 2)
     }
 
     /// The stop oracle's figures (`StopOracle`); `countKey` names the count of stops of at least
@@ -716,6 +718,10 @@ public enum SimulateCommand: Subcommand {
                 + "\(TextFormat.grouped(stops.misattributedVisits)) misattributed, \(TextFormat.grouped(stops.falseVisits)) false visits "
                 + "in \(TextFormat.grouped(stops.passBys)) pass-bys, \(TextFormat.grouped(stops.duplicateVisits)) duplicates; "
                 + "visit latency median \(seconds(stops.latencySeconds(quantile: 0.5))), p90 \(seconds(stops.latencySeconds(quantile: 0.9)))"
+                + (visits.energyOverFloor.map {
+                    "; energy \(TextFormat.fixed($0, decimals: 1))x the stop floor of "
+                        + "\(TextFormat.fixed(visits.energyFloorMilliwattHoursPerHour, decimals: 1)) mWh per hour"
+                } ?? "")
         )
         let resolvable = stops.resolvable
         console.out(

@@ -102,6 +102,8 @@ public struct PlatformReplay: Sendable {
             host.report.stops = StopOracle.score(
                 stops: stops, decoys: decoys, passages: visits, visits: reported,
                 isResolvable: { StopOracle.resolvable($0, catalog: catalog, walk: walk) })
+            host.report.energyFloorJoules = PlatformReplayReport.stopFloorJoules(
+                host.report.stops, seconds: host.report.seconds, energy: host.energy)
         }
         guard var timeline = host.timeline else { return (host.report, nil) }
         timeline.entries = host.entries
@@ -187,6 +189,9 @@ public struct PlatformReplayReport: Hashable, Sendable {
     /// Of `energyJoules`, the GNSS receiver's, J.
     public var energyGNSSJoules = 0.0
     public var batteryMilliwattHours = 0.0
+    /// On trips with stops, the energy model's least energy to detect their stops
+    /// (`stopFloorJoules(_:seconds:energy:)`), J.
+    public var energyFloorJoules = 0.0
 
     public init() {}
 
@@ -200,6 +205,21 @@ public struct PlatformReplayReport: Hashable, Sendable {
     public var gnssOnFraction: Double { seconds > 0 ? min(1, gnssOnSeconds / seconds) : 0 }
     /// Energy per hour of trip, mWh (`energyJoules` over the trips' time).
     public var energyMilliwattHoursPerHour: Double { seconds > 0 ? energyJoules / 3.6 / (seconds / 3_600) : 0 }
+    /// The stop floor per hour of trip, mWh (`energyFloorJoules` over the trips' time).
+    public var energyFloorMilliwattHoursPerHour: Double { seconds > 0 ? energyFloorJoules / 3.6 / (seconds / 3_600) : 0 }
+    /// The energy spent over the stop floor (nil without a floor: no trip with stops).
+    public var energyOverFloor: Double? { energyFloorJoules > 0 ? energyJoules / energyFloorJoules : nil }
+
+    /// The least energy a design needs to detect the stops of trips lasting `seconds` at
+    /// `energy`'s costs, J: the OS's region monitoring for the whole time (every place's fence
+    /// registered, which no platform allows: a floor, not a design), and to tell a stop from a
+    /// pass-by one network position, with its wake-up, at each place the traveller enters, that
+    /// is at each stop and each pass-by of `score`. No GNSS, no server. A design that spends no
+    /// more than this cannot tell a stop from a walk-through at all.
+    public static func stopFloorJoules(_ score: StopScore, seconds: Double, energy: PlatformProfile.Energy) -> Double {
+        energy.energyJoules(gnssOnSeconds: 0, wakeups: 0, networkFixes: score.stops + score.passBys, serverRequests: 0, seconds: seconds)
+    }
+
     /// Share of the battery an hour of trip takes.
     public var batterySharePerHour: Double { batteryMilliwattHours > 0 ? energyMilliwattHoursPerHour / batteryMilliwattHours : 0 }
     /// Share of the walks' time the guarantee was not exact.
@@ -227,6 +247,7 @@ public struct PlatformReplayReport: Hashable, Sendable {
         signalWakeups += other.signalWakeups
         energyJoules += other.energyJoules
         energyGNSSJoules += other.energyGNSSJoules
+        energyFloorJoules += other.energyFloorJoules
         batteryMilliwattHours = max(batteryMilliwattHours, other.batteryMilliwattHours)
     }
 }
