@@ -84,6 +84,8 @@ def cell(platform, set_name, travel):
 
 
 def main():
+    summary = []
+    judged = 0
     print("| platform | travel | places | design | recall 5 min / false per 100 / misattributed per 100 / mWh/h | "
           "dominated by (cheapest: energy ratio) | rotate's presets over the stop floor |")
     print("|---|---|---|---|---|---|---|")
@@ -97,20 +99,31 @@ def main():
                 floor = next((p["floor"] for p in presets.values() if p["floor"] is not None), None)
                 if floor is not None:
                     floors += f" (floor {floor:.1f} mWh/h)"
+                dominated_here, undominated_here = [], []
+                judged += len(designs)
                 for name, design in designs.items():
                     dominating = [(p["energy"] / design["energy"] if design["energy"] else float("inf"), preset)
                                   for preset, p in presets.items() if not shortfalls(p, design)]
                     if dominating:
                         ratio, preset = min(dominating)
                         verdict = f"{', '.join(sorted(p for _, p in dominating))} ({preset}: {ratio:.2f}x)"
+                        dominated_here.append(f"{name} ({preset} {ratio:.2f}x)")
                     else:
                         nearest = min(presets.items(), key=lambda item: (len(shortfalls(item[1], design)), item[1]["energy"]))
                         verdict = f"none ({nearest[0]}: {'; '.join(shortfalls(nearest[1], design))})"
                         undominated.append(f"{platform} {travel} {set_name}: {name}")
+                        undominated_here.append(f"{name} ({'; '.join(shortfalls(nearest[1], design))})")
                     print(f"| {platform} | {travel} | {set_name} | {name} | {100 * design['recall']:.1f} % / "
                           f"{design['false']:.2f} / {design['misattributed']:.1f} / {design['energy']:.0f} | {verdict} | {floors} |")
+                summary.append(f"| {platform} | {travel} | {set_name} | {', '.join(dominated_here) or '-'} | "
+                               f"{', '.join(undominated_here) or '-'} | {floors} |")
     print()
-    print(f"Undominated: {len(undominated)}" + (": " + "; ".join(undominated) if undominated else ""))
+    print("| platform | travel | places | dominated (cheapest preset: energy ratio) | not dominated (nearest preset's shortfall) | "
+          "rotate's presets over the stop floor |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(summary))
+    print()
+    print(f"Not dominated: {len(undominated)} of {judged} designs over the cells")
 
 
 if __name__ == "__main__":
