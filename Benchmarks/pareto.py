@@ -3,8 +3,8 @@
 travel mode (a cell), the rotate presets at least as good on all of stop recall at 5 minutes,
 false visits per 100 pass-bys, misattributed visits per 100 stops and energy (within 5 % for
 noise), and how much energy the cheapest of them saves; the cells and designs no preset
-dominates, with what the nearest preset misses on; and rotate's energy over the stop floor
-(docs/design/stops.md).
+dominates, with what the nearest preset misses on; rotate's energy over the stop floor
+(docs/design/stops.md); and its stops at places not monitored at the arrival.
 
 Usage:
   python3 Benchmarks/pareto.py [path/to/rotate] [--walks N] [--seed S] [--presets a,b,c]
@@ -51,6 +51,9 @@ def figures(row):
         "energy": row["energy_mwh_per_hour"],
         "over_floor": row.get("energy_over_floor"),
         "floor": row.get("energy_floor_mwh_per_hour"),
+        "unmonitored": row.get("stops_5min_unmonitored_at_arrival", 0),
+        "long_stops": row.get("stops_5min", 0),
+        "unmonitored_recall": row.get("stop_recall_5min_unmonitored_at_arrival"),
     }
 
 
@@ -115,12 +118,16 @@ def main():
                         undominated_here.append(f"{name} ({'; '.join(shortfalls(nearest[1], design))})")
                     print(f"| {platform} | {travel} | {set_name} | {name} | {100 * design['recall']:.1f} % / "
                           f"{design['false']:.2f} / {design['misattributed']:.1f} / {design['energy']:.0f} | {verdict} | {floors} |")
+                unmonitored = ", ".join(
+                    f"{name} {p['unmonitored']} of {p['long_stops']}"
+                    + (f" ({100 * p['unmonitored_recall']:.0f} % found)" if p["unmonitored_recall"] is not None else "")
+                    for name, p in presets.items())
                 summary.append(f"| {platform} | {travel} | {set_name} | {', '.join(dominated_here) or '-'} | "
-                               f"{', '.join(undominated_here) or '-'} | {floors} |")
+                               f"{', '.join(undominated_here) or '-'} | {floors} | {unmonitored} |")
     print()
     print("| platform | travel | places | dominated (cheapest preset: energy ratio) | not dominated (nearest preset's shortfall) | "
-          "rotate's presets over the stop floor |")
-    print("|---|---|---|---|---|---|")
+          "rotate's presets over the stop floor | stops of 5 min at places not monitored at the arrival |")
+    print("|---|---|---|---|---|---|---|")
     print("\n".join(summary))
     print()
     print(f"Not dominated: {len(undominated)} of {judged} designs over the cells")

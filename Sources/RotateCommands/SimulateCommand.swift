@@ -656,6 +656,11 @@ public enum SimulateCommand: Subcommand {
         object.add("gnss_on_fraction_driving", report.gnssOnDrivingFraction, decimals: 5)
         object.add("energy_floor_mwh_per_hour", report.energyFloorJoules > 0 ? report.energyFloorMilliwattHoursPerHour : nil, decimals: 1)
         object.add("energy_over_floor", report.energyOverFloor, decimals: 2)
+        let unmonitored = report.stops.unmonitoredAtArrival
+        object.add("stops_unmonitored_at_arrival", unmonitored.stops)
+        object.add("stops_5min_unmonitored_at_arrival", unmonitored.longStops)
+        object.add("stop_recall_2min_unmonitored_at_arrival", unmonitored.recall2, decimals: 5)
+        object.add("stop_recall_5min_unmonitored_at_arrival", unmonitored.recall5, decimals: 5)
     }
 
     /// The stop oracle's figures (`StopOracle`); `countKey` names the count of stops of at least
@@ -728,6 +733,11 @@ public enum SimulateCommand: Subcommand {
             "  at resolvable places (fence at least the phone's error there): \(share(resolvable.recall2)) of "
                 + "\(TextFormat.grouped(resolvable.stops)) stops >= 2 min, \(share(resolvable.recall5)) of "
                 + "\(TextFormat.grouped(resolvable.longStops)) >= 5 min, \(TextFormat.grouped(stops.misattributedAtResolvable)) misattributed"
+        )
+        let unmonitored = stops.unmonitoredAtArrival
+        console.out(
+            "  at places not monitored at the arrival: \(share(unmonitored.recall2)) of \(TextFormat.grouped(unmonitored.stops)) stops "
+                + ">= 2 min, \(share(unmonitored.recall5)) of \(TextFormat.grouped(unmonitored.longStops)) >= 5 min"
         )
         let kinds = StopKind.allCases.compactMap { kind in stops.byKind[kind].map { (kind, $0) } }
         guard !kinds.isEmpty else { return }

@@ -99,9 +99,11 @@ public struct PlatformReplay: Sendable {
         host.score(visits: visits, nearVisits: nearVisits)
         let reported = host.reportsVisits ? host.visitsReported : host.entries.map(ReportedVisit.init)
         if let stops {
+            let monitored = host.monitoredIntervals
             host.report.stops = StopOracle.score(
                 stops: stops, decoys: decoys, passages: visits, visits: reported,
-                isResolvable: { StopOracle.resolvable($0, catalog: catalog, walk: walk) })
+                isResolvable: { StopOracle.resolvable($0, catalog: catalog, walk: walk) },
+                wasMonitored: { stop in (monitored[stop.placeID] ?? []).contains { $0.contains(stop.arrivalSeconds) } })
             host.report.energyFloorJoules = PlatformReplayReport.stopFloorJoules(
                 host.report.stops, seconds: host.report.seconds, energy: host.energy)
         }

@@ -54,10 +54,12 @@ public enum StopOracle {
     public static let lateToleranceSeconds = 120.0
 
     /// Scores `visits` against the trip's `stops` (any length; the short ones are not counted),
-    /// `decoys` and `passages` (the true path's visits to every fence).
+    /// `decoys` and `passages` (the true path's visits to every fence); `wasMonitored` says
+    /// whether a stop's place was among the fences the OS monitored at its arrival (the stops
+    /// at places that were not are counted apart, `StopScore.unmonitoredAtArrival`).
     public static func score(
         stops: [TrueStop], decoys: [DecoyStop], passages: [Visit], visits: [ReportedVisit],
-        isResolvable: (TrueStop) -> Bool = { _ in true }
+        isResolvable: (TrueStop) -> Bool = { _ in true }, wasMonitored: (TrueStop) -> Bool = { _ in true }
     ) -> StopScore {
         var score = StopScore()
         let (counted, reported, matches) = match(stops: stops, visits: visits)
@@ -73,6 +75,7 @@ public enum StopOracle {
                 kind: stop.kind, long: long, detected: match != nil, candidate: candidate,
                 latencySeconds: match.map { reported[$0].timeSeconds - stop.arrivalSeconds })
             if resolvable[index] { score.resolvable.add(long: long, detected: match != nil) }
+            if !wasMonitored(stop) { score.unmonitoredAtArrival.add(long: long, detected: match != nil) }
         }
         for (i, visit) in reported.enumerated() where !used[i] && visit.placeID != nil {
             let time = visit.timeSeconds
@@ -174,8 +177,12 @@ public struct StopScore: Hashable, Sendable {
     public var resolvable = KindCounts()
     /// Visits naming another place during a stop at a resolvable place.
     public var misattributedAtResolvable = 0
+    /// The stops at places whose fence the OS was not monitoring when the user arrived (not
+    /// among the selected places, or dropped past the limit), and their detections: what a
+    /// design finds only by noticing the stop itself.
+    public var unmonitoredAtArrival = KindCounts()
 
-    /// One kind's counts (or the resolvable places').
+    /// One kind's counts (or the resolvable places', or the unmonitored ones').
     public struct KindCounts: Hashable, Sendable {
         public var stops = 0
         public var detected = 0
@@ -247,6 +254,7 @@ public struct StopScore: Hashable, Sendable {
         latenciesSeconds += other.latenciesSeconds
         resolvable.merge(other.resolvable)
         misattributedAtResolvable += other.misattributedAtResolvable
+        unmonitoredAtArrival.merge(other.unmonitoredAtArrival)
         for (kind, counts) in other.byKind { byKind[kind, default: KindCounts()].merge(counts) }
     }
 }
