@@ -12,9 +12,9 @@ Usage:
 Each cell runs `rotate simulate --kind errands --compare` (rotate under its default preset beside
 every reference design) and rotate alone under each other preset, on the same trips (same seed).
 Prints Markdown. Build first: swift build -c release --product rotate."""
-import json
-import subprocess
 import sys
+
+from errand_runs import simulate
 
 DEFAULT_PRESET = "balanced"
 ENERGY_SLACK = 1.05
@@ -30,14 +30,8 @@ SETS = options.get("--sets", "uniform,clustered,dense").split(",")
 TRAVELS = options.get("--travels", "walking,driving").split(",")
 
 
-def simulate(platform, set_name, travel, extra):
-    command = [ROTATE, "simulate", "--kind", "errands", "--travel", travel, "--set", set_name, "--walks", WALKS,
-               "--seed", SEED, "--platform", platform, "--json", "--quiet"] + extra
-    out = subprocess.run(command, capture_output=True, text=True)
-    if out.returncode not in (0, 1):
-        sys.exit(f"{' '.join(command)}: exit {out.returncode}: {out.stderr}")
-    print(f"{platform} {travel} {set_name} {' '.join(extra)}", file=sys.stderr)
-    return [json.loads(line) for line in out.stdout.splitlines()]
+def run(platform, set_name, travel, extra):
+    return simulate(ROTATE, platform, set_name, travel, WALKS, SEED, extra)
 
 
 def figures(row):
@@ -72,7 +66,7 @@ def shortfalls(preset, design):
 
 
 def cell(platform, set_name, travel):
-    compared = simulate(platform, set_name, travel, ["--compare"])[1:]
+    compared = run(platform, set_name, travel, ["--compare"])[1:]
     presets = {}
     designs = {}
     for row in compared:
@@ -82,7 +76,7 @@ def cell(platform, set_name, travel):
             designs[row["strategy"]] = figures(row)
     for preset in PRESETS:
         if preset not in presets:
-            presets[preset] = figures(simulate(platform, set_name, travel, ["--strategy", "rotate", "--visit-budget", preset])[0])
+            presets[preset] = figures(run(platform, set_name, travel, ["--strategy", "rotate", "--visit-budget", preset])[0])
     return presets, designs
 
 

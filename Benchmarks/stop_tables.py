@@ -16,9 +16,9 @@ Usage:
       median, share of time with GNSS on, and of the time at driving speed with GNSS on, for
       uniform · clustered · dense places.
 Options: --walks N (50), --seed S (41). Build first: swift build -c release --product rotate."""
-import json
-import subprocess
 import sys
+
+from errand_runs import simulate
 
 args = sys.argv[1:]
 ROTATE = args.pop(0) if args and not args[0].startswith("--") else ".build/release/rotate"
@@ -38,13 +38,7 @@ PLATFORMS = [("ios", "iOS"), ("android", "Android")]
 
 
 def run(platform, set_name, travel, extra):
-    command = [ROTATE, "simulate", "--kind", "errands", "--travel", travel, "--set", set_name, "--walks", WALKS,
-               "--seed", SEED, "--platform", platform, "--json", "--quiet"] + extra
-    out = subprocess.run(command, capture_output=True, text=True)
-    if out.returncode not in (0, 1):
-        sys.exit(f"{' '.join(command)}: exit {out.returncode}: {out.stderr}")
-    print(f"{platform} {travel} {set_name} {' '.join(extra)}", file=sys.stderr)
-    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    rows = simulate(ROTATE, platform, set_name, travel, WALKS, SEED, extra)
     # With --compare the first line sums up the run and one line per design follows; alone,
     # the one line is rotate's.
     return rows[1:] if "--compare" in extra else rows

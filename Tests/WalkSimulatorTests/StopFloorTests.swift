@@ -10,7 +10,7 @@ import Testing
 /// construction: one 10-minute stop at a shop, and on the way one walk through another place's
 /// fence.
 @Suite struct StopFloorTests {
-    static let shop = Coordinate(validLatitude: 46.05, longitude: 14.51)
+    static let shop = StopReferenceStrategyTests.shop
     static let passed = shop.destination(bearingDegrees: 270, distanceMeters: 1_000)
     static let catalog: PlaceCatalog = {
         let places = [
@@ -21,20 +21,9 @@ import Testing
         return try! PlaceCatalog(places: places)
     }()
 
-    /// From 2 km west, through `passed`, to the shop, 600 s there, then 1.5 km east.
-    static func trip() -> (Walk, TrueStop) {
-        var timeline = Timeline(start: shop.destination(bearingDegrees: 270, distanceMeters: 2_000))
-        timeline.move(to: shop.destination(bearingDegrees: 270, distanceMeters: 50), speed: 1.4)
-        let arrival = timeline.now
-        timeline.move(to: shop, speed: 1.4)
-        timeline.wait(600)
-        let departure = timeline.now
-        timeline.move(to: shop.destination(bearingDegrees: 90, distanceMeters: 1_500), speed: 1.4)
-        var rng = SplitMix64(seed: 1)
-        let walk = timeline.sampled(
-            fixes: FixModel(intervalSeconds: 1, noiseSigmaMeters: 0), indoors: [], model: ErrandModel(), using: &rng)
-        return (walk, TrueStop(placeID: "shop", arrivalSeconds: arrival, departureSeconds: departure))
-    }
+    /// `StopReferenceStrategyTests`' trip with a 600 s stop: from 2 km west, through `passed`
+    /// (1 km west of the shop, on the way), to the shop, then 1.5 km east.
+    static func trip() -> (Walk, TrueStop) { StopReferenceStrategyTests.trip(staySeconds: 600) }
 
     /// `strategy`'s replay of the trip on the ideal phone.
     static func replayed<Strategy: MonitoringStrategy>(_ strategy: Strategy) -> (report: PlatformReplayReport, walk: Walk) {
