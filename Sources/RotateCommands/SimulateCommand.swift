@@ -649,12 +649,12 @@ public enum SimulateCommand: Subcommand {
     static func addEnergyFigures(_ report: PlatformReplayReport, to object: inout JSONObject) {
         let hours = report.seconds / 3_600
         func perHour(_ count: Int) -> Double? { hours > 0 ? Double(count) / hours : nil }
-        object.add("gnss_mwh_per_hour", hours > 0 ? report.energyGNSSJoules / 3.6 / hours : nil, decimals: 1)
+        object.add("gnss_mwh_per_hour", hours > 0 ? report.milliwattHoursPerHour(report.energyGNSSJoules) : nil, decimals: 1)
         object.add("network_fixes_per_hour", perHour(report.networkFixes), decimals: 1)
         object.add("event_wakeups_per_hour", perHour(report.eventsDelivered + report.signalWakeups), decimals: 1)
         object.add("server_requests_per_hour", perHour(report.serverRequests), decimals: 1)
         object.add("gnss_on_fraction_driving", report.gnssOnDrivingFraction, decimals: 5)
-        object.add("energy_floor_mwh_per_hour", report.energyFloorJoules > 0 ? report.energyFloorMilliwattHoursPerHour : nil, decimals: 1)
+        object.add("energy_floor_mwh_per_hour", report.energyFloorMilliwattHoursPerHour, decimals: 1)
         object.add("energy_over_floor", report.energyOverFloor, decimals: 2)
         let unmonitored = report.stops.unmonitoredAtArrival
         object.add("stops_unmonitored_at_arrival", unmonitored.stops)
@@ -723,9 +723,9 @@ public enum SimulateCommand: Subcommand {
                 + "\(TextFormat.grouped(stops.misattributedVisits)) misattributed, \(TextFormat.grouped(stops.falseVisits)) false visits "
                 + "in \(TextFormat.grouped(stops.passBys)) pass-bys, \(TextFormat.grouped(stops.duplicateVisits)) duplicates; "
                 + "visit latency median \(seconds(stops.latencySeconds(quantile: 0.5))), p90 \(seconds(stops.latencySeconds(quantile: 0.9)))"
-                + (visits.energyOverFloor.map {
-                    "; energy \(TextFormat.fixed($0, decimals: 1))x the stop floor of "
-                        + "\(TextFormat.fixed(visits.energyFloorMilliwattHoursPerHour, decimals: 1)) mWh per hour"
+                + (visits.energyOverFloor.map { over in
+                    "; energy \(TextFormat.fixed(over, decimals: 1))x the stop floor of "
+                        + "\(TextFormat.fixed(visits.energyFloorMilliwattHoursPerHour ?? 0, decimals: 1)) mWh per hour"
                 } ?? "")
         )
         let resolvable = stops.resolvable

@@ -114,35 +114,13 @@ public enum GeoJSONPlaces {
     /// first character that is not white space (after a byte-order mark) is not `{`. Nil when it
     /// can, or when `head` holds only white space. A reader can refuse a large file from its
     /// first bytes.
-    package static func failure(atStart head: some Collection<UInt8>) -> ReadError? {
-        var offset = 0, line = 1, column = 1
-        for (i, byte) in head.enumerated() {
-            if i < 3 && head.starts(with: [0xEF, 0xBB, 0xBF]) {
-                offset += 1
-                continue
-            }
-            switch byte {
-            case 0x20, 0x09:
-                column += 1
-            case 0x0A, 0x0D:
-                // CR LF is one line end: the LF after a CR starts no new line.
-                if !(byte == 0x0A && i > 0 && head[head.index(head.startIndex, offsetBy: i - 1)] == 0x0D) {
-                    line += 1
-                }
-                column = 1
-            case UInt8(ascii: "{"):
-                return nil
-            default:
-                let what =
-                    byte >= 0x21 && byte < 0x7F
-                    ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
-                return ReadError(
-                    description:
-                        "line \(line), column \(column) (byte \(offset)): not a GeoJSON object: the text starts with \(what), not '{'")
-            }
-            offset += 1
-        }
-        return nil
+    package static func failure(atStart head: [UInt8]) -> ReadError? {
+        let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let offset = head[start...].firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), head[offset] != UInt8(ascii: "{")
+        else { return nil }
+        let location = head.withUnsafeBufferPointer { StrictJSON.location(of: offset, in: $0) }
+        return ReadError(
+            description: "\(location): not a GeoJSON object: the text starts with \(StrictJSON.name(of: head[offset])), not '{'")
     }
 
     /// Reads the places of a GeoJSON text.

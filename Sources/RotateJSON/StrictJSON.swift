@@ -71,39 +71,44 @@ package struct StrictJSON {
         package var kind: Kind
         package var offset: Int
 
-        /// The failure in words, with its line and column (both from 1, the column in bytes of
-        /// UTF-8; CR LF, LF and CR each end a line) and its byte offset in `bytes`, the text it
-        /// was read from: `line 3, column 14 (byte 52): unexpected 'x'`.
+        /// The failure in words, at its place in `bytes`, the text it was read from
+        /// (`StrictJSON.location(of:in:)`): `line 3, column 14 (byte 52): unexpected 'x'`.
         package func description(in bytes: UnsafeBufferPointer<UInt8>) -> String {
-            var line = 1, lineStart = 0, i = 0
-            let end = min(offset, bytes.count)
-            while i < end {
-                let byte = bytes[i]
-                i += 1
-                if byte == 0x0A || (byte == 0x0D && !(i < bytes.count && bytes[i] == 0x0A)) {
-                    line += 1
-                    lineStart = i
-                }
-            }
             let what: String
             switch kind {
             case .syntax:
-                if offset >= bytes.count {
-                    what = "the text ends before the JSON value does"
-                } else {
-                    let byte = bytes[offset]
-                    what =
-                        byte >= 0x21 && byte < 0x7F
-                        ? "not valid JSON: unexpected '\(Character(Unicode.Scalar(byte)))'"
-                        : "not valid JSON: unexpected byte 0x\(String(byte, radix: 16, uppercase: true))"
-                }
+                what =
+                    offset >= bytes.count
+                    ? "the text ends before the JSON value does" : "not valid JSON: unexpected \(StrictJSON.name(of: bytes[offset]))"
             case .repeatedKey(let key): what = "the key \"\(key.prefix(64))\" appears twice in one object"
             case .tooDeep: what = "arrays and objects nested deeper than \(StrictJSON.maximumDepth)"
             case .notUTF8: what = "a string holds bytes that are not UTF-8"
             case .loneSurrogate: what = "a \\u escape names half of a surrogate pair without the other half (not a character)"
             }
-            return "line \(line), column \(offset - lineStart + 1) (byte \(offset)): \(what)"
+            return "\(StrictJSON.location(of: offset, in: bytes)): \(what)"
         }
+    }
+
+    /// Where byte `offset` of `bytes` is, as a person finds it: `line L, column C (byte B)`, the
+    /// line and column from 1 (the column in bytes of UTF-8; CR LF, LF and CR each end a line),
+    /// the offset from 0.
+    package static func location(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var line = 1, lineStart = 0, i = 0
+        let end = min(offset, bytes.count)
+        while i < end {
+            let byte = bytes[i]
+            i += 1
+            if byte == 0x0A || (byte == 0x0D && !(i < bytes.count && bytes[i] == 0x0A)) {
+                line += 1
+                lineStart = i
+            }
+        }
+        return "line \(line), column \(offset - lineStart + 1) (byte \(offset))"
+    }
+
+    /// A byte as a message names it: `'x'` when it is printable ASCII, else `byte 0xNN`.
+    package static func name(of byte: UInt8) -> String {
+        byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
     package static let maximumDepth = 64

@@ -206,9 +206,12 @@ public struct PlatformReplayReport: Hashable, Sendable {
     /// Share of the walks' time with the GNSS receiver on.
     public var gnssOnFraction: Double { seconds > 0 ? min(1, gnssOnSeconds / seconds) : 0 }
     /// Energy per hour of trip, mWh (`energyJoules` over the trips' time).
-    public var energyMilliwattHoursPerHour: Double { seconds > 0 ? energyJoules / 3.6 / (seconds / 3_600) : 0 }
-    /// The stop floor per hour of trip, mWh (`energyFloorJoules` over the trips' time).
-    public var energyFloorMilliwattHoursPerHour: Double { seconds > 0 ? energyFloorJoules / 3.6 / (seconds / 3_600) : 0 }
+    public var energyMilliwattHoursPerHour: Double { milliwattHoursPerHour(energyJoules) }
+    /// The stop floor per hour of trip, mWh (`energyFloorJoules` over the trips' time); nil
+    /// without a floor (no trip with stops).
+    public var energyFloorMilliwattHoursPerHour: Double? { energyFloorJoules > 0 ? milliwattHoursPerHour(energyFloorJoules) : nil }
+    /// `joules` spent over the trips' time, as mWh per hour (0 without time).
+    public func milliwattHoursPerHour(_ joules: Double) -> Double { seconds > 0 ? joules / 3.6 / (seconds / 3_600) : 0 }
     /// The energy spent over the stop floor (nil without a floor: no trip with stops).
     public var energyOverFloor: Double? { energyFloorJoules > 0 ? energyJoules / energyFloorJoules : nil }
 

@@ -49,7 +49,7 @@ import Testing
             #expect(abs(report.energyFloorJoules - expected) < 1e-9, "\(kind): \(report.energyFloorJoules) vs \(expected)")
             let duration = (walk.samples.last?.timeSeconds ?? 0) - (walk.samples.first?.timeSeconds ?? 0)
             #expect(abs(report.seconds - duration) < 1, "\(kind)")
-            #expect(abs(report.energyFloorMilliwattHoursPerHour - expected / 3.6 / (report.seconds / 3_600)) < 1e-9)
+            #expect(abs((report.energyFloorMilliwattHoursPerHour ?? 0) - expected / 3.6 / (report.seconds / 3_600)) < 1e-9)
             let over = report.energyOverFloor ?? 0
             #expect(abs(over - report.energyJoules / expected) < 1e-12, "\(kind)")
         }
