@@ -16,7 +16,7 @@ PLATFORMS = [("ios", "iOS"), ("android", "Android")]
 
 def run(platform, set_name, kind, length):
     command = [ROTATE, "simulate", "--set", set_name, "--kind", kind, "--walks", "50", "--length-km", length,
-               "--seed", "21", "--platform", platform, "--compare", "--bound", "--json", "--quiet"]
+               "--seed", "21", "--platform", platform, "--compare", "--bound", "--visit-budget", "passages", "--json", "--quiet"]
     out = subprocess.run(command, capture_output=True, text=True)
     if out.returncode not in (0, 1):
         sys.exit(f"{' '.join(command)}: exit {out.returncode}: {out.stderr}")

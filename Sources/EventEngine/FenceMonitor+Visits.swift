@@ -307,6 +307,14 @@ extension FenceMonitor {
                 if rules.motionSeconds > 0, accuracy <= rules.preciseAccuracyMeters, stay.precise != nil, !stay.stillChecked {
                     return
                 }
+                // So does a confirmation that began at this fix or less than `preciseWithinSeconds`
+                // ago without a precise fix (sparse network fixes reach the stay's length at the
+                // fix that begins it): GNSS has that long to place the stay and see a walker.
+                if rules.confirmSeconds > 0, let since = stay.confirmSince, time - since < rules.preciseWithinSeconds,
+                    (stay.preciseSeconds ?? -.infinity) < since, uncertain(stay, rules: rules)
+                {
+                    return
+                }
                 let visit = attribute(stay, rules: rules)
                 // The platform says the user is near a place (its region entered, not left) and
                 // the stay says none of them: the stay may hold the walk to the door from the

@@ -222,6 +222,9 @@ public struct FenceMonitor: Sendable {
             return finish(output, at: state.lastInputSeconds ?? 0)
         }
         chargeBudget(until: time)
+        let stopFirst = visitRules.map { !$0.passages } ?? false
+        rotator.refreshFloorMeters = stopFirst ? visitRules?.refreshFloorMeters ?? 0 : 0
+        rotator.placesWhereNotExact = stopFirst ? visitRules?.placesWhereNotExact : nil
         // A state resumed over another catalog version may track places that are gone or were
         // redefined: their visits end now.
         if trackPositions.contains(-1) { endTracksNotInCatalog(at: time, into: &output) }
@@ -401,21 +404,21 @@ public struct FenceMonitor: Sendable {
         let arrived = state.stay?.arrival != nil
         // A cue (a place entered, the platform's word that the user became still) looks for a
         // stop with a burst of network fixes.
+        let settling = !arrived && (state.stay?.count ?? 0) >= 2
         if let cue = state.cue, cue.moves < rules.burstMoves,
             (state.lastInputSeconds ?? cue.seconds) - cue.seconds <= rules.burstSeconds
         {
-            return .networkFixes(intervalSeconds: rules.burstIntervalSeconds)
+            return .networkFixes(intervalSeconds: passages || settling ? rules.burstIntervalSeconds : rules.cueIntervalSeconds)
         }
         // Inside a place (entered, not exited: in-app, or by the platform's region) with no visit
         // naming a place yet: a slower watch, so that a stop that begins after the burst is still
         // seen (the walk from the fence's edge to the door, a return the platform never reported
         // because it never reported the exit); a burst again once two fixes stay.
         if state.stay?.arrival?.placeID == nil, state.cue?.placeID != nil || state.tracks.contains(where: \.inside) {
-            let settling = !arrived && (state.stay?.count ?? 0) >= 2
             return .networkFixes(intervalSeconds: settling ? rules.burstIntervalSeconds : rules.watchIntervalSeconds)
         }
         guard case .continuous = regions else { return regions }
-        if !arrived, (state.stay?.count ?? 0) >= 2 { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }
+        if settling { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }
         return .networkFixes(intervalSeconds: arrived ? rules.visitIntervalSeconds : rules.watchIntervalSeconds)
     }
 }

@@ -142,23 +142,36 @@ public struct VisitSettings: Hashable, Sendable {
     /// The posterior's model (fix error correlation, the prior of "none of them").
     public var attribution = StopAttribution()
     /// Where the platform's regions cannot protect every place (`degraded`, `saturated`):
-    /// continuous GNSS, which enters every fence passed (true), or network fixes every
-    /// `watchIntervalSeconds`, which see stops only (false).
-    public var passages = true
+    /// continuous GNSS, which enters every fence passed (true, `VisitBudget.passages`), or
+    /// stop-first (false, the default): network fixes every `watchIntervalSeconds`, which see
+    /// stops only, a refresh region of at least `refreshFloorMeters` and at most
+    /// `placesWhereNotExact` places monitored.
+    public var passages = false
+    /// Where the regions cannot protect every place and `passages` is off, the refresh region
+    /// is at least this large, meters (`FenceRotator.refreshFloorMeters`): left every few
+    /// minutes on foot rather than every few steps.
+    public var refreshFloorMeters = 150.0
+    /// Where the regions cannot protect every place and `passages` is off, at most this many
+    /// places are monitored (`FenceRotator.placesWhereNotExact`; nil: every slot).
+    public var placesWhereNotExact: Int? = 17
     /// Seconds between network fixes while a stay may become a visit: after a cue (a place
     /// entered) and, without GNSS, once two fixes stayed.
     public var burstIntervalSeconds = 20.0
+    /// Without `passages`, seconds between network fixes after a cue until two fixes stay (then
+    /// every `burstIntervalSeconds`): most cues where places cluster are pass-bys, and a stop
+    /// gives minutes.
+    public var cueIntervalSeconds = 40.0
     /// A cue's burst lasts at most this long without a visit, seconds.
     public var burstSeconds = 240.0
     /// A cue's burst ends once the stay has moved on this many times (a pass-by).
     public var burstMoves = 2
     /// Seconds between network fixes where the regions cannot protect every place, without
     /// GNSS and without a stay under way.
-    public var watchIntervalSeconds = 60.0
+    public var watchIntervalSeconds = 90.0
     /// Seconds between network fixes during a visit (to see the departure): without GNSS, and
     /// where the regions cannot protect every place, where the engine would otherwise keep GNSS
     /// on for passages the user, still, does not make.
-    public var visitIntervalSeconds = 120.0
+    public var visitIntervalSeconds = 240.0
     /// How long a visit lasts, from its arrival time, before the engine turns GNSS off for it,
     /// seconds: a wait at a crossing that became a visit ends within minutes, and the walker then
     /// passes fences, which GNSS enters.
@@ -180,7 +193,7 @@ public struct VisitSettings: Hashable, Sendable {
     /// position. Where the regions cannot protect every place, the refresh region is small and
     /// its exits come every few minutes; a GNSS fix for each, indoors where the receiver runs to
     /// its longest, is most of the battery an hour of shopping costs without it.
-    public var networkWakeFix = false
+    public var networkWakeFix = true
     /// For this long before a stay becomes a visit (its last `confirmSeconds` of
     /// `stillSeconds`), the engine asks for GNSS fixes, seconds (0: never): outdoors they put the
     /// stay within meters where Wi-Fi positions leave it 40-60 m off, so that a bus stop 10-20 m
@@ -220,26 +233,38 @@ public struct VisitSettings: Hashable, Sendable {
     /// The defaults above (`VisitBudget.balanced`).
     public init() {}
 
-    /// The defaults (`balanced`), held to an average of `milliwatts` for the location the engine
-    /// asks for, charged at `energy`'s costs (`EnergyBudget`).
+    /// The `passages` preset held to an average of `milliwatts` for the location the engine asks
+    /// for, charged at `energy`'s costs (`EnergyBudget`): passages while the account allows, the
+    /// stop-first services as it empties (`VisitGoal`'s order).
     public init(budgetMilliwatts milliwatts: Double, energy: PlatformProfile.Energy = .iOS) {
+        self.init(budget: .passages)
         budget = EnergyBudget(milliwatts: milliwatts, energy: energy)
     }
 
-    /// The defaults, set for `budget`: `lowPower` never keeps GNSS on for the engine (network
-    /// fixes only where the regions cannot protect every place: `passages` off), `balanced`
-    /// keeps it on for passages on foot only (the defaults), `responsive` also at driving speed
-    /// and through whole visits (`drivingSpeedMetersPerSecond` nil, `settleSeconds` infinite).
+    /// The defaults, set for `budget`: `balanced` is the defaults; `lowPower` confirms no stay
+    /// with GNSS (`confirmSeconds` 0), so asks for longer stays (`stillSeconds` 140) and rarer
+    /// fixes (cue 60 s, watch 120 s, visit 300 s); `responsive` asks for its fixes sooner (the
+    /// cue's burst at once, watch 60 s, visit 120 s); `passages` keeps GNSS on for the fences a
+    /// walker passes where the regions cannot protect every place (`passages` on, wake fixes
+    /// from GNSS, watch 60 s, visit 120 s).
     public init(budget: VisitBudget) {
         switch budget {
         case .lowPower:
-            passages = false
-            networkWakeFix = true
             confirmSeconds = 0
+            stillSeconds = 140
+            cueIntervalSeconds = 60
+            watchIntervalSeconds = 120
+            visitIntervalSeconds = 300
         case .balanced: break
         case .responsive:
-            drivingSpeedMetersPerSecond = nil
-            settleSeconds = .infinity
+            cueIntervalSeconds = burstIntervalSeconds
+            watchIntervalSeconds = 60
+            visitIntervalSeconds = 120
+        case .passages:
+            passages = true
+            networkWakeFix = false
+            watchIntervalSeconds = 60
+            visitIntervalSeconds = 120
         }
     }
 }
@@ -248,14 +273,18 @@ public struct VisitSettings: Hashable, Sendable {
 /// as a preset of `VisitSettings` (`init(budget:)`); Benchmarks/RESULTS.md measures each one's
 /// stop recall and energy on errand trips.
 public enum VisitBudget: String, Hashable, Sendable, CaseIterable {
-    /// No GNSS for visits or passages: network fixes where the regions cannot protect every
-    /// place; passages through fences there are not entered.
+    /// Stop-first with no GNSS at all: longer stays and rarer network fixes.
     case lowPower = "low-power"
-    /// GNSS for the fences a walker passes where the regions cannot protect them, not at
-    /// driving speed nor during a visit past its first 5 minutes (the default).
+    /// Stop-first (the default): network fixes find the stops where the regions cannot protect
+    /// every place, GNSS only confirms a stay whose place is uncertain; passages through fences
+    /// there are not entered.
     case balanced
-    /// GNSS wherever the regions cannot protect every place, driving and during visits too.
+    /// Stop-first with network fixes sooner, for visits reported sooner.
     case responsive
+    /// GNSS for the fences a walker passes where the regions cannot protect them, not at
+    /// driving speed nor during a visit past its first 5 minutes: every fence passed is
+    /// entered, at many times the energy where places cluster.
+    case passages
 }
 
 /// A reason to look for a stop now: a place was entered, or the platform said the user became

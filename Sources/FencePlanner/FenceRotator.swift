@@ -16,6 +16,32 @@ public struct FenceRotator: Sendable {
     /// Whether the next fix must reselect even inside the refresh region: a resumed state
     /// planned against another catalog version that no longer holds (see the resuming init).
     public private(set) var mustReselect = false
+    /// The least radius of a refresh region that does not protect every place (a `degraded` or
+    /// `saturated` selection), meters (0: the planner's safe radius, however small). An engine
+    /// that finds stops rather than passages sets it (`VisitSettings.refreshFloorMeters`): a
+    /// refresh region of a few meters where places cluster is left every few steps, each exit a
+    /// wake-up and a fix, while a stop gives minutes to notice the places near it. An `exact`
+    /// selection keeps its safe radius and its proof. Not stored in `state`: the engine sets it
+    /// from its settings.
+    public var refreshFloorMeters = 0.0
+    /// The most places a selection that is not exact monitors (nil: every place slot): where
+    /// the regions cannot protect every place anyway, each region more is wake-ups where places
+    /// cluster, for an engine that finds stops by its own fixes there
+    /// (`VisitSettings.placesWhereNotExact`). An exact selection uses every slot. Not stored in
+    /// `state`: the engine sets it from its settings.
+    public var placesWhereNotExact: Int? {
+        didSet {
+            guard placesWhereNotExact != oldValue else { return }
+            cappedPlanner = placesWhereNotExact.flatMap { cap in
+                guard cap < configuration.placeSlots else { return nil }
+                var capped = configuration
+                capped.limit = max(1, cap) + capped.headroom + 1
+                return try? RotationPlanner(catalog: catalog, configuration: capped)
+            }
+        }
+    }
+    /// The planner with `placesWhereNotExact` slots.
+    private var cappedPlanner: RotationPlanner?
 
     /// The catalog the rotator plans against.
     public var catalog: PlaceCatalog { planner.catalog }
@@ -204,7 +230,16 @@ public struct FenceRotator: Sendable {
     /// - Precondition: the fix's accuracy, if any, is finite and ≥ 0 (check it as `update` does).
     public mutating func reselect(at fix: Fix) -> RotationUpdate {
         let refreshID = catalog.refreshIdentifierPrefix + String(state.reselections)
-        let selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID, incumbentPositions: monitoredPositions)
+        var selection = planner.select(at: fix, incumbents: state.monitored, refreshID: refreshID, incumbentPositions: monitoredPositions)
+        if selection.guarantee != .exact,
+            let fewer = cappedPlanner?.select(
+                at: fix, incumbents: state.monitored, refreshID: refreshID, incumbentPositions: monitoredPositions)
+        {
+            selection = fewer
+        }
+        if selection.guarantee != .exact, let refresh = selection.refresh, refresh.radiusMeters < refreshFloorMeters {
+            selection.refresh?.radiusMeters = min(refreshFloorMeters, configuration.maxRegionRadiusMeters)
+        }
         let diff = RegistrationDiff(
             from: state.monitored, previousPositions: monitoredPositions, previousRefresh: state.refresh, to: selection)
         monitoredPositions = selection.monitored.map(\.position)

@@ -74,10 +74,11 @@ public enum ServeCommand: Subcommand {
         place as a posterior over the places near it and "none of them" (protocol version 5;
         without --visits the lines are version 4's). The engine then asks for "network_fixes" at
         times (a Wi-Fi or cell position every "interval_s", GNSS off). --visit-budget (which implies
-        --visits) sets how much battery the engine's own location may cost: low-power, balanced or
-        responsive, or an average in mW. Under a number the engine gives up goals as its account
-        runs short, and says so in "given_up" (protocol version 6: "location" also says
-        "source":"network" when a one_fix may come from Wi-Fi or cell). --approach M (with --visits)
+        --visits) sets how much battery the engine's own location may cost: low-power, balanced (the
+        default), responsive or passages (GNSS kept on to enter every fence passed where the regions
+        cannot protect every place), or an average in mW. Under a number the engine gives up goals as
+        its account runs short, and says so in "given_up". "location" says "source":"network" when a
+        one_fix may come from Wi-Fi or cell (every preset but passages). --approach M (with --visits)
         registers each place smaller than M meters by a circle of M around it, an approach region
         the phone resolves: "start" operations then carry that radius, the platform's entry of it
         is no place event but a cue to look for a stop, and the fixes decide the place.

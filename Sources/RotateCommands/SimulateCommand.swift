@@ -83,7 +83,7 @@ public enum SimulateCommand: Subcommand {
         OptionSpec(
             "--visit-budget", value: VisitBudgetOption.valueName,
             help:
-                "With --platform: rotate's battery budget for store visits: a preset, or the average mW its own location may cost (balanced, giving up goals as the budget runs short).",
+                "With --platform: rotate's battery budget for store visits: a stop-first preset (low-power, balanced, responsive), passages (GNSS to enter every fence passed), or the average mW its own location may cost (passages, giving up goals as the budget runs short).",
             default: "balanced"),
         OptionSpec(
             "--approach", value: "M",

@@ -3,13 +3,13 @@ import PlatformFacts
 import RotateJSON
 
 /// The value of `--visit-budget`: a preset (`VisitBudget`) or an average power the engine may
-/// spend on location, mW (the `balanced` preset held to it: `EnergyBudget`).
+/// spend on location, mW (the `passages` preset held to it: `EnergyBudget`).
 enum VisitBudgetOption: Hashable {
     case preset(VisitBudget)
     case milliwatts(Double)
 
     /// The value's form in `--help`.
-    static let valueName = "low-power|balanced|responsive|milliwatts"
+    static let valueName = "low-power|balanced|responsive|passages|milliwatts"
     /// The range a budget in milliwatts must lie in: above zero, at most a GNSS receiver kept on
     /// four times over.
     static let milliwattRange = 0.001...1_000.0
@@ -23,7 +23,7 @@ enum VisitBudgetOption: Hashable {
         if let preset = VisitBudget(rawValue: text) { return .preset(preset) }
         guard let value = DecimalText.double(text), value.isFinite else {
             throw .usage(
-                "option '\(name)' must be low-power, balanced, responsive or a budget in milliwatts, got '\(text)'")
+                "option '\(name)' must be low-power, balanced, responsive, passages or a budget in milliwatts, got '\(text)'")
         }
         guard milliwattRange.contains(value) else {
             throw .usage(

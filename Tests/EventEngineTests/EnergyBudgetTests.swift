@@ -146,7 +146,7 @@ import Testing
         let budgeted = VisitSettings(budgetMilliwatts: milliwatts)
         let budget = try #require(budgeted.budget)
         let held = try Self.run(budgeted)
-        let free = try Self.run(VisitSettings())
+        let free = try Self.run(VisitSettings(budget: .passages))
         let allowance = budget.milliwatts / 1_000 * 18_000 + budget.capacityJoules + budget.oneFixJoules(fromNetwork: false)
         #expect(free.joules(budget) > allowance, "unbudgeted: \(free.joules(budget)) J")
         #expect(held.joules(budget) <= allowance, "budgeted: \(held.joules(budget)) J of \(allowance)")

@@ -164,6 +164,8 @@ import Testing
         rules.stillRadiusMeters = [60.0, 100, 150][seed % 3]
         rules.stillSeconds = [60.0, 100, 240][seed / 3 % 3]
         rules.motionSeconds = [25.0, 0][seed / 9 % 2]
+        // The wait for a confirmation's GNSS has its own test (`sparseFixesStillGiveGNSSItsChance`).
+        rules.confirmSeconds = 0
         settings.visits = rules
         var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
         let fixes = Self.trip(seed: UInt64(seed))
@@ -211,8 +213,10 @@ import Testing
     func firstArrivalIsTheStillnessRulesStop(seed: Int) throws {
         var settings = FenceMonitor.Settings()
         settings.visits = VisitSettings()
-        // The still rule alone: no wait for precise fixes to say the user is standing.
+        // The still rule alone: no wait for precise fixes to say the user is standing, nor for a
+        // confirmation's GNSS.
         settings.visits?.motionSeconds = 0
+        settings.visits?.confirmSeconds = 0
         var monitor = try FenceMonitor(catalog: Self.catalog(seed: 1), configuration: RotationConfiguration(), settings: settings)
         var rule = StillnessRule(radiusMeters: 100, durationSeconds: 100, anchor: .firstFix, leaving: .twoFixesThirtySeconds)
         var stopped: (since: Double, at: Double)?
@@ -281,12 +285,22 @@ import Testing
                 id: "s\(i)", coordinate: Self.origin.destination(bearingDegrees: 90, distanceMeters: Double(i) * 2_000), radiusMeters: 200)
         }
         let catalog = try PlaceCatalog(places: places)
+        for passages in [false, true] {
+            try entryBurst(catalog: catalog, passages: passages)
+        }
+    }
+
+    /// `anEntryAsksForABurstUntilTheVisit` stop-first (fixes every `cueIntervalSeconds` until
+    /// two stay) or for passages (the burst at once).
+    func entryBurst(catalog: PlaceCatalog, passages: Bool) throws {
         var settings = FenceMonitor.Settings()
-        var rules = VisitSettings()
+        var rules = VisitSettings(budget: passages ? .passages : .balanced)
         rules.burstIntervalSeconds = 15
+        rules.cueIntervalSeconds = 35
         // GNSS to confirm a stay has its own test.
         rules.confirmSeconds = 0
         settings.visits = rules
+        let cue = passages ? 15 : rules.cueIntervalSeconds
         for stays in [true, false] {
             var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
             _ = monitor.handle(
@@ -297,7 +311,7 @@ import Testing
             #expect(!quiet.keepsGNSSOn, "exact: \(quiet)")
             let entry = monitor.handle(.region(RegionReport(regionID: "s0", kind: .entry, timeSeconds: 100)))
             #expect(entry.placeEvents.map(\.kind) == [.entry])
-            #expect(entry.location == .networkFixes(intervalSeconds: 15))
+            #expect(entry.location == .networkFixes(intervalSeconds: cue))
             var time = 100.0
             var arrived = false
             while time < 600 {
@@ -317,7 +331,8 @@ import Testing
                     let settling = (monitor.state.stay?.count ?? 0) >= 2
                     #expect(request == .networkFixes(intervalSeconds: settling ? 15 : rules.watchIntervalSeconds), "t \(time): \(request)")
                 } else {
-                    #expect(request == .networkFixes(intervalSeconds: 15), "t \(time): \(request)")
+                    let settling = (monitor.state.stay?.count ?? 0) >= 2
+                    #expect(request == .networkFixes(intervalSeconds: settling ? 15 : cue), "t \(time): \(request)")
                 }
             }
             #expect(arrived == stays)
@@ -339,6 +354,7 @@ import Testing
         var settings = FenceMonitor.Settings()
         var rules = VisitSettings()
         rules.burstIntervalSeconds = 15
+        rules.cueIntervalSeconds = 35
         rules.confirmSeconds = 0
         settings.visits = rules
         // 30 m and 400 m from the edge of s0; a fix's reach is 1.5 × 30 m.
@@ -352,8 +368,9 @@ import Testing
             let moving = monitor.handle(.motion(MotionReport(.moving, timeSeconds: 80)))
             #expect(moving.ignored == nil && moving.location == quiet && monitor.state.cue == nil)
             let still = monitor.handle(.motion(MotionReport(.still, source: .visit, timeSeconds: 100)))
-            #expect(still.location == .networkFixes(intervalSeconds: 15))
+            #expect(still.location == .networkFixes(intervalSeconds: 35))
             let next = monitor.handle(.fix(Fix(spot, accuracyMeters: 30, timestampSeconds: 115), source: .network))
+            // Near a place the two fixes stay: the burst.
             #expect(next.location == (near ? .networkFixes(intervalSeconds: 15) : quiet), "near \(near): \(next.location)")
         }
         var entered = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
@@ -393,7 +410,7 @@ import Testing
             let entry = monitor.handle(.region(RegionReport(regionID: "cafe", kind: .entry, timeSeconds: 100)))
             #expect(entry.placeEvents.map(\.kind) == (approach ? [] : [.entry]), "approach \(approach)")
             #expect(monitor.state.cue == VisitCue(seconds: 100, placeID: "cafe"))
-            #expect(entry.location == .networkFixes(intervalSeconds: VisitSettings().burstIntervalSeconds))
+            #expect(entry.location == .networkFixes(intervalSeconds: VisitSettings().cueIntervalSeconds))
             guard approach else { continue }
             var visits: [VisitEvent] = []
             var events: [PlaceEvent] = []
@@ -457,14 +474,14 @@ import Testing
         return try PlaceCatalog(places: places)
     }
 
-    /// Where the regions ask for continuous GNSS: driving at 20 m/s (a stay left faster than
+    /// Where the regions ask for continuous GNSS (`passages`): driving at 20 m/s (a stay left faster than
     /// 8 m/s) the engine asks for network fixes instead; parked, the burst and then the visit's
     /// own request, GNSS for the visit's first `settleSeconds` and network fixes after; a fix
     /// beyond the stay brings GNSS back. With `drivingSpeedMetersPerSecond` nil, GNSS all along.
     @Test(arguments: [true, false])
     func drivingAndLongVisitsTurnGNSSOff(drivingRule: Bool) throws {
         var settings = FenceMonitor.Settings()
-        var rules = VisitSettings()
+        var rules = VisitSettings(budget: .passages)
         if !drivingRule { rules.drivingSpeedMetersPerSecond = nil }
         settings.visits = rules
         var monitor = try FenceMonitor(catalog: Self.crowdedCatalog(), configuration: RotationConfiguration(), settings: settings)
@@ -517,7 +534,7 @@ import Testing
     /// (300 m, where the stay ends), not after a second stay.
     @Test func aCarLeavingARedLightIsSeenDrivingAtOnce() throws {
         var settings = FenceMonitor.Settings()
-        settings.visits = VisitSettings()
+        settings.visits = VisitSettings(budget: .passages)
         var monitor = try FenceMonitor(catalog: Self.crowdedCatalog(), configuration: RotationConfiguration(), settings: settings)
         let light = Self.origin.destination(bearingDegrees: 270, distanceMeters: 1_400)
         var time = 0.0
@@ -540,32 +557,53 @@ import Testing
     /// three requests in four.
     @Test func budgetPresetsSetTheirParameters() throws {
         let defaults = VisitSettings()
+        #expect(!defaults.passages && defaults.networkWakeFix && defaults.refreshFloorMeters > 0)
         var low = defaults
-        low.passages = false
-        low.networkWakeFix = true
         low.confirmSeconds = 0
+        low.stillSeconds = 140
+        low.cueIntervalSeconds = 60
+        low.watchIntervalSeconds = 120
+        low.visitIntervalSeconds = 300
         var responsive = defaults
-        responsive.drivingSpeedMetersPerSecond = nil
-        responsive.settleSeconds = .infinity
+        responsive.cueIntervalSeconds = defaults.burstIntervalSeconds
+        responsive.watchIntervalSeconds = 60
+        responsive.visitIntervalSeconds = 120
+        var passages = defaults
+        passages.passages = true
+        passages.networkWakeFix = false
+        passages.watchIntervalSeconds = 60
+        passages.visitIntervalSeconds = 120
         #expect(VisitSettings(budget: .balanced) == defaults)
         #expect(VisitSettings(budget: .lowPower) == low)
         #expect(VisitSettings(budget: .responsive) == responsive)
-        for (budget, gnss) in [(VisitBudget.lowPower, false), (.responsive, true)] {
+        #expect(VisitSettings(budget: .passages) == passages)
+        // A walk through the crowded places, where the regions cannot protect every place: only
+        // `passages` keeps GNSS on for the fences passed, and only stop-first presets widen the
+        // refresh region to their floor.
+        for budget in VisitBudget.allCases {
             var settings = FenceMonitor.Settings()
             settings.visits = VisitSettings(budget: budget)
             var monitor = try FenceMonitor(catalog: Self.crowdedCatalog(), configuration: RotationConfiguration(), settings: settings)
-            let road = Self.origin.destination(bearingDegrees: 270, distanceMeters: 1_400)
+            let road = Self.origin.destination(bearingDegrees: 270, distanceMeters: 700)
             var requests: [LocationRequest] = []
+            var radii: [Double] = []
             var time = 0.0
-            while time < 120 {
-                let fix = Fix(road.destination(bearingDegrees: 90, distanceMeters: 20 * time), accuracyMeters: 5, timestampSeconds: time)
-                let request = monitor.handle(.fix(fix, source: .continuous)).location
-                if time > 0, request != .oneFix { requests.append(request) }
-                if case .networkFixes(let interval) = request { time += interval } else { time += 1 }
+            while time < 1_000 {
+                let fix = Fix(road.destination(bearingDegrees: 90, distanceMeters: 1.4 * time), accuracyMeters: 5, timestampSeconds: time)
+                let output = monitor.handle(.fix(fix, source: budget == .passages ? .continuous : .network))
+                if time > 0, output.location != .oneFix { requests.append(output.location) }
+                if output.guarantee != .exact, let refresh = monitor.rotator.state.refresh { radii.append(refresh.radiusMeters) }
+                if case .networkFixes(let interval) = output.location { time += interval } else { time += 1 }
             }
-            // Where the regions protect every place (the drive's ends) no budget keeps GNSS on.
             let withGNSS = requests.filter(\.keepsGNSSOn).count
-            #expect(!requests.isEmpty && (gnss ? withGNSS * 4 >= requests.count * 3 : withGNSS == 0), "\(budget): \(requests)")
+            #expect(!requests.isEmpty && !radii.isEmpty, "\(budget)")
+            if budget == .passages {
+                #expect(withGNSS * 4 >= requests.count * 3, "\(budget): \(requests)")
+                #expect(radii.contains { $0 < defaults.refreshFloorMeters }, "\(budget): \(radii)")
+            } else {
+                #expect(withGNSS * 4 < requests.count, "\(budget): \(requests)")
+                #expect(radii.allSatisfy { $0 >= defaults.refreshFloorMeters }, "\(budget): \(radii)")
+            }
         }
     }
 
@@ -614,6 +652,44 @@ import Testing
             #expect((gnss.last ?? 0) - begun < rules.preciseWithinSeconds, "\(gnss)")
         }
         #expect(gnss.allSatisfy { $0 <= arrived })
+    }
+
+    /// Network fixes 110 s apart reach the stay's length at the fix that begins its confirmation:
+    /// the arrival waits for GNSS (outdoors until its precise fixes have said the user stands,
+    /// indoors `preciseWithinSeconds`), rather than coming at that fix unconfirmed.
+    @Test(arguments: [true, false])
+    func sparseFixesStillGiveGNSSItsChance(outdoors: Bool) throws {
+        let catalog = try PlaceCatalog(places: [
+            Place(id: "west", coordinate: Self.origin.destination(bearingDegrees: 270, distanceMeters: 20), radiusMeters: 60),
+            Place(id: "east", coordinate: Self.origin.destination(bearingDegrees: 90, distanceMeters: 20), radiusMeters: 60),
+        ])
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        let rules = try #require(settings.visits)
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+        var time = 0.0
+        var gnss: [Double] = []
+        var arrival: Double?
+        while time < 600, arrival == nil {
+            let asked = monitor.locationRequest()
+            // The wake fix comes from the network (`networkWakeFix`).
+            let precise = asked.keepsGNSSOn && asked != .oneFix && outdoors
+            let fix = Fix(
+                Self.origin.destination(bearingDegrees: time * 47, distanceMeters: precise ? 3 : 25), accuracyMeters: precise ? 6 : 65,
+                timestampSeconds: time)
+            let output = monitor.handle(.fix(fix, source: asked.keepsGNSSOn ? .continuous : .network))
+            if output.visits.contains(where: { $0.kind == .arrival }) { arrival = time }
+            if output.location.keepsGNSSOn { gnss.append(time) }
+            time += output.location.keepsGNSSOn ? 1 : 110
+        }
+        let arrived = try #require(arrival)
+        let begun = try #require(gnss.first, "no GNSS before the arrival at \(arrived) s")
+        #expect(begun >= rules.stillSeconds - rules.confirmSeconds && begun < arrived)
+        if outdoors {
+            #expect(arrived - begun >= rules.motionSeconds, "GNSS from \(begun) s, arrival at \(arrived) s")
+        } else {
+            #expect(arrived - begun >= rules.preciseWithinSeconds && arrived - begun <= rules.preciseWithinSeconds + 1)
+        }
     }
 
     /// Precise fixes tell a walker who waited at a crossing inside a fence from a user standing

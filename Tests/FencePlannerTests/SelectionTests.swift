@@ -156,3 +156,69 @@ import Testing
         #expect(counts[1] > 0 && counts[0] > 0, "the fixture should mix exact and degraded selections")
     }
 }
+
+@Suite struct RefreshFloorTests {
+    /// With a refresh floor, a selection that is not exact registers its refresh region at least
+    /// the floor wide (never past the largest region), and an exact one keeps the planner's safe
+    /// radius; the places, the guarantee and its fallback distance are the planner's either way.
+    @Test func theFloorWidensOnlySelectionsThatAreNotExact() throws {
+        let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 3_000, radii: 50...150, seed: 41)
+        var rng = SplitMix64(seed: 43)
+        let center = Coordinate(validLatitude: 45.8, longitude: 15.97)
+        let config = RotationConfiguration(marginMeters: 40, maxRegionRadiusMeters: 180)
+        var planner = try RotationPlanner(catalog: catalog, configuration: config)
+        var widened = 0, kept = 0
+        for _ in 0..<300 {
+            let position = SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 3_000, using: &rng)
+            var rotator = try FenceRotator(catalog: catalog, configuration: config)
+            rotator.refreshFloorMeters = 250
+            let update = rotator.reselect(at: Fix(position))
+            let plain = planner.select(at: Fix(position), refreshID: update.selection.refresh?.id ?? "refresh-0")
+            #expect(update.selection.fences == plain.fences)
+            #expect(update.selection.guarantee == plain.guarantee)
+            let radius = try #require(update.selection.refresh?.radiusMeters)
+            let safe = try #require(plain.refresh?.radiusMeters)
+            if plain.guarantee == .exact {
+                #expect(radius == safe)
+                kept += 1
+            } else {
+                #expect(radius == 180, "floor 250 m capped at the largest region, 180 m")
+                #expect(rotator.state.refresh?.radiusMeters == 180)
+                widened += 1
+            }
+        }
+        #expect(widened > 0 && kept > 0, "the fixture should mix exact and degraded selections")
+    }
+
+    /// With `placesWhereNotExact`, a selection that is not exact monitors the nearest that many
+    /// places by edge (what a planner with that many slots selects there), and an exact one
+    /// every slot.
+    @Test func selectionsThatAreNotExactMonitorFewerPlaces() throws {
+        let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 3_000, radii: 50...150, seed: 41)
+        var rng = SplitMix64(seed: 44)
+        let center = Coordinate(validLatitude: 45.8, longitude: 15.97)
+        let config = RotationConfiguration(limit: 30, marginMeters: 150)
+        var capped = config
+        capped.limit = 5 + config.headroom + 1
+        var full = try RotationPlanner(catalog: catalog, configuration: config)
+        var few = try RotationPlanner(catalog: catalog, configuration: capped)
+        var fewer = 0, all = 0
+        for _ in 0..<300 {
+            let position = SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 3_000, using: &rng)
+            var rotator = try FenceRotator(catalog: catalog, configuration: config)
+            rotator.placesWhereNotExact = 5
+            let update = rotator.reselect(at: Fix(position))
+            let id = update.selection.refresh?.id ?? "refresh-0"
+            let plain = full.select(at: Fix(position), refreshID: id)
+            if plain.guarantee == .exact {
+                #expect(update.selection == plain)
+                all += 1
+            } else {
+                #expect(update.selection == few.select(at: Fix(position), refreshID: id))
+                #expect(update.selection.fences.count == 5)
+                fewer += 1
+            }
+        }
+        #expect(fewer > 0 && all > 0, "the fixture should mix exact selections and others")
+    }
+}

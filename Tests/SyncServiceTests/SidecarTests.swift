@@ -290,9 +290,9 @@ import Testing
 
 extension SidecarTests {
     /// Under a battery budget (protocol version 6) a `one_fix` a Wi-Fi position can answer says
-    /// `"source":"network"` (low-power), and while the budget gives goals up every answer lists
-    /// them in `given_up`, in order (a budget of 0.01 mW, spent by the first fix); with the
-    /// defaults neither key appears.
+    /// `"source":"network"` (every preset but `passages`), and while the budget gives goals up
+    /// every answer lists them in `given_up`, in order (a budget of 0.01 mW, spent by the first
+    /// fix); with no budget `given_up` never appears.
     @Test func aBudgetSaysWhereTheOneFixComesFromAndWhatItGivesUp() throws {
         let catalog = PlannerFixtures.catalog(count: 300, sideMeters: 3_000, radii: 40...120, seed: 12)
         let configuration = RotationConfiguration(limit: 10, headroom: 1)
@@ -318,8 +318,11 @@ extension SidecarTests {
             return objects
         }
         func location(_ object: [String: Any]) -> [String: Any] { object["location"] as? [String: Any] ?? [:] }
+        let passages = try answers(VisitSettings(budget: .passages))
+        #expect(location(passages[1])["request"] as? String == "one_fix" && location(passages[1])["source"] == nil)
+        #expect(passages.allSatisfy { $0["given_up"] == nil })
         let balanced = try answers(VisitSettings())
-        #expect(location(balanced[1])["request"] as? String == "one_fix" && location(balanced[1])["source"] == nil)
+        #expect(location(balanced[1])["request"] as? String == "one_fix" && location(balanced[1])["source"] as? String == "network")
         #expect(balanced.allSatisfy { $0["given_up"] == nil })
         let lowPower = try answers(VisitSettings(budget: .lowPower))
         #expect(location(lowPower[1])["request"] as? String == "one_fix" && location(lowPower[1])["source"] as? String == "network")
