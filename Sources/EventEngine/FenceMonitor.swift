@@ -417,7 +417,10 @@ public struct FenceMonitor: Sendable {
         if state.stay?.arrival?.placeID == nil, state.cue?.placeID != nil || state.tracks.contains(where: \.inside) {
             return .networkFixes(intervalSeconds: settling ? rules.burstIntervalSeconds : rules.watchIntervalSeconds)
         }
-        guard case .continuous = regions else { return regions }
+        if case .continuous = regions {
+        } else if !rules.watchesEverywhere {
+            return regions
+        }
         if settling { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }
         return .networkFixes(intervalSeconds: arrived ? rules.visitIntervalSeconds : rules.watchIntervalSeconds)
     }

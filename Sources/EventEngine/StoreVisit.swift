@@ -168,6 +168,10 @@ public struct VisitSettings: Hashable, Sendable {
     /// Seconds between network fixes where the regions cannot protect every place, without
     /// GNSS and without a stay under way.
     public var watchIntervalSeconds = 90.0
+    /// Network fixes every `watchIntervalSeconds` where the regions protect every place too
+    /// (true), so that a visit does not wait for the platform's entry (Android delivers it about
+    /// two minutes late), or only where they cannot (false).
+    public var watchesEverywhere = false
     /// Seconds between network fixes during a visit (to see the departure): without GNSS, and
     /// where the regions cannot protect every place, where the engine would otherwise keep GNSS
     /// on for passages the user, still, does not make.
@@ -243,8 +247,9 @@ public struct VisitSettings: Hashable, Sendable {
 
     /// The defaults, set for `budget`: `balanced` is the defaults; `lowPower` confirms no stay
     /// with GNSS (`confirmSeconds` 0), so asks for longer stays (`stillSeconds` 140) and rarer
-    /// fixes (cue 60 s, watch 120 s, visit 300 s); `responsive` asks for its fixes sooner (the
-    /// cue's burst at once, watch 60 s, visit 120 s); `passages` keeps GNSS on for the fences a
+    /// fixes (cue 60 s, watch 120 s, visit 300 s); `responsive` reports visits sooner: stays of
+    /// 60 s, a network fix every 30 s wherever the regions are (`watchesEverywhere`), the cue's
+    /// burst at once, visit 120 s; `passages` keeps GNSS on for the fences a
     /// walker passes where the regions cannot protect every place (`passages` on, wake fixes
     /// from GNSS, watch 60 s, visit 120 s).
     public init(budget: VisitBudget) {
@@ -258,7 +263,9 @@ public struct VisitSettings: Hashable, Sendable {
         case .balanced: break
         case .responsive:
             cueIntervalSeconds = burstIntervalSeconds
-            watchIntervalSeconds = 60
+            watchIntervalSeconds = 30
+            watchesEverywhere = true
+            stillSeconds = 60
             visitIntervalSeconds = 120
         case .passages:
             passages = true
@@ -279,7 +286,8 @@ public enum VisitBudget: String, Hashable, Sendable, CaseIterable {
     /// every place, GNSS only confirms a stay whose place is uncertain; passages through fences
     /// there are not entered.
     case balanced
-    /// Stop-first with network fixes sooner, for visits reported sooner.
+    /// Stop-first with visits reported sooner: shorter stays, network fixes every 30 s
+    /// everywhere, more false visits.
     case responsive
     /// GNSS for the fences a walker passes where the regions cannot protect them, not at
     /// driving speed nor during a visit past its first 5 minutes: every fence passed is

@@ -566,7 +566,9 @@ import Testing
         low.visitIntervalSeconds = 300
         var responsive = defaults
         responsive.cueIntervalSeconds = defaults.burstIntervalSeconds
-        responsive.watchIntervalSeconds = 60
+        responsive.watchIntervalSeconds = 30
+        responsive.watchesEverywhere = true
+        responsive.stillSeconds = 60
         responsive.visitIntervalSeconds = 120
         var passages = defaults
         passages.passages = true
@@ -578,8 +580,8 @@ import Testing
         #expect(VisitSettings(budget: .responsive) == responsive)
         #expect(VisitSettings(budget: .passages) == passages)
         // A walk through the crowded places, where the regions cannot protect every place: only
-        // `passages` keeps GNSS on for the fences passed, and only stop-first presets widen the
-        // refresh region to their floor.
+        // `passages` keeps GNSS on for the fences passed (stop-first presets ask for it only to
+        // confirm a stay), and only stop-first presets widen the refresh region to their floor.
         for budget in VisitBudget.allCases {
             var settings = FenceMonitor.Settings()
             settings.visits = VisitSettings(budget: budget)
@@ -587,11 +589,15 @@ import Testing
             let road = Self.origin.destination(bearingDegrees: 270, distanceMeters: 700)
             var requests: [LocationRequest] = []
             var radii: [Double] = []
+            // GNSS asked for with no stay being confirmed: for passages.
+            var gnssForPassages = 0
             var time = 0.0
             while time < 1_000 {
                 let fix = Fix(road.destination(bearingDegrees: 90, distanceMeters: 1.4 * time), accuracyMeters: 5, timestampSeconds: time)
                 let output = monitor.handle(.fix(fix, source: budget == .passages ? .continuous : .network))
                 if time > 0, output.location != .oneFix { requests.append(output.location) }
+                let confirming = monitor.state.stay.map { $0.arrival == nil && $0.confirmSince != nil } ?? false
+                if time > 0, output.location.keepsGNSSOn, output.location != .oneFix, !confirming { gnssForPassages += 1 }
                 if output.guarantee != .exact, let refresh = monitor.rotator.state.refresh { radii.append(refresh.radiusMeters) }
                 if case .networkFixes(let interval) = output.location { time += interval } else { time += 1 }
             }
@@ -599,9 +605,10 @@ import Testing
             #expect(!requests.isEmpty && !radii.isEmpty, "\(budget)")
             if budget == .passages {
                 #expect(withGNSS * 4 >= requests.count * 3, "\(budget): \(requests)")
+                #expect(gnssForPassages * 2 >= requests.count, "\(budget): \(gnssForPassages) of \(requests.count)")
                 #expect(radii.contains { $0 < defaults.refreshFloorMeters }, "\(budget): \(radii)")
             } else {
-                #expect(withGNSS * 4 < requests.count, "\(budget): \(requests)")
+                #expect(gnssForPassages == 0, "\(budget): \(requests)")
                 #expect(radii.allSatisfy { $0 >= defaults.refreshFloorMeters }, "\(budget): \(radii)")
             }
         }
@@ -652,6 +659,33 @@ import Testing
             #expect((gnss.last ?? 0) - begun < rules.preciseWithinSeconds, "\(gnss)")
         }
         #expect(gnss.allSatisfy { $0 <= arrived })
+    }
+
+    /// Where the regions protect every place (an `exact` selection, nothing entered), the engine
+    /// asks for no fixes of its own, unless `watchesEverywhere` (`responsive`): then a network fix
+    /// every `watchIntervalSeconds`, so that a stop is seen before the platform's entry.
+    @Test func responsiveWatchesWhereTheRegionsProtectEveryPlace() throws {
+        let places = (0..<5).map { i in
+            Place(
+                id: "s\(i)", coordinate: Self.origin.destination(bearingDegrees: 90, distanceMeters: Double(i) * 2_000), radiusMeters: 200)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        for budget in VisitBudget.allCases {
+            var settings = FenceMonitor.Settings()
+            settings.visits = VisitSettings(budget: budget)
+            let rules = try #require(settings.visits)
+            var monitor = try FenceMonitor(
+                catalog: catalog, configuration: RotationConfiguration(limit: 4, headroom: 0), settings: settings)
+            let far = Self.origin.destination(bearingDegrees: 0, distanceMeters: 900)
+            let output = monitor.handle(.fix(Fix(far, accuracyMeters: 10, timestampSeconds: 0), source: .wakeFix))
+            #expect(output.guarantee == .exact)
+            let request = monitor.locationRequest()
+            if budget == .responsive {
+                #expect(request == .networkFixes(intervalSeconds: rules.watchIntervalSeconds), "\(budget)")
+            } else {
+                #expect(request == .significantChanges || request == LocationRequest.none, "\(budget): \(request)")
+            }
+        }
     }
 
     /// Network fixes 110 s apart reach the stay's length at the fix that begins its confirmation:
