@@ -9,8 +9,10 @@ import SpatialIndex
 /// needs out.
 ///
 /// - **What the platform monitors** is the rotator's selection (`FenceRotator`): the nearest
-///   places plus a refresh region, reselected on a fix outside it, on the fix after the platform
-///   reports leaving it, or on every fix while `degraded` or `saturated`.
+///   places plus a refresh region, reselected on a fix outside it or on the fix after the
+///   platform reports leaving it (while `degraded` or `saturated` its radius is the fallback
+///   distance, so nearly every fix; under a stop-first visit preset at least
+///   `VisitSettings.refreshFloorMeters`, with at most `VisitSettings.placesWhereNotExact` places).
 /// - **Deciding in-app.** Every trusted fix is checked against the places within reach (fence
 ///   edge within `Settings.reachSigmas` σ), registered or not, by the confident rule (`ConfidentRule`'s
 ///   rule, kept here as Codable state): enter when P(inside) stays above `enterProbability`, leave
