@@ -410,7 +410,13 @@ public struct FenceMonitor: Sendable {
         if let cue = state.cue, cue.moves < rules.burstMoves,
             (state.lastInputSeconds ?? cue.seconds) - cue.seconds <= rules.burstSeconds
         {
-            return .networkFixes(intervalSeconds: passages || settling ? rules.burstIntervalSeconds : rules.cueIntervalSeconds)
+            if passages || settling { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }
+            // Where the regions cannot protect every place the watch's fixes already look for
+            // stops, and there a cue is mostly a walker crossing clustered fences.
+            if case .continuous = regions {
+                return .networkFixes(intervalSeconds: max(rules.cueIntervalSeconds, rules.watchIntervalSeconds))
+            }
+            return .networkFixes(intervalSeconds: rules.cueIntervalSeconds)
         }
         // Inside a place (entered, not exited: in-app, or by the platform's region) with no visit
         // naming a place yet: a slower watch, so that a stop that begins after the burst is still

@@ -158,8 +158,9 @@ public struct VisitSettings: Hashable, Sendable {
     /// entered) and, without GNSS, once two fixes stayed.
     public var burstIntervalSeconds = 20.0
     /// Without `passages`, seconds between network fixes after a cue until two fixes stay (then
-    /// every `burstIntervalSeconds`): most cues where places cluster are pass-bys, and a stop
-    /// gives minutes.
+    /// every `burstIntervalSeconds`), where the regions protect every place; where they cannot,
+    /// the watch's (`watchIntervalSeconds`, if longer): there the watch already looks for stops,
+    /// and a cue is mostly a walker crossing clustered fences, whose fixes 90 s apart do not stay.
     public var cueIntervalSeconds = 40.0
     /// A cue's burst lasts at most this long without a visit, seconds.
     public var burstSeconds = 240.0

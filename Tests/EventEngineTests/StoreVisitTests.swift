@@ -661,6 +661,25 @@ import Testing
         #expect(gnss.allSatisfy { $0 <= arrived })
     }
 
+    /// Where the regions cannot protect every place, a cue asks for fixes no sooner than the
+    /// watch (there a cue is mostly a walker crossing clustered fences); where they can, every
+    /// `cueIntervalSeconds`.
+    @Test func aCueWhereTheRegionsCannotProtectEveryPlaceKeepsTheWatchsPace() throws {
+        for budget in [VisitBudget.lowPower, .balanced, .responsive] {
+            var settings = FenceMonitor.Settings()
+            settings.visits = VisitSettings(budget: budget)
+            let rules = try #require(settings.visits)
+            var monitor = try FenceMonitor(catalog: Self.crowdedCatalog(), configuration: RotationConfiguration(), settings: settings)
+            let start = monitor.handle(.fix(Fix(Self.origin, accuracyMeters: 65, timestampSeconds: 0), source: .wakeFix))
+            #expect(start.guarantee != .exact)
+            let place = try #require(monitor.rotator.state.monitored.first?.id)
+            _ = monitor.handle(.region(RegionReport(regionID: place, kind: .entry, timeSeconds: 10)))
+            #expect(monitor.state.cue != nil)
+            let pace = max(rules.cueIntervalSeconds, rules.watchIntervalSeconds)
+            #expect(monitor.locationRequest() == .networkFixes(intervalSeconds: pace), "\(budget)")
+        }
+    }
+
     /// Where the regions protect every place (an `exact` selection, nothing entered), the engine
     /// asks for no fixes of its own, unless `watchesEverywhere` (`responsive`): then a network fix
     /// every `watchIntervalSeconds`, so that a stop is seen before the platform's entry.
