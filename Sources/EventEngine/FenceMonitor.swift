@@ -224,9 +224,9 @@ public struct FenceMonitor: Sendable {
             return finish(output, at: state.lastInputSeconds ?? 0)
         }
         chargeBudget(until: time)
-        let stopFirst = visitRules.map { !$0.passages } ?? false
-        rotator.refreshFloorMeters = stopFirst ? visitRules?.refreshFloorMeters ?? 0 : 0
-        rotator.placesWhereNotExact = stopFirst ? visitRules?.placesWhereNotExact : nil
+        let stopFirst = visitRules.flatMap { $0.passages ? nil : $0 }
+        rotator.refreshFloorMeters = stopFirst?.refreshFloorMeters ?? 0
+        rotator.placesWhereNotExact = stopFirst?.placesWhereNotExact
         // A state resumed over another catalog version may track places that are gone or were
         // redefined: their visits end now.
         if trackPositions.contains(-1) { endTracksNotInCatalog(at: time, into: &output) }
@@ -376,6 +376,8 @@ public struct FenceMonitor: Sendable {
                 }
             }
         guard let rules = visitRules else { return regions }
+        // The regions cannot protect every place (or the user is inside one they do not hold).
+        let regionsAskForFixes = if case .continuous = regions { true } else { false }
         // A stay about to become a visit whose place its fixes leave uncertain: GNSS for its last
         // `confirmSeconds`, whose fixes (where the sky is in view) attribute it within meters and
         // tell a walker from a user standing; given up when no precise fix came within
@@ -397,8 +399,8 @@ public struct FenceMonitor: Sendable {
         // no GNSS for passages, a network fix every `visitIntervalSeconds` to see the departure;
         // a fix beyond the stay brings GNSS back at once. Before, GNSS stays on: a wait at a
         // crossing that became a visit ends within minutes, and the walker then passes fences.
-        if case .continuous = regions, settled(rules) { return .networkFixes(intervalSeconds: rules.visitIntervalSeconds) }
-        if passages, !driving, case .continuous = regions { return regions }
+        if regionsAskForFixes, settled(rules) { return .networkFixes(intervalSeconds: rules.visitIntervalSeconds) }
+        if passages, !driving, regionsAskForFixes { return regions }
         // Near a place registered by its approach region (entered, per the platform, and the
         // last fix within it): only fixes can see a passage through the place's own fence, so
         // GNSS while a walker is there, until a visit has lasted `settleSeconds`.
@@ -413,9 +415,7 @@ public struct FenceMonitor: Sendable {
             if passages || settling { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }
             // Where the regions cannot protect every place the watch's fixes already look for
             // stops, and there a cue is mostly a walker crossing clustered fences.
-            if case .continuous = regions {
-                return .networkFixes(intervalSeconds: max(rules.cueIntervalSeconds, rules.watchIntervalSeconds))
-            }
+            if regionsAskForFixes { return .networkFixes(intervalSeconds: max(rules.cueIntervalSeconds, rules.watchIntervalSeconds)) }
             return .networkFixes(intervalSeconds: rules.cueIntervalSeconds)
         }
         // Inside a place (entered, not exited: in-app, or by the platform's region) with no visit
@@ -425,10 +425,7 @@ public struct FenceMonitor: Sendable {
         if state.stay?.arrival?.placeID == nil, state.cue?.placeID != nil || state.tracks.contains(where: \.inside) {
             return .networkFixes(intervalSeconds: settling ? rules.burstIntervalSeconds : rules.watchIntervalSeconds)
         }
-        if case .continuous = regions {
-        } else if !rules.watchesEverywhere {
-            return regions
-        }
+        guard regionsAskForFixes || rules.watchesEverywhere else { return regions }
         if settling { return .networkFixes(intervalSeconds: rules.burstIntervalSeconds) }
         return .networkFixes(intervalSeconds: arrived ? rules.visitIntervalSeconds : rules.watchIntervalSeconds)
     }

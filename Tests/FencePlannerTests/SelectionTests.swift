@@ -161,15 +161,20 @@ import Testing
     /// With a refresh floor, a selection that is not exact registers its refresh region at least
     /// the floor wide (never past the largest region), and an exact one keeps the planner's safe
     /// radius; the places, the guarantee and its fallback distance are the planner's either way.
-    @Test func theFloorWidensOnlySelectionsThatAreNotExact() throws {
+    /// 600 places of 50-150 m in a 3 km square, and 300 positions spread over it.
+    static func fixture(seed: UInt64) -> (catalog: PlaceCatalog, positions: [Coordinate]) {
         let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 3_000, radii: 50...150, seed: 41)
-        var rng = SplitMix64(seed: 43)
+        var rng = SplitMix64(seed: seed)
         let center = Coordinate(validLatitude: 45.8, longitude: 15.97)
+        return (catalog, (0..<300).map { _ in SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 3_000, using: &rng) })
+    }
+
+    @Test func theFloorWidensOnlySelectionsThatAreNotExact() throws {
+        let (catalog, positions) = Self.fixture(seed: 43)
         let config = RotationConfiguration(marginMeters: 40, maxRegionRadiusMeters: 180)
         var planner = try RotationPlanner(catalog: catalog, configuration: config)
         var widened = 0, kept = 0
-        for _ in 0..<300 {
-            let position = SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 3_000, using: &rng)
+        for position in positions {
             var rotator = try FenceRotator(catalog: catalog, configuration: config)
             rotator.refreshFloorMeters = 250
             let update = rotator.reselect(at: Fix(position))
@@ -194,17 +199,14 @@ import Testing
     /// places by edge (what a planner with that many slots selects there), and an exact one
     /// every slot.
     @Test func selectionsThatAreNotExactMonitorFewerPlaces() throws {
-        let catalog = PlannerFixtures.catalog(count: 600, sideMeters: 3_000, radii: 50...150, seed: 41)
-        var rng = SplitMix64(seed: 44)
-        let center = Coordinate(validLatitude: 45.8, longitude: 15.97)
+        let (catalog, positions) = Self.fixture(seed: 44)
         let config = RotationConfiguration(limit: 30, marginMeters: 150)
         var capped = config
         capped.limit = 5 + config.headroom + 1
         var full = try RotationPlanner(catalog: catalog, configuration: config)
         var few = try RotationPlanner(catalog: catalog, configuration: capped)
         var fewer = 0, all = 0
-        for _ in 0..<300 {
-            let position = SyntheticCoordinates.uniformInSquare(around: center, sideMeters: 3_000, using: &rng)
+        for position in positions {
             var rotator = try FenceRotator(catalog: catalog, configuration: config)
             rotator.placesWhereNotExact = 5
             let update = rotator.reselect(at: Fix(position))
