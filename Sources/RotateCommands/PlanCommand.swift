@@ -13,9 +13,11 @@ public enum PlanCommand: Subcommand {
     public static let discussion = """
         Reads the places and the walk (walk CSV, or GPX 1.0/1.1 track, route or waypoints), feeds
         every fix to a FenceRotator and checks the recorded path, densified to 1 m, against every
-        fence (the recorded positions stand for the true path). The margin defaults to the longest
-        step between two fixes of the walk plus --delay times the fastest speed, so that checking at
-        fixes covers what happens between them.
+        fence (the recorded positions stand for the true path). Fixes more than --gap seconds apart
+        are a recording gap: no path is assumed across it (no fence is entered or left between its
+        two fixes). The margin defaults to the longest step between two fixes of the walk, gaps
+        left out, plus --delay times the fastest speed, so that checking at fixes covers what
+        happens between them.
 
         The event engine (FenceMonitor) runs over the same fixes, each a continuous update, and
         decides the place events in-app and the store visits (a stay of 100 m for 100 s, the place
@@ -36,6 +38,7 @@ public enum PlanCommand: Subcommand {
             OptionSpec(
                 "--margin", value: "M", help: "Margin past the refresh edge, meters.", computedDefault: "longest walk step + delay x speed"),
             OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
+            OptionSpec("--gap", value: "S", help: "Fixes more than S seconds apart are a recording gap.", default: "120"),
         ] + Inputs.plannerOptions + [
             OptionSpec(
                 "--format", value: "ndjson|csv|geojson|svg|summary", help: "What to write.",
@@ -53,6 +56,7 @@ public enum PlanCommand: Subcommand {
     public struct Options: Equatable, Sendable {
         var places: Inputs.PlaceOptions
         var walkPath: String
+        var gapSeconds: Double
         /// Nil: the walk's longest step plus the delay times its fastest speed.
         var marginMeters: Double?
         var delaySeconds: Double
@@ -69,6 +73,7 @@ public enum PlanCommand: Subcommand {
     public static func parse(_ arguments: Arguments) throws(CommandError) -> Options {
         Options(
             places: try Inputs.requiredPlaces(arguments), walkPath: try arguments.text("--walk"),
+            gapSeconds: try arguments.double("--gap", in: 0.001...1e9),
             marginMeters: try arguments.doubleIfGiven("--margin", in: 0...1_000_000),
             delaySeconds: try arguments.double("--delay", in: 0...86_400),
             planner: try Inputs.configuration(arguments),
@@ -80,7 +85,7 @@ public enum PlanCommand: Subcommand {
     public static func run(_ options: Options, console: Console) throws(CommandError) {
         let places = try Inputs.places(options.places, console: console)
         let walkFile = try Inputs.walk(options.walkPath, strict: options.places.strict, console: console)
-        let walk = Walk(recorded: walkFile.fixes)
+        let walk = Walk(recorded: walkFile.fixes, gapSeconds: options.gapSeconds)
         let configuration = try Inputs.configuration(
             options.planner, marginMeters: options.marginMeters ?? walk.requiredMarginMeters(delaySeconds: options.delaySeconds))
         var rotator: FenceRotator
@@ -133,7 +138,8 @@ public enum PlanCommand: Subcommand {
             try TextOutput.emit(
                 summaryLines(
                     places: places, walkPath: options.walkPath, report: report, configuration: configuration,
-                    placeEvents: events.map(\.line), visits: visits.map(\.line), mapPath: options.mapPath, htmlPath: options.htmlPath),
+                    placeEvents: events.map(\.line), visits: visits.map(\.line), mapPath: options.mapPath, htmlPath: options.htmlPath,
+                    gaps: walk.gaps),
                 out: out, console: console)
         }
         if let htmlPath = options.htmlPath {
@@ -226,10 +232,17 @@ public enum PlanCommand: Subcommand {
         return lines
     }
 
+    /// ", 2 recording gaps (longest 106 min)", or nothing for a walk without one.
+    static func gapsText(_ gaps: [ClosedRange<Double>]) -> String {
+        guard let longest = gaps.map({ $0.upperBound - $0.lowerBound }).max() else { return "" }
+        let count = gaps.count == 1 ? "1 recording gap" : "\(TextFormat.grouped(gaps.count)) recording gaps"
+        return ", \(count) (longest \(TextFormat.fixed(longest / 60, decimals: 0)) min)"
+    }
+
     static func summaryLines(
         places: Inputs.LoadedPlaces, walkPath: String, report: OracleReport,
         configuration: RotationConfiguration, placeEvents: [PlanTrace.PlaceEvent], visits: [PlanTrace.Visit], mapPath: String?,
-        htmlPath: String? = nil
+        htmlPath: String? = nil, gaps: [ClosedRange<Double>] = []
     ) -> [String] {
         var exact = 0, degraded = 0, saturated = 0
         for recorded in report.updates {
@@ -241,7 +254,7 @@ public enum PlanCommand: Subcommand {
         }
         var lines = [
             "rotate plan: \(TextFormat.grouped(places.catalog.count)) places (\(places.path)), walk of \(TextFormat.grouped(report.fixes)) fixes, "
-                + "\(TextFormat.fixed(report.kilometers, decimals: 2)) km (\(walkPath))",
+                + "\(TextFormat.fixed(report.kilometers, decimals: 2)) km\(Self.gapsText(gaps)) (\(walkPath))",
             "slots          limit \(configuration.limit), headroom \(configuration.headroom): \(configuration.placeSlots) places + 1 refresh region",
             "margin         \(TextFormat.fixed(configuration.marginMeters, decimals: 1)) m; refresh radius at least \(TextFormat.fixed(configuration.minRefreshRadiusMeters, decimals: 0)) m for exact",
             "reselections   \(report.reselections) (\(TextFormat.fixed(report.perKilometer(report.reselections), decimals: 2)) per km): "

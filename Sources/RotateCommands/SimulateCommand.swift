@@ -67,6 +67,7 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--radius", value: "M", help: "Fence radius for --places rows without one.", default: "100"),
         OptionSpec("--strict", help: "Fail on the first bad row of --places or --walk."),
         OptionSpec("--walk", value: "FILE", help: "Replay this walk (CSV or GPX) once instead of generated walks."),
+        OptionSpec("--gap", value: "S", help: "With --walk: fixes more than S seconds apart are a recording gap.", default: "120"),
         OptionSpec(
             "--stops", value: "FILE",
             help:
@@ -145,6 +146,7 @@ public enum SimulateCommand: Subcommand {
         var scenario: Simulation.Scenario
         var places: Inputs.PlaceOptions?
         var walkPath: String?
+        var gapSeconds: Double
         var stopsPath: String?
         var strict: Bool
         /// Nil with `--platform none`.
@@ -223,6 +225,7 @@ public enum SimulateCommand: Subcommand {
             platformName == "none" ? nil : try self.platform(platformName, strategies: strategies, scenario: scenario, arguments)
         return Options(
             scenario: scenario, places: try Inputs.PlaceOptions(arguments), walkPath: arguments.string("--walk"),
+            gapSeconds: try arguments.double("--gap", in: 0.001...1e9),
             stopsPath: try stopsPath(arguments, platformName: platformName),
             strict: arguments.flag("--strict"), platform: platform, compare: compare, minimumRecall120: minimumRecall120,
             minimumStopRecall5: minimumStopRecall5, maximumFalseVisits: maximumFalseVisits,
@@ -354,7 +357,7 @@ public enum SimulateCommand: Subcommand {
         var walkFile: WalkFile?
         if let walkPath = options.walkPath {
             let file = try Inputs.walk(walkPath, strict: options.strict, console: console)
-            let walk = Walk(recorded: file.fixes)
+            let walk = Walk(recorded: file.fixes, gapSeconds: options.gapSeconds)
             fileWalk = walk
             walkFile = file
             scenario.walks = 1

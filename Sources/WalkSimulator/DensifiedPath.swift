@@ -6,7 +6,8 @@ import Geodesy
 ///
 /// Step `i` runs from sample `i` toward sample `i + 1` and holds `pointCount(ofStep: i)` points:
 /// sample `i` itself, then points at equal fractions of the step, the next sample excluded (it
-/// opens the next step). The last sample's step is that sample alone. Times are interpolated
+/// opens the next step). The last sample's step is that sample alone, and so is a recording
+/// gap's (`Walk.gapSeconds`). Times are interpolated
 /// linearly between the samples' times (even speed along a step). The visit oracle and the
 /// missed-fence oracle both walk this one sequence, so a point counted inside a fence by one is
 /// counted inside by the other.
@@ -18,20 +19,26 @@ package struct DensifiedPath: Sendable {
     /// Longest distance between two consecutive points, meters.
     package let spacingMeters: Double
 
+    /// Steps longer than this in time are recording gaps (`Walk.gapSeconds`), seconds.
+    package let gapSeconds: Double?
+
     package init(_ walk: Walk, path: TruePath, spacingMeters: Double) {
         precondition(spacingMeters > 0, "DensifiedPath: spacing must be positive")
         self.path = path
         timesSeconds = walk.samples.map(\.timeSeconds)
         self.spacingMeters = spacingMeters
+        gapSeconds = walk.gapSeconds
     }
 
     /// Number of samples (and of steps).
     package var stepCount: Int { path.vectors.count }
 
-    /// How many points step `i` holds: 1 for the last sample, otherwise the step's length over
-    /// the spacing, rounded up (at least 1).
+    /// How many points step `i` holds: 1 for the last sample and for a recording gap (its
+    /// sample alone: no path is invented across it), otherwise the step's length over the
+    /// spacing, rounded up (at least 1).
     package func pointCount(ofStep i: Int) -> Int {
         guard i + 1 < path.vectors.count else { return 1 }
+        if let gapSeconds, timesSeconds[i + 1] - timesSeconds[i] > gapSeconds { return 1 }
         return max(1, Int((path.stepMeters[i] / spacingMeters).rounded(.up)))
     }
 

@@ -25,16 +25,44 @@ public struct Walk: Hashable, Sendable {
     public var samples: [Sample]
     /// The walk's kind, for reports.
     public var kind: WalkKind
+    /// Consecutive samples further apart in time than this are a recording gap, seconds (nil:
+    /// the walk has none). Nothing is known of the path across a gap: the oracles invent none
+    /// (`DensifiedPath`: no fence is entered or left between the two samples, so a fence the
+    /// user is inside on both sides holds one visit through the gap), and the margin a walk
+    /// needs is measured on its steps that are not gaps (`longestStepMeters`).
+    public var gapSeconds: Double?
 
-    public init(samples: [Sample], kind: WalkKind) {
+    public init(samples: [Sample], kind: WalkKind, gapSeconds: Double? = nil) {
         self.samples = samples
         self.kind = kind
+        self.gapSeconds = gapSeconds
     }
 
     /// A recorded walk as the oracle replays it: the fixes' positions stand for the true path, at
-    /// their timestamps (0 when a fix has none).
-    public init(recorded fixes: [Fix]) {
-        self.init(samples: fixes.map { Sample(timeSeconds: $0.timestampSeconds ?? 0, truePosition: $0.coordinate, fix: $0) }, kind: .walk)
+    /// their timestamps (0 when a fix has none); fixes more than `gapSeconds` apart are a
+    /// recording gap (`Walk.recordingGapSeconds` unless given; nil: none).
+    public init(recorded fixes: [Fix], gapSeconds: Double? = Walk.recordingGapSeconds) {
+        self.init(
+            samples: fixes.map { Sample(timeSeconds: $0.timestampSeconds ?? 0, truePosition: $0.coordinate, fix: $0) }, kind: .walk,
+            gapSeconds: gapSeconds)
+    }
+
+    /// A recorded walk's default gap, seconds: 120. Recorders log every 1-5 s, and a phone that
+    /// throttles a background app still gives a position about once a minute; real recordings
+    /// stop for 5 minutes to hours indoors, with the phone in a bag or the app stopped
+    /// (../shared/research/stops.md), and no walker's path over that long can be told from its
+    /// ends.
+    public static let recordingGapSeconds = 120.0
+
+    /// Whether the step from sample `i` to sample `i + 1` is a recording gap (`gapSeconds`).
+    public func isGap(afterSample i: Int) -> Bool {
+        guard let gapSeconds, i + 1 < samples.count else { return false }
+        return samples[i + 1].timeSeconds - samples[i].timeSeconds > gapSeconds
+    }
+
+    /// The recording gaps, each as the times of the samples around it, seconds.
+    public var gaps: [ClosedRange<Double>] {
+        samples.indices.dropLast().filter(isGap(afterSample:)).map { samples[$0].timeSeconds...samples[$0 + 1].timeSeconds }
     }
 
     /// Length of the true path in meters (great-circle steps between samples).
@@ -42,21 +70,26 @@ public struct Walk: Hashable, Sendable {
         zip(samples, samples.dropFirst()).reduce(0) { $0 + $1.0.truePosition.distance(to: $1.1.truePosition) }
     }
 
-    /// The longest distance between two consecutive samples, meters.
+    /// The longest distance between two consecutive samples, meters, recording gaps left out.
     public var longestStepMeters: Double {
-        zip(samples, samples.dropFirst()).reduce(0) { max($0, $1.0.truePosition.distance(to: $1.1.truePosition)) }
+        samples.indices.dropLast().reduce(0) { longest, i in
+            isGap(afterSample: i) ? longest : max(longest, samples[i].truePosition.distance(to: samples[i + 1].truePosition))
+        }
     }
 
-    /// The fastest speed between two consecutive samples with distinct times, m/s.
+    /// The fastest speed between two consecutive samples with distinct times, m/s, recording
+    /// gaps left out.
     public var fastestSpeedMetersPerSecond: Double {
-        zip(samples, samples.dropFirst()).reduce(0) { fastest, pair in
-            let dt = pair.1.timeSeconds - pair.0.timeSeconds
-            return dt > 0 ? max(fastest, pair.0.truePosition.distance(to: pair.1.truePosition) / dt) : fastest
+        samples.indices.dropLast().reduce(0) { fastest, i in
+            let dt = samples[i + 1].timeSeconds - samples[i].timeSeconds
+            guard dt > 0, !isGap(afterSample: i) else { return fastest }
+            return max(fastest, samples[i].truePosition.distance(to: samples[i + 1].truePosition) / dt)
         }
     }
 
     /// The margin a recorded walk needs when the planner is only checked at its samples: its
-    /// longest step, plus the distance covered at its fastest speed during `delaySeconds`.
+    /// longest step, plus the distance covered at its fastest speed during `delaySeconds`
+    /// (recording gaps left out: after one the first fix reselects, as after a restart).
     public func requiredMarginMeters(delaySeconds: Double) -> Double {
         longestStepMeters + delaySeconds * fastestSpeedMetersPerSecond
     }

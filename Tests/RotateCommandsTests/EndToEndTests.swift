@@ -39,6 +39,26 @@ import Testing
         #expect(result.err.contains("500 rows read, 500 accepted, 0 rejected"))
     }
 
+    /// The bundled walk with 1.5 km of it unrecorded, a gap of 100 minutes between its fixes: the gap is
+    /// no step (a 1.4 m margin, no miss, the summary names it); taken as one (`--gap` longer than
+    /// it) it needs a 1.5 km margin.
+    @Test func planTreatsARecordingGapAsAGap() throws {
+        let rows = try String(contentsOfFile: walk, encoding: .utf8).split(separator: "\n")
+        var lines = [String(rows[0])]
+        for (index, row) in rows.dropFirst().enumerated() where !(1_000..<2_070).contains(index) {
+            var fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if index >= 2_070 { fields[0] = String(Int(try #require(Double(fields[0]))) + 4_929) }
+            lines.append(fields.joined(separator: ","))
+        }
+        let gapped = try write(lines.joined(separator: "\n") + "\n", "gap.csv")
+        let trace = try PlanTrace.parse(try run(["plan", "--places", shops, "--walk", gapped, "--format", "ndjson"]).out)
+        #expect(trace.config.marginMeters < 2 && trace.summary.missed == 0)
+        let summary = try run(["plan", "--places", shops, "--walk", gapped, "--format", "summary"])
+        #expect(summary.out.contains("1 recording gap (longest 100 min)"), "\(summary.out)")
+        let asPath = try PlanTrace.parse(try run(["plan", "--places", shops, "--walk", gapped, "--gap", "7000", "--format", "ndjson"]).out)
+        #expect(asPath.config.marginMeters > 1_400)
+    }
+
     @Test func planSummaryAndMap() throws {
         let map = temporary("map.svg")
         let result = try run(["plan", "--places", shops, "--walk", walk, "--format", "summary", "--map", map])

@@ -110,6 +110,43 @@ struct NaivePlanner: FenceRotating {
         #expect(try rowScenario(margin: 25, speed: 25, delay: 0).misses.isEmpty)
     }
 
+    /// A recording with a 100-minute gap, across which the user moved 1.5 km along the row: the
+    /// margin it needs is its 1.4 m step, not the jump, and with it the planner misses nothing
+    /// (the first fix after the gap reselects). Taken as a path, the jump would need a 1.5 km
+    /// margin, and the small one misses the fences of the row it crosses.
+    @Test func aRecordingGapNeedsNoMarginAndMissesNothing() throws {
+        let places = (0..<40).map {
+            Place(
+                id: "row\($0)", coordinate: origin.destination(bearingDegrees: 90, distanceMeters: 137 * Double($0 + 1)), radiusMeters: 40)
+        }
+        let catalog = try PlaceCatalog(places: places)
+        var rng = SplitMix64(seed: 3)
+        let straight = WalkGenerator.along(
+            [origin, origin.destination(bearingDegrees: 90, distanceMeters: 5_500)],
+            speedMetersPerSecond: 1.4, fixes: FixModel(intervalSeconds: 1), kind: .straight, using: &rng)
+        // Samples 1,000 to 2,070 (1.5 km) are not recorded; the rest come 100 minutes later.
+        var samples = Array(straight.samples[..<1_000])
+        for var sample in straight.samples[2_071...] {
+            sample.timeSeconds += 6_000
+            samples.append(sample)
+        }
+        let recorded = Walk(samples: samples, kind: .walk, gapSeconds: Walk.recordingGapSeconds)
+        #expect(recorded.gaps.count == 1)
+        let margin = recorded.requiredMarginMeters(delaySeconds: 0)
+        #expect(margin > 1.3 && margin < 1.5)
+        let config = RotationConfiguration(limit: 3, headroom: 0, marginMeters: margin, minRefreshRadiusMeters: 1)
+        var rotator = try FenceRotator(catalog: catalog, configuration: config)
+        let report = MissedFenceOracle.replay(recorded, rotator: &rotator, catalog: catalog, placeSlots: config.placeSlots)
+        #expect(report.misses.isEmpty)
+
+        var interpolated = recorded
+        interpolated.gapSeconds = nil
+        #expect(interpolated.requiredMarginMeters(delaySeconds: 0) > 1_400)
+        var naive = try FenceRotator(catalog: catalog, configuration: config)
+        let crossing = MissedFenceOracle.replay(interpolated, rotator: &naive, catalog: catalog, placeSlots: config.placeSlots)
+        #expect(crossing.avoidableMisses > 0)
+    }
+
     @Test func thePlatformDelayMustBeInTheMargin() throws {
         // 4 s delay at 1.4 m/s: the margin must cover 1.4 × (1 + 4) = 7 m.
         #expect(try rowScenario(margin: 1.4, speed: 1.4, delay: 4).avoidableMisses > 0)

@@ -7,31 +7,48 @@ import WalkSimulator
 @Suite struct VisitOracleTests {
     /// Visits found the slow, obvious way: the true path evaluated every `stepSeconds` (position
     /// interpolated along the great circle between the two samples around that time), every
-    /// place tested, inside intervals merged across gaps of at most 30 s.
+    /// place tested, inside intervals merged when no evaluation between them was outside or
+    /// across gaps of at most 30 s. Within a recording gap (`Walk.isGap(afterSample:)`) nothing
+    /// is evaluated but the gap's first sample: no path is assumed across it.
     static func bruteForceVisits(_ walk: Walk, places: [Place], extraRadiusMeters: Double = 0, stepSeconds: Double = 0.02) -> [Visit] {
         guard let first = walk.samples.first, let last = walk.samples.last else { return [] }
         var visits: [Visit] = []
         for place in places {
             var current: Visit?
+            var outsideSince: Double?
             var sample = 0
             var t = first.timeSeconds
+            var evaluatedGap = -1
             while t <= last.timeSeconds {
                 while sample + 1 < walk.samples.count - 1 && walk.samples[sample + 1].timeSeconds <= t { sample += 1 }
                 let a = walk.samples[sample]
                 let b = walk.samples[min(sample + 1, walk.samples.count - 1)]
-                let fraction = b.timeSeconds > a.timeSeconds ? min(1, (t - a.timeSeconds) / (b.timeSeconds - a.timeSeconds)) : 0
+                var at = t
+                if walk.isGap(afterSample: sample) {
+                    // The gap's first sample alone, once.
+                    guard evaluatedGap != sample else {
+                        t += stepSeconds
+                        continue
+                    }
+                    evaluatedGap = sample
+                    at = a.timeSeconds
+                }
+                let fraction = b.timeSeconds > a.timeSeconds ? min(1, max(0, (at - a.timeSeconds) / (b.timeSeconds - a.timeSeconds))) : 0
                 let position = a.truePosition.interpolated(to: b.truePosition, fraction: fraction)
                 let edge =
                     place.footprint?.signedDistanceMeters(to: UnitVector(position))
                     ?? position.distance(to: place.coordinate) - place.radiusMeters
                 if edge <= extraRadiusMeters {
-                    if var visit = current, t - visit.exitSeconds <= VisitOracle.mergeGapSeconds + stepSeconds {
-                        visit.exitSeconds = t
+                    if var visit = current, outsideSince == nil || at - visit.exitSeconds <= VisitOracle.mergeGapSeconds + stepSeconds {
+                        visit.exitSeconds = at
                         current = visit
                     } else {
                         if let visit = current { visits.append(visit) }
-                        current = Visit(placeID: place.id, entrySeconds: t, exitSeconds: t)
+                        current = Visit(placeID: place.id, entrySeconds: at, exitSeconds: at)
                     }
+                    outsideSince = nil
+                } else if current != nil, outsideSince == nil {
+                    outsideSince = at
                 }
                 t += stepSeconds
             }
@@ -90,6 +107,87 @@ import WalkSimulator
                 }
             }
         }
+    }
+
+    /// Random walks with recording gaps (steps of 3 to 30 minutes, some jumping up to 800 m, among
+    /// 1-5 s fixes 0-3 m apart): the oracle's visits equal the brute force's, which evaluates nothing inside
+    /// a gap: no fence entered or left across one, a fence inside on both sides one visit.
+    @Test func recordingGapsInventNoPath() throws {
+        let seed = TestSeed.value(salt: 2702)
+        var rng = SplitMix64(seed: seed)
+        let origin = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        var gapsCrossingAFence = 0
+        for round in 0..<8 {
+            let places = (0..<25).map { i in
+                let center = origin.destination(bearingDegrees: rng.nextDouble(in: 0..<360), distanceMeters: rng.nextDouble(in: 0..<600))
+                return Place(id: "p\(i)", coordinate: center, radiusMeters: rng.nextDouble(in: 20..<150))
+            }
+            let catalog = try PlaceCatalog(places: places)
+            var samples: [Walk.Sample] = []
+            var position = origin
+            var time = 0.0
+            var bearing = rng.nextDouble(in: 0..<360)
+            for step in 0..<600 {
+                samples.append(Walk.Sample(timeSeconds: time, truePosition: position, fix: nil))
+                if step % 25 == 0 { bearing = rng.nextDouble(in: 0..<360) }
+                if rng.nextDouble(in: 0..<1) < 0.02 {
+                    // A gap: the recorder stops, and the user may or may not have moved.
+                    let jump = rng.nextDouble(in: 0..<1) < 0.5 ? 0 : rng.nextDouble(in: 0..<800)
+                    let next = position.destination(bearingDegrees: bearing, distanceMeters: jump)
+                    if places.contains(where: { place in
+                        (0...20).contains { k in
+                            position.interpolated(to: next, fraction: Double(k) / 20).distance(to: place.coordinate) < place.radiusMeters
+                        }
+                    }) {
+                        gapsCrossingAFence += 1
+                    }
+                    position = next
+                    time += rng.nextDouble(in: 180..<1_800)
+                } else {
+                    position = position.destination(bearingDegrees: bearing, distanceMeters: rng.nextDouble(in: 0..<3))
+                    time += rng.nextDouble(in: 1..<5)
+                }
+                if position.distance(to: origin) > 700 { bearing += 180 }
+            }
+            let walk = Walk(samples: samples, kind: .walk, gapSeconds: Walk.recordingGapSeconds)
+            let context = Comment(rawValue: "round \(round), \(TestSeed.replay(seed))")
+            let found = VisitOracle.visits(on: walk, catalog: catalog)
+            let expected = Self.bruteForceVisits(walk, places: places, stepSeconds: 0.05)
+            // A step shorter than the 1 m check spacing is one checked point: its crossing is
+            // known to the step's duration (at most 5 s); a gap's to its samples' times.
+            let tolerance = 5.1
+            #expect(found.map(\.placeID).sorted() == expected.map(\.placeID).sorted(), context)
+            for visit in expected {
+                let match = found.first {
+                    $0.placeID == visit.placeID && abs($0.entrySeconds - visit.entrySeconds) <= tolerance
+                        && abs($0.exitSeconds - visit.exitSeconds) <= tolerance
+                }
+                #expect(
+                    match != nil,
+                    Comment(rawValue: "\(visit) not found in \(found.filter { $0.placeID == visit.placeID }); \(context.rawValue)"))
+            }
+        }
+        #expect(gapsCrossingAFence > 0, "the walks should jump across fences in some gaps")
+    }
+
+    /// A stay at a fence broken by a 15-minute recording gap is one visit; a gap whose two
+    /// fixes lie on either side of a fence enters nothing.
+    @Test func aStayThroughAGapIsOneVisitAndAJumpEntersNothing() throws {
+        let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        let catalog = try PlaceCatalog(places: [Place(id: "shop", coordinate: center, radiusMeters: 50)])
+        func walk(_ points: [(Double, Coordinate)]) -> Walk {
+            Walk(samples: points.map { Walk.Sample(timeSeconds: $0.0, truePosition: $0.1, fix: nil) }, kind: .walk, gapSeconds: 120)
+        }
+        let near = center.destination(bearingDegrees: 90, distanceMeters: 10)
+        let stay = walk([(0, center), (60, near), (960, center), (1_020, near)])
+        #expect(VisitOracle.visits(on: stay, catalog: catalog).map { [$0.entrySeconds, $0.exitSeconds] } == [[0, 1_020]])
+        let west = center.destination(bearingDegrees: 270, distanceMeters: 300)
+        let east = center.destination(bearingDegrees: 90, distanceMeters: 300)
+        #expect(VisitOracle.visits(on: walk([(0, west), (900, east)]), catalog: catalog).isEmpty)
+        // Without the gap rule the straight line between them passes through the shop.
+        var interpolated = walk([(0, west), (900, east)])
+        interpolated.gapSeconds = nil
+        #expect(VisitOracle.visits(on: interpolated, catalog: catalog).map(\.placeID) == ["shop"])
     }
 
     /// A walk that leaves a fence for 20 s and comes back is one visit; for 40 s, two.
