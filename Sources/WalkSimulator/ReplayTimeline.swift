@@ -89,7 +89,8 @@ public struct ReplayTimeline: Sendable {
         /// enough after it to count): the fence or the stay is below what the platform resolves
         /// (its cushion, its position error, its stay time).
         case belowResolution
-        /// The phone delivered the entry in time; the app did not report the visit.
+        /// The phone delivered the entry in time (before the stop's window ended, or had the user
+        /// inside since an earlier entry); the app did not report the visit.
         case notReported
         /// The app reported a visit to this other place during the stop.
         case otherPlace(String)
@@ -160,18 +161,29 @@ public struct ReplayTimeline: Sendable {
     }
 
     /// Why a stay at `placeID` over `stay` went unreported, with `window` the span in which a
-    /// report would have counted: not monitored during the stay; else by the platform's entries
-    /// decided from `lead` seconds before the stay to the window's end (delivered, or still on
-    /// their way when the walk ended): none (below resolution), one delivered in the window (not
-    /// reported), or only later ones (latency from the stay's start to the first).
+    /// report would have counted: not monitored during the stay; the phone had the user inside
+    /// already (its last event of the place before the stay, less `lead` seconds, an entry, the
+    /// place monitored from then on: not reported); else by the platform's entries decided from
+    /// `lead` seconds before the stay to the window's end (delivered, or still on their way when
+    /// the walk ended): none (below resolution), one delivered by the window's end, early or in
+    /// it (not reported), or only later ones (latency from the stay's start to the first).
     func reason(placeID: String, stay: ClosedRange<Double>, window: ClosedRange<Double>, lead: Double) -> MissReason {
         guard wasMonitored(placeID, during: stay) else { return .notMonitored }
-        let decided = (events + undelivered).filter {
-            !$0.isTrigger && $0.event.kind == .enter && $0.event.regionID == placeID
-                && (stay.lowerBound - lead...window.upperBound).contains($0.event.decidedAtSeconds)
+        let place = (events + undelivered).filter {
+            !$0.isTrigger && $0.event.regionID == placeID && ($0.event.kind == .enter || $0.event.kind == .exit)
+        }
+        // A return after a short way out that the phone never saw leave (no exit since its entry).
+        let before = place.filter { $0.event.decidedAtSeconds < stay.lowerBound - lead }
+        if let last = before.max(by: { $0.event.decidedAtSeconds < $1.event.decidedAtSeconds }), last.event.kind == .enter,
+            (monitored[placeID] ?? []).contains(where: { $0.contains(last.event.decidedAtSeconds) && $0.contains(stay.lowerBound) })
+        {
+            return .notReported
+        }
+        let decided = place.filter {
+            $0.event.kind == .enter && (stay.lowerBound - lead...window.upperBound).contains($0.event.decidedAtSeconds)
         }
         guard !decided.isEmpty else { return .belowResolution }
-        if decided.contains(where: { window.contains($0.event.deliveredAtSeconds) }) { return .notReported }
+        if decided.contains(where: { $0.event.deliveredAtSeconds <= window.upperBound }) { return .notReported }
         let first = decided.map(\.event.deliveredAtSeconds).min() ?? stay.lowerBound
         return .latency(seconds: first - stay.lowerBound)
     }
