@@ -76,6 +76,9 @@ public protocol MonitoringStrategy {
     var reportsVisits: Bool { get }
     /// The visits the app reported since the last call.
     mutating func takeVisits() -> [ReportedVisit]
+    /// The departures the strategy reported since the last call: each with the number of its
+    /// visit among every visit `takeVisits` returned (0 the first), in order.
+    mutating func takeDepartures() -> [(visit: Int, timeSeconds: Double)]
     /// The platform lost every registration (a reboot, an app update): the regions to register
     /// again, or nil for what was registered before (a host that re-registers what it had).
     mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions?
@@ -115,6 +118,7 @@ extension MonitoringStrategy {
     public mutating func takeExits() -> [ReceivedEntry] { [] }
     public var reportsVisits: Bool { false }
     public mutating func takeVisits() -> [ReportedVisit] { [] }
+    public mutating func takeDepartures() -> [(visit: Int, timeSeconds: Double)] { [] }
     public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }
     public mutating func willHandleSample(_ index: Int) {}
     public var periodicFixSeconds: Double { 0 }

@@ -151,7 +151,12 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
             entries += strategy.takeEntries()
             exits += strategy.takeExits()
         }
-        if reportsVisits { visitsReported += strategy.takeVisits() }
+        if reportsVisits {
+            visitsReported += strategy.takeVisits()
+            for departure in strategy.takeDepartures() where visitsReported.indices.contains(departure.visit) {
+                visitsReported[departure.visit].departureSeconds = departure.timeSeconds
+            }
+        }
         if declaresSaturation {
             if saturatedSince == nil { saturatedSince = time }
         } else if let since = saturatedSince {

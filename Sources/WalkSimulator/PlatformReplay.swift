@@ -103,7 +103,8 @@ public struct PlatformReplay: Sendable {
             host.report.stops = StopOracle.score(
                 stops: stops, decoys: decoys, passages: visits, visits: reported,
                 isResolvable: { StopOracle.resolvable($0, catalog: catalog, walk: walk) },
-                wasMonitored: { stop in (monitored[stop.placeID] ?? []).contains { $0.contains(stop.arrivalSeconds) } })
+                wasMonitored: { stop in (monitored[stop.placeID] ?? []).contains { $0.contains(stop.arrivalSeconds) } },
+                away: { StopOracle.away(from: $0, during: $1, walk: walk, catalog: catalog) })
             host.report.energyFloorJoules = PlatformReplayReport.stopFloorJoules(
                 host.report.stops, seconds: host.report.seconds, energy: host.energy)
         }
@@ -114,7 +115,9 @@ public struct PlatformReplay: Sendable {
         timeline.monitored = host.monitoredIntervals
         timeline.report = host.report
         timeline.judge(visits: visits)
-        if let stops { timeline.judge(stops: stops, reported: reported) }
+        if let stops {
+            timeline.judge(stops: stops, reported: reported) { StopOracle.away(from: $0, during: $1, walk: walk, catalog: catalog) }
+        }
         return (host.report, timeline)
     }
 

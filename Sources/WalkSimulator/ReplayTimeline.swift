@@ -204,8 +204,8 @@ public struct ReplayTimeline: Sendable {
 
     /// Each counted stop's detection (`StopOracle.detections`) by `reported`, and each miss's
     /// reason: another place named during it first.
-    mutating func judge(stops: [TrueStop], reported: [ReportedVisit]) {
-        let detections = StopOracle.detections(stops: stops, visits: reported)
+    mutating func judge(stops: [TrueStop], reported: [ReportedVisit], away: (String, ClosedRange<Double>) -> Bool = { _, _ in true }) {
+        let detections = StopOracle.detections(stops: stops, visits: reported, away: away)
         stopOutcomes = detections.map { stop, time in
             guard time == nil else { return StopOutcome(stop: stop, detectedSeconds: time, reason: nil) }
             let span = stop.arrivalSeconds...stop.departureSeconds

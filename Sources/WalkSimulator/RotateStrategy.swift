@@ -24,6 +24,11 @@ public struct RotateStrategy: MonitoringStrategy {
     private var entries: [ReceivedEntry] = []
     private var exits: [ReceivedEntry] = []
     private var visits: [ReportedVisit] = []
+    /// Arrivals reported so far, the visits not yet departed (number, stay start), and the
+    /// departures not yet taken.
+    private var visitsReported = 0
+    private var openVisits: [(number: Int, arrivalSeconds: Double)] = []
+    private var departures: [(visit: Int, timeSeconds: Double)] = []
 
     public init(catalog: PlaceCatalog, configuration: RotationConfiguration, settings: FenceMonitor.Settings = FenceMonitor.Settings())
         throws(ConfigurationError)
@@ -116,6 +121,12 @@ public struct RotateStrategy: MonitoringStrategy {
         return visits
     }
 
+    /// The departures the engine reported, each with its visit's number among the arrivals.
+    public mutating func takeDepartures() -> [(visit: Int, timeSeconds: Double)] {
+        defer { departures.removeAll(keepingCapacity: true) }
+        return departures
+    }
+
     /// With visits on, the engine hears the phone's motion classifier and visit monitoring
     /// (`MonitorInput.motion`): cues to look for a stop or a departure.
     public var usesMotionActivity: Bool { monitor.settings.visits != nil }
@@ -138,10 +149,20 @@ public struct RotateStrategy: MonitoringStrategy {
         let output = monitor.handle(input)
         placeEvents += output.placeEvents
         visitEvents += output.visits
-        for event in output.visits where event.kind == .arrival {
+        for event in output.visits {
+            guard event.kind == .arrival else {
+                // The departure of the open visit whose stay began at the same time.
+                if let i = openVisits.lastIndex(where: { $0.arrivalSeconds == event.visit.arrivalSeconds }) {
+                    departures.append((openVisits[i].number, event.timeSeconds))
+                    openVisits.remove(at: i)
+                }
+                continue
+            }
             let place = event.visit.placeID
             let others = event.visit.candidates.map(\.placeID).filter { $0 != place }
             visits.append(ReportedVisit(placeID: place, candidates: (place.map { [$0] } ?? []) + others, timeSeconds: event.timeSeconds))
+            openVisits.append((visitsReported, event.visit.arrivalSeconds))
+            visitsReported += 1
         }
         for event in output.placeEvents {
             let received = ReceivedEntry(placeID: event.placeID, timeSeconds: event.timeSeconds)

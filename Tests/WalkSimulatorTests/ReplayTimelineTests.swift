@@ -1,3 +1,4 @@
+import EventEngine
 import FencePlanner
 import Geodesy
 import PlatformEmulator
@@ -119,6 +120,39 @@ import WalkSimulator
             }
         }
         #expect(checked > 20)
+    }
+
+    /// rotate with store visits on iOS over errand trips: every departure the engine reported is
+    /// on the visit it ends (the one whose stay began when the departure's stay did), none on a
+    /// visit still open when the trip ended, and never before the visit's report.
+    @Test func eachDepartureLandsOnItsVisit() throws {
+        var scenario = Simulation.Scenario()
+        scenario.walkKind = .errands
+        scenario.walks = 3
+        scenario.seed = 12
+        let simulation = try Simulation(scenario)
+        let replay = PlatformReplay(platform: .iOS, seed: 4)
+        var configuration = simulation.configuration
+        configuration.limit = replay.platform.profile.regionLimit
+        var settings = FenceMonitor.Settings(profile: replay.platform.profile)
+        settings.visits = VisitSettings()
+        var departures = 0
+        for index in 0..<scenario.walks {
+            let trip = simulation.trip(index)
+            var rotate = try RotateStrategy(catalog: simulation.rotateCatalog, configuration: configuration, settings: settings)
+            let timeline = replay.timeline(trip.walk, strategy: &rotate, catalog: simulation.catalog, stops: trip.stops)
+            let arrivals = rotate.visitEvents.filter { $0.kind == .arrival }
+            #expect(arrivals.count == timeline.visits.count)
+            let ended = Dictionary(
+                rotate.visitEvents.filter { $0.kind == .departure }.map { ($0.visit.arrivalSeconds, $0.timeSeconds) },
+                uniquingKeysWith: { first, _ in first })
+            for (arrival, visit) in zip(arrivals, timeline.visits) {
+                #expect(visit.departureSeconds == ended[arrival.visit.arrivalSeconds], "visit at \(visit.timeSeconds) s")
+                if let departure = visit.departureSeconds { #expect(departure >= visit.timeSeconds) }
+            }
+            departures += timeline.visits.filter { $0.departureSeconds != nil }.count
+        }
+        #expect(departures > 3)
     }
 
     func apply(_ call: ReplayTimeline.Registration, to monitored: inout Set<String>) {

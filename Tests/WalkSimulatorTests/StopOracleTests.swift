@@ -78,6 +78,46 @@ import Testing
     }
 
     /// Each visit detects one stop: two stops at one place, one visit between them, detect one.
+    /// A stay at "a" labelled as two stops, split by a 20-minute recording gap: the visit
+    /// reported in the first is still open when the second begins (no departure, no fix away in
+    /// between) and detects both, latency 0 for the second. Not when a fix between them puts the
+    /// user 300 m away, when the app reported the departure before the second arrival or a visit
+    /// elsewhere since, nor for a visit at another place.
+    @Test func aVisitStillOpenAtTheArrivalDetectsTheStop() throws {
+        let center = Coordinate(validLatitude: 46.05, longitude: 14.51)
+        let catalog = try PlaceCatalog(places: [
+            Place(id: "a", coordinate: center, radiusMeters: 50),
+            Place(id: "b", coordinate: center.destination(bearingDegrees: 0, distanceMeters: 140), radiusMeters: 50),
+        ])
+        let stops = [Self.stop("a", 1_000, 1_400), Self.stop("a", 2_600, 3_000)]
+        func walk(awayAt time: Double?) -> Walk {
+            let times = Array(stride(from: 900.0, through: 1_400, by: 10)) + Array(stride(from: 2_600.0, through: 3_100, by: 10))
+            var samples = times.map { Walk.Sample(timeSeconds: $0, truePosition: center, fix: Fix(center, accuracyMeters: 60)) }
+            if let time {
+                let far = center.destination(bearingDegrees: 180, distanceMeters: 300)
+                samples.append(Walk.Sample(timeSeconds: time, truePosition: far, fix: Fix(far, accuracyMeters: 20)))
+                samples.sort { $0.timeSeconds < $1.timeSeconds }
+            }
+            return Walk(samples: samples, kind: .walk, gapSeconds: 120)
+        }
+        func score(_ visits: [ReportedVisit], awayAt time: Double? = nil) -> StopScore {
+            let walk = walk(awayAt: time)
+            return StopOracle.score(
+                stops: stops, decoys: [], passages: [], visits: visits,
+                away: { StopOracle.away(from: $0, during: $1, walk: walk, catalog: catalog) })
+        }
+        let open = score([Self.visit("a", 1_100)])
+        #expect(open.detected == 2 && open.latenciesSeconds == [100, 0] && open.falseVisits == 0 && open.duplicateVisits == 0)
+        #expect(score([Self.visit("a", 1_100)], awayAt: 2_000).detected == 1)
+        #expect(score([ReportedVisit(placeID: "a", timeSeconds: 1_100, departureSeconds: 1_450)]).detected == 1)
+        #expect(score([ReportedVisit(placeID: "a", timeSeconds: 1_100, departureSeconds: 2_700)]).detected == 2)
+        #expect(score([Self.visit("a", 1_100), Self.visit("b", 2_000)]).detected == 1)
+        #expect(score([Self.visit("b", 1_100)]).detected == 0)
+        // Inside the fence's 100 m reach (a Wi-Fi fix 60 m off) is not away.
+        #expect(!StopOracle.away(from: "a", during: 0...5_000, walk: walk(awayAt: nil), catalog: catalog))
+        #expect(StopOracle.away(from: "a", during: 1_900...2_100, walk: walk(awayAt: 2_000), catalog: catalog))
+    }
+
     @Test func aVisitDetectsOneStop() {
         let stops = [Self.stop("a", 0, 200), Self.stop("a", 250, 500)]
         let one = StopOracle.score(stops: stops, decoys: [], passages: [], visits: [Self.visit("a", 240)])

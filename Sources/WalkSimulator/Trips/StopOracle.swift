@@ -9,11 +9,14 @@ public struct ReportedVisit: Hashable, Sendable {
     public var placeID: String?
     public var candidates: [String]
     public var timeSeconds: Double
+    /// When the app reported the visit's departure (nil: not, or not yet).
+    public var departureSeconds: Double?
 
-    public init(placeID: String?, candidates: [String]? = nil, timeSeconds: Double) {
+    public init(placeID: String?, candidates: [String]? = nil, timeSeconds: Double, departureSeconds: Double? = nil) {
         self.placeID = placeID
         self.candidates = candidates ?? placeID.map { [$0] } ?? []
         self.timeSeconds = timeSeconds
+        self.departureSeconds = departureSeconds
     }
 
     /// An entry the app received, as a visit naming that one place.
@@ -27,9 +30,13 @@ public struct ReportedVisit: Hashable, Sendable {
 ///
 /// - A stop is **detected** by the first visit naming its place reported between
 ///   `earlyToleranceSeconds` before its arrival and `lateToleranceSeconds` after its departure
-///   (each visit detects at most one stop, the earliest stop first); its latency is that visit's
-///   time less the arrival. It is a **candidate** detection when a visit in that window has the
-///   place among its candidates.
+///   (each visit detects at most one stop this way, the earliest stop first); its latency is
+///   that visit's time less the arrival. Failing that, by a visit **still open** at the
+///   arrival: the last visit reported before the window, if it names the place, with no
+///   departure reported before the arrival (less `earlyToleranceSeconds`) and no fix between its
+///   report and the arrival that shows the user away from the place (`awayMeters` beyond its
+///   fence; a stay split by a recording gap or by the labeller is one visit), latency 0. It is a
+///   **candidate** detection when a visit in that window has the place among its candidates.
 /// - A visit that detects nothing is **misattributed** when it comes during a stop (between its
 ///   arrival and departure) and names another place; a **duplicate** when it names the place of
 ///   a stop whose window holds it; otherwise **false** (a pass-by, a stop shorter than
@@ -52,6 +59,10 @@ public enum StopOracle {
     public static let earlyToleranceSeconds = 30.0
     /// A visit this long after the departure still detects the stop, seconds.
     public static let lateToleranceSeconds = 120.0
+    /// A fix farther than this beyond a place's fence (or its accuracy, if larger) shows the user
+    /// away from it, meters: the independent stay detector's radius (trackintel's sliding
+    /// staypoints, 100 m), beyond an indoor Wi-Fi fix's 50-65 m error.
+    public static let awayMeters = 100.0
 
     /// Scores `visits` against the trip's `stops` (any length; the short ones are not counted),
     /// `decoys` and `passages` (the true path's visits to every fence); `wasMonitored` says
@@ -59,10 +70,11 @@ public enum StopOracle {
     /// at places that were not are counted apart, `StopScore.unmonitoredAtArrival`).
     public static func score(
         stops: [TrueStop], decoys: [DecoyStop], passages: [Visit], visits: [ReportedVisit],
-        isResolvable: (TrueStop) -> Bool = { _ in true }, wasMonitored: (TrueStop) -> Bool = { _ in true }
+        isResolvable: (TrueStop) -> Bool = { _ in true }, wasMonitored: (TrueStop) -> Bool = { _ in true },
+        away: (String, ClosedRange<Double>) -> Bool = { _, _ in true }
     ) -> StopScore {
         var score = StopScore()
-        let (counted, reported, matches) = match(stops: stops, visits: visits)
+        let (counted, reported, matches) = match(stops: stops, visits: visits, away: away)
         var used = [Bool](repeating: false, count: reported.count)
         for match in matches { if let match { used[match] = true } }
         let resolvable = counted.map(isResolvable)
@@ -73,7 +85,9 @@ public enum StopOracle {
             let candidate = reported.contains { window.contains($0.timeSeconds) && $0.candidates.contains(stop.placeID) }
             score.add(
                 kind: stop.kind, long: long, detected: match != nil, candidate: candidate,
-                latencySeconds: match.map { reported[$0].timeSeconds - stop.arrivalSeconds })
+                latencySeconds: match.map {
+                    reported[$0].timeSeconds < window.lowerBound ? 0 : reported[$0].timeSeconds - stop.arrivalSeconds
+                })
             if resolvable[index] { score.resolvable.add(long: long, detected: match != nil) }
             if !wasMonitored(stop) { score.unmonitoredAtArrival.add(long: long, detected: match != nil) }
         }
@@ -111,7 +125,9 @@ public enum StopOracle {
     /// The counted stops in arrival order, the visits in time order, and for each stop the index
     /// of the visit that detects it (`score`'s rule: the first unused visit naming its place in
     /// its window), or nil.
-    static func match(stops: [TrueStop], visits: [ReportedVisit]) -> (stops: [TrueStop], visits: [ReportedVisit], matches: [Int?]) {
+    static func match(stops: [TrueStop], visits: [ReportedVisit], away: (String, ClosedRange<Double>) -> Bool = { _, _ in true }) -> (
+        stops: [TrueStop], visits: [ReportedVisit], matches: [Int?]
+    ) {
         let counted = stops.filter { $0.dwellSeconds >= minimumStopSeconds }.sorted { $0.arrivalSeconds < $1.arrivalSeconds }
         let reported = visits.enumerated().sorted { ($0.element.timeSeconds, $0.offset) < ($1.element.timeSeconds, $1.offset) }.map(
             \.element)
@@ -121,15 +137,41 @@ public enum StopOracle {
             let match = reported.indices.first {
                 !used[$0] && reported[$0].placeID == stop.placeID && window.contains(reported[$0].timeSeconds)
             }
-            if let match { used[match] = true }
-            return match
+            if let match {
+                used[match] = true
+                return match
+            }
+            // A visit still open at the arrival, which may have detected the stop before.
+            let carried = reported.indices.last { reported[$0].timeSeconds < window.lowerBound }
+            guard let carried, reported[carried].placeID == stop.placeID,
+                (reported[carried].departureSeconds ?? .infinity) >= stop.arrivalSeconds - earlyToleranceSeconds,
+                !away(stop.placeID, reported[carried].timeSeconds...stop.arrivalSeconds)
+            else { return nil }
+            used[carried] = true
+            return carried
         }
         return (counted, reported, matches)
     }
 
+    /// Whether a fix of `walk` within `span` shows the user away from place `id` of `catalog`:
+    /// farther than `awayMeters` (or the fix's accuracy, if larger) beyond its fence. A place the
+    /// catalog does not hold is away.
+    public static func away(from id: String, during span: ClosedRange<Double>, walk: Walk, catalog: PlaceCatalog) -> Bool {
+        guard let place = catalog[id: id] else { return true }
+        return walk.samples.contains { sample in
+            guard span.contains(sample.timeSeconds), let fix = sample.fix else { return false }
+            let vector = UnitVector(fix.coordinate)
+            let edge =
+                place.footprint?.signedDistanceMeters(to: vector) ?? fix.coordinate.distance(to: place.coordinate) - place.radiusMeters
+            return edge > max(awayMeters, fix.accuracyMeters ?? 0)
+        }
+    }
+
     /// Each counted stop (arrival order) with the time of the visit that detects it, or nil.
-    static func detections(stops: [TrueStop], visits: [ReportedVisit]) -> [(stop: TrueStop, detectedSeconds: Double?)] {
-        let (counted, reported, matches) = match(stops: stops, visits: visits)
+    static func detections(stops: [TrueStop], visits: [ReportedVisit], away: (String, ClosedRange<Double>) -> Bool = { _, _ in true })
+        -> [(stop: TrueStop, detectedSeconds: Double?)]
+    {
+        let (counted, reported, matches) = match(stops: stops, visits: visits, away: away)
         return zip(counted, matches).map { ($0, $1.map { reported[$0].timeSeconds }) }
     }
 
