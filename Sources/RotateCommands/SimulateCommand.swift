@@ -134,6 +134,11 @@ public enum SimulateCommand: Subcommand {
             "--expect-reference-misses",
             help: "With --compare: exit 1 if a nearest-places reference design shows no visit entered while its fence was unmonitored."),
         OptionSpec(
+            "--trips-out", value: "DIR",
+            help:
+                "With --kind errands and a platform: write the places, and each trip's fixes, true stops and rotate's visits, to DIR (for an outside stay detector)."
+        ),
+        OptionSpec(
             "--html", value: "FILE",
             help:
                 "With --walk and a platform: also write a replay of the strategy on the phone to FILE, one self-contained HTML page with a time slider (open it in a browser)."
@@ -160,6 +165,7 @@ public enum SimulateCommand: Subcommand {
         var expectReferenceMisses: Bool
         /// `--html FILE`: the replay page of the one strategy on the recorded walk.
         var htmlPath: String?
+        var tripsOut: String?
         var json: Bool
         var quiet: Bool
 
@@ -214,6 +220,12 @@ public enum SimulateCommand: Subcommand {
                 throw .usage("--min-stop-recall-5 and --max-false-visits need stops: --kind errands, or --walk with --stops")
             }
         }
+        let tripsOut = arguments.string("--trips-out")
+        if tripsOut != nil {
+            guard scenario.walkKind == .errands, !arguments.isGiven("--walk"), platformName != "none" else {
+                throw .usage("--trips-out writes generated errand trips: give --kind errands and a platform, without --walk")
+            }
+        }
         let htmlPath = arguments.string("--html")
         if htmlPath != nil {
             guard arguments.isGiven("--walk"), platformName != "none", !compare else {
@@ -229,7 +241,7 @@ public enum SimulateCommand: Subcommand {
             stopsPath: try stopsPath(arguments, platformName: platformName),
             strict: arguments.flag("--strict"), platform: platform, compare: compare, minimumRecall120: minimumRecall120,
             minimumStopRecall5: minimumStopRecall5, maximumFalseVisits: maximumFalseVisits,
-            expectReferenceMisses: expectReferenceMisses, htmlPath: htmlPath, json: arguments.flag("--json"),
+            expectReferenceMisses: expectReferenceMisses, htmlPath: htmlPath, tripsOut: tripsOut, json: arguments.flag("--json"),
             quiet: arguments.flag("--quiet"))
     }
 
@@ -334,6 +346,9 @@ public enum SimulateCommand: Subcommand {
         let outcome = try replay(simulation, on: platform, fileWalk: fileWalk, walkFile: walkFile, options, console: console)
         if let htmlPath = options.htmlPath, let fileWalk, let platform, let name = options.platform?.name {
             try writeReplay(to: htmlPath, walk: fileWalk, outcome: outcome, platform: platform, platformName: name, options: options)
+        }
+        if let directory = options.tripsOut, let platform {
+            try writeTrips(to: directory, simulation: simulation, platform: platform)
         }
         if options.json {
             printJSON(outcome, options, console: console)

@@ -206,6 +206,17 @@ public struct Simulation: Sendable {
         }
     }
 
+    /// What happened on `platform`'s phone while `strategy` ran over errand trip `index`
+    /// (`trip(_:)`): the replay `runOnPlatform` scores for that trip, kept event by event.
+    public func timeline(ofTrip index: Int, on platform: PlatformRun, strategy kind: StrategyKind) throws -> ReplayTimeline {
+        let trip = trip(index)
+        var strategy = try kind.make(
+            catalog: kind == .rotate ? rotateCatalog : catalog, configuration: platform.configuration, visitBudget: scenario.visitBudget,
+            budgetMilliwatts: scenario.visitBudgetMilliwatts, energy: platform.replay.platform.profile.energy)
+        return platform.replay.timeline(
+            trip.walk, walkIndex: index, strategy: &strategy, catalog: catalog, stops: trip.stops, decoys: trip.decoys)
+    }
+
     /// What happened on `platform`'s phone while `strategy` ran over `walk` (a recorded walk, with
     /// its labelled `stops` if any): the replay `runOnPlatform` scores, kept event by event.
     public func timeline(

@@ -59,6 +59,40 @@ import Testing
         #expect(asPath.config.marginMeters > 1_400)
     }
 
+    /// `simulate --trips-out DIR` writes files the project's own readers take without a
+    /// rejected row: the places, each trip's fixes and true stops, and rotate's visits (each
+    /// naming a place of the set or none, a departure not before its report).
+    @Test func tripsOutWritesWhatOutsideDetectorsRead() throws {
+        let directory = temporary("trips")
+        let result = try run([
+            "simulate", "--kind", "errands", "--travel", "walking", "--walks", "3", "--seed", "5", "--platform", "ios", "--strategy",
+            "rotate", "--trips-out", directory, "--json", "--quiet",
+        ])
+        #expect(result.code == 0, "\(result.err)")
+        let places = try PlacesCSV.read(path: directory + "/places.csv")
+        #expect(places.places.count == 2_000 && places.rejected.isEmpty)
+        let ids = Set(places.places.map(\.id))
+        var visits = 0
+        for trip in ["trip-000", "trip-001", "trip-002"] {
+            let walk = try WalkFile.read(path: "\(directory)/\(trip).csv")
+            #expect(walk.rejected.isEmpty && walk.fixes.count > 1_000 && walk.fixes.allSatisfy { $0.accuracyMeters != nil })
+            let stops = try StopLabelsCSV.read(path: "\(directory)/\(trip)-stops.csv", walk: walk)
+            #expect(stops.rejected.isEmpty && !stops.stops.isEmpty)
+            let rows = try String(contentsOfFile: "\(directory)/\(trip)-visits.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+            for row in rows {
+                let fields = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                #expect(fields.count == 3)
+                let time = try #require(Double(fields[0]))
+                if !fields[1].isEmpty { #expect(try #require(Double(fields[1])) >= time) }
+                #expect(fields[2].isEmpty || ids.contains(fields[2]))
+                visits += 1
+            }
+        }
+        #expect(visits > 0)
+        let usage = try run(["simulate", "--walk", walk, "--places", shops, "--trips-out", directory])
+        #expect(usage.code == 2 && usage.err.contains("--trips-out writes generated errand trips"))
+    }
+
     @Test func planSummaryAndMap() throws {
         let map = temporary("map.svg")
         let result = try run(["plan", "--places", shops, "--walk", walk, "--format", "summary", "--map", map])
