@@ -23,9 +23,10 @@ wherever rotate names it (or names none). Reported per set of trips:
 Usage:
   bash Benchmarks/stays/install.sh
   Benchmarks/.peers/stays-venv/bin/python Benchmarks/stays/peer_stays.py DIR [--distance 100]
-      [--minutes 5] [--gap-minutes 15] [--json]
+      [--minutes 5] [--gap-minutes 15] [--min-recall-of-peer R] [--json]
 DIR holds places.csv and trip-N.csv, trip-N-stops.csv, trip-N-visits.csv (several DIRs may be
-given). Prints Markdown (or one JSON object per DIR with --json)."""
+given). Prints Markdown (or one JSON object per DIR with --json); with --min-recall-of-peer R,
+exits 1 when rotate finds less than R of the peer's stays in some DIR."""
 import csv
 import json
 import os
@@ -154,10 +155,14 @@ def main():
     minutes = options.get("--minutes", 5.0)
     gap_minutes = options.get("--gap-minutes", 15.0)
     rows = [(d, score(d, distance, minutes, gap_minutes)) for d in directories]
+    minimum = options.get("--min-recall-of-peer")
+    failing = [d for d, t in rows if minimum is not None and (t["recall_of_peer"] or 0) < minimum]
+    for d in failing:
+        print(f"peer_stays: {d}: rotate finds less than {minimum:g} of the peer's stays", file=sys.stderr)
     if as_json:
         for d, totals in rows:
             print(json.dumps({"dir": d, **totals}))
-        return
+        sys.exit(1 if failing else 0)
     print(f"trackintel {ti.__version__} sliding staypoints, {distance:g} m, {minutes:g} min, gaps over {gap_minutes:g} min")
     print()
     print("| trips | peer's stays | rotate's visits | both | peer alone | rotate alone | recall of the peer | "
@@ -172,6 +177,7 @@ def main():
               f"{t['peer_only']} | {t['rotate_only']} | {pct(t['recall_of_peer'])} | {pct(t['precision_against_peer'])} | "
               f"{sec(t['offset_median_s'])} / {sec(t['offset_p90_s'])} | {t['true_stops_5min']}: "
               f"{pct(t['peer_recall_of_true_5min'])} / {pct(t['rotate_recall_of_true_5min'])} |")
+    sys.exit(1 if failing else 0)
 
 
 if __name__ == "__main__":
