@@ -308,6 +308,12 @@ extension FenceMonitor {
             enter(track: i, at: time, evidence: .platform, into: &output)
         case .exit:
             if state.cue?.placeID == report.regionID { state.cue?.placeID = nil }
+            // The platform says the user left the place of the visit under way: a cue, whose
+            // fixes see the departure within a minute or two (else only the next fix of any kind
+            // would, minutes later where the regions ask for none).
+            if state.stay?.arrival?.placeID == report.regionID, state.cue == nil {
+                state.cue = VisitCue(seconds: time)
+            }
             guard state.tracks[i].inside else { return }
             // An exit stamped before the visit's entry is a clock or ordering error of the host:
             // taken, it would make a visit of negative length.

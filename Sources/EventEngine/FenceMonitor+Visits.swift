@@ -349,6 +349,9 @@ extension FenceMonitor {
         var visit = attribute(stay, rules: rules)
         visit.departureSeconds = firstOutside
         output.visits.append(VisitEvent(kind: .departure, visit: visit, timeSeconds: time))
+        // A cue heard during the visit that names no place (the platform's exit of the visit's
+        // place, its motion) asked for this departure: it is answered.
+        if let cue = state.cue, cue.placeID == nil, let arrival = stay.arrival, cue.seconds >= arrival.arrivalSeconds { state.cue = nil }
         stay = Stay(at: fix, accuracy: accuracy, variance: variance, timeSeconds: time, after: stay, rules: rules)
     }
 

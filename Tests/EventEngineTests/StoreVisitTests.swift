@@ -278,7 +278,7 @@ import Testing
     /// After an entry the engine asks for a burst of network fixes, not GNSS, until the stay is
     /// a visit (then the regions' own request), the user has moved on, or the burst has lasted
     /// `burstSeconds`; after a burst without a visit, a slower watch until the platform reports
-    /// the region's exit.
+    /// the region's exit (whose exit, after a visit there, is a cue to see the departure).
     @Test func anEntryAsksForABurstUntilTheVisit() throws {
         let places = (0..<5).map { i in
             Place(
@@ -336,9 +336,10 @@ import Testing
                 }
             }
             #expect(arrived == stays)
-            // The platform's exit ends the watch.
+            // The platform's exit ends the watch; the exit of the visit's place is a cue to see
+            // its departure.
             _ = monitor.handle(.region(RegionReport(regionID: "s0", kind: .exit, timeSeconds: time + 1)))
-            #expect(monitor.locationRequest() == quiet)
+            #expect(monitor.locationRequest() == (stays ? .networkFixes(intervalSeconds: cue) : quiet))
         }
     }
 
@@ -705,6 +706,49 @@ import Testing
                 #expect(request == .significantChanges || request == LocationRequest.none, "\(budget): \(request)")
             }
         }
+    }
+
+    /// A visit at a place where the regions protect every place asks for no fix once it names
+    /// the place; the platform's exit of that place is a cue whose network fixes see the
+    /// departure within two of them, after which the engine asks for nothing again.
+    @Test func thePlatformsExitOfTheVisitsPlaceBringsItsDeparture() throws {
+        let catalog = try PlaceCatalog(places: [
+            Place(id: "cafe", coordinate: Self.origin, radiusMeters: 80),
+            Place(id: "far", coordinate: Self.origin.destination(bearingDegrees: 0, distanceMeters: 5_000), radiusMeters: 80),
+        ])
+        var settings = FenceMonitor.Settings()
+        settings.visits = VisitSettings()
+        let rules = try #require(settings.visits)
+        var monitor = try FenceMonitor(catalog: catalog, configuration: RotationConfiguration(), settings: settings)
+        _ = monitor.handle(.fix(Fix(Self.origin, accuracyMeters: 65, timestampSeconds: 0), source: .wakeFix))
+        _ = monitor.handle(.region(RegionReport(regionID: "cafe", kind: .entry, timeSeconds: 1)))
+        var time = 1.0
+        var arrived = false
+        while time < 900, !(arrived && monitor.locationRequest() == .none) {
+            // Network fixes as asked, or GNSS every second while a confirmation asks for it.
+            let asked = monitor.locationRequest()
+            let precise = asked.keepsGNSSOn
+            if case .networkFixes(let interval) = asked { time += interval } else { time += 1 }
+            let fix = Fix(
+                Self.origin.destination(bearingDegrees: time * 47, distanceMeters: precise ? 3 : 20), accuracyMeters: precise ? 5 : 65,
+                timestampSeconds: time)
+            let output = monitor.handle(.fix(fix, source: precise ? .continuous : .network))
+            if output.visits.contains(where: { $0.kind == .arrival && $0.visit.placeID == "cafe" }) { arrived = true }
+        }
+        #expect(arrived && monitor.locationRequest() == .none)
+        let left = time + 1_200
+        _ = monitor.handle(.region(RegionReport(regionID: "cafe", kind: .exit, timeSeconds: left)))
+        time = left
+        var departure: Double?
+        while departure == nil, time < left + 600 {
+            guard case .networkFixes(let interval) = monitor.locationRequest() else { break }
+            time += interval
+            let away = Fix(Self.origin.destination(bearingDegrees: 180, distanceMeters: 500), accuracyMeters: 65, timestampSeconds: time)
+            if monitor.handle(.fix(away, source: .network)).visits.contains(where: { $0.kind == .departure }) { departure = time }
+        }
+        let departed = try #require(departure, "no departure after the platform's exit at \(left) s")
+        #expect(departed - left <= 2 * rules.cueIntervalSeconds)
+        #expect(monitor.locationRequest() == .none)
     }
 
     /// Network fixes 110 s apart reach the stay's length at the fix that begins its confirmation:
