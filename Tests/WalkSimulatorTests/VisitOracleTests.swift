@@ -57,6 +57,21 @@ import WalkSimulator
         return visits.sorted { ($0.entrySeconds, $0.placeID) < ($1.entrySeconds, $1.placeID) }
     }
 
+    /// The oracle's visits are the brute force's, place for place, each entry and exit within
+    /// `tolerance` seconds.
+    static func expect(_ found: [Visit], equal expected: [Visit], within tolerance: Double, _ context: Comment) {
+        #expect(found.map(\.placeID).sorted() == expected.map(\.placeID).sorted(), context)
+        for visit in expected {
+            let match = found.first {
+                $0.placeID == visit.placeID && abs($0.entrySeconds - visit.entrySeconds) <= tolerance
+                    && abs($0.exitSeconds - visit.exitSeconds) <= tolerance
+            }
+            #expect(
+                match != nil,
+                Comment(rawValue: "\(visit) not found in \(found.filter { $0.placeID == visit.placeID }); \(context.rawValue)"))
+        }
+    }
+
     /// Random walks (legs in random directions, speeds from walking to driving, fixes 1 to 5 s
     /// apart) among random fences, some overlapping, some passed twice: the oracle's visits equal
     /// the brute force's, place for place, with entry and exit times within the time one check
@@ -94,17 +109,7 @@ import WalkSimulator
             let pair = VisitOracle.visits(on: walk, catalog: catalog, grownByMeters: 40)
             for (extra, found) in [(0.0, pair.true), (40.0, pair.grown), (0.0, VisitOracle.visits(on: walk, catalog: catalog))] {
                 let expected = Self.bruteForceVisits(walk, places: places, extraRadiusMeters: extra)
-                let tolerance = MissedFenceOracle.checkSpacingMeters / speed + 0.05
-                #expect(found.map(\.placeID).sorted() == expected.map(\.placeID).sorted(), context)
-                for visit in expected {
-                    let match = found.first {
-                        $0.placeID == visit.placeID && abs($0.entrySeconds - visit.entrySeconds) <= tolerance
-                            && abs($0.exitSeconds - visit.exitSeconds) <= tolerance
-                    }
-                    #expect(
-                        match != nil,
-                        Comment(rawValue: "\(visit) not found in \(found.filter { $0.placeID == visit.placeID }); \(context.rawValue)"))
-                }
+                Self.expect(found, equal: expected, within: MissedFenceOracle.checkSpacingMeters / speed + 0.05, context)
             }
         }
     }
@@ -155,17 +160,7 @@ import WalkSimulator
             let expected = Self.bruteForceVisits(walk, places: places, stepSeconds: 0.05)
             // A step shorter than the 1 m check spacing is one checked point: its crossing is
             // known to the step's duration (at most 5 s); a gap's to its samples' times.
-            let tolerance = 5.1
-            #expect(found.map(\.placeID).sorted() == expected.map(\.placeID).sorted(), context)
-            for visit in expected {
-                let match = found.first {
-                    $0.placeID == visit.placeID && abs($0.entrySeconds - visit.entrySeconds) <= tolerance
-                        && abs($0.exitSeconds - visit.exitSeconds) <= tolerance
-                }
-                #expect(
-                    match != nil,
-                    Comment(rawValue: "\(visit) not found in \(found.filter { $0.placeID == visit.placeID }); \(context.rawValue)"))
-            }
+            Self.expect(found, equal: expected, within: 5.1, context)
         }
         #expect(gapsCrossingAFence > 0, "the walks should jump across fences in some gaps")
     }
