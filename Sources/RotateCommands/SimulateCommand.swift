@@ -679,6 +679,7 @@ public enum SimulateCommand: Subcommand {
         object.add("stops_5min_unmonitored_at_arrival", unmonitored.longStops)
         object.add("stop_recall_2min_unmonitored_at_arrival", unmonitored.recall2, decimals: 5)
         object.add("stop_recall_5min_unmonitored_at_arrival", unmonitored.recall5, decimals: 5)
+        object.add("visits_left_open", report.stops.visitsLeftOpen.map(Double.init), decimals: 0)
     }
 
     /// The stop oracle's figures (`StopOracle`); `countKey` names the count of stops of at least

@@ -79,6 +79,9 @@ public protocol MonitoringStrategy {
     /// The departures the strategy reported since the last call: each with the number of its
     /// visit among every visit `takeVisits` returned (0 the first), in order.
     mutating func takeDepartures() -> [(visit: Int, timeSeconds: Double)]
+    /// Whether the app reports its visits' departures (`takeDepartures`): the stop oracle then
+    /// counts the visits it left open (`StopScore.visitsLeftOpen`).
+    var reportsDepartures: Bool { get }
     /// The platform lost every registration (a reboot, an app update): the regions to register
     /// again, or nil for what was registered before (a host that re-registers what it had).
     mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions?
@@ -119,6 +122,7 @@ extension MonitoringStrategy {
     public var reportsVisits: Bool { false }
     public mutating func takeVisits() -> [ReportedVisit] { [] }
     public mutating func takeDepartures() -> [(visit: Int, timeSeconds: Double)] { [] }
+    public var reportsDepartures: Bool { false }
     public mutating func platformReset(at timeSeconds: Double) -> MonitoredRegions? { nil }
     public mutating func willHandleSample(_ index: Int) {}
     public var periodicFixSeconds: Double { 0 }

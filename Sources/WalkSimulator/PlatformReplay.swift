@@ -104,7 +104,8 @@ public struct PlatformReplay: Sendable {
                 stops: stops, decoys: decoys, passages: visits, visits: reported,
                 isResolvable: { StopOracle.resolvable($0, catalog: catalog, walk: walk) },
                 wasMonitored: { stop in (monitored[stop.placeID] ?? []).contains { $0.contains(stop.arrivalSeconds) } },
-                away: { StopOracle.away(from: $0, during: $1, walk: walk, catalog: catalog) })
+                away: { StopOracle.away(from: $0, during: $1, walk: walk, catalog: catalog) },
+                endSeconds: strategy.reportsDepartures ? walk.samples.last?.timeSeconds : nil)
             host.report.energyFloorJoules = PlatformReplayReport.stopFloorJoules(
                 host.report.stops, seconds: host.report.seconds, energy: host.energy)
         }

@@ -121,6 +121,9 @@ public struct RotateStrategy: MonitoringStrategy {
         return visits
     }
 
+    /// The engine reports its visits' departures when it reports visits.
+    public var reportsDepartures: Bool { reportsVisits }
+
     /// The departures the engine reported, each with its visit's number among the arrivals.
     public mutating func takeDepartures() -> [(visit: Int, timeSeconds: Double)] {
         defer { departures.removeAll(keepingCapacity: true) }

@@ -118,6 +118,31 @@ import Testing
         #expect(StopOracle.away(from: "a", during: 1_900...2_100, walk: walk(awayAt: 2_000), catalog: catalog))
     }
 
+    /// A visit that detected a stop is left open when its departure came more than 10 minutes
+    /// after the user left, or never while the trip went on that long; not counted without the
+    /// trip's end (an app that reports no departures). A visit carried through two stops is
+    /// judged by the last.
+    @Test func aVisitLeftOpenAfterTheUserLeftIsCounted() {
+        let stops = [Self.stop("a", 1_000, 1_400)]
+        func open(_ departure: Double?, end: Double?) -> Int? {
+            StopOracle.score(
+                stops: stops, decoys: [], passages: [],
+                visits: [ReportedVisit(placeID: "a", timeSeconds: 1_100, departureSeconds: departure)], endSeconds: end
+            ).visitsLeftOpen
+        }
+        #expect(open(1_450, end: 5_000) == 0)
+        #expect(open(2_000, end: 5_000) == 0)
+        #expect(open(2_001, end: 5_000) == 1)
+        #expect(open(nil, end: 5_000) == 1)
+        #expect(open(nil, end: 1_900) == 0)
+        #expect(open(nil, end: nil) == nil)
+        let split = [Self.stop("a", 1_000, 1_400), Self.stop("a", 2_600, 3_000)]
+        let carried = StopOracle.score(
+            stops: split, decoys: [], passages: [], visits: [ReportedVisit(placeID: "a", timeSeconds: 1_100, departureSeconds: 3_100)],
+            away: { _, _ in false }, endSeconds: 5_000)
+        #expect(carried.detected == 2 && carried.visitsLeftOpen == 0)
+    }
+
     @Test func aVisitDetectsOneStop() {
         let stops = [Self.stop("a", 0, 200), Self.stop("a", 250, 500)]
         let one = StopOracle.score(stops: stops, decoys: [], passages: [], visits: [Self.visit("a", 240)])

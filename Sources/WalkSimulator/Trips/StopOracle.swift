@@ -59,6 +59,9 @@ public enum StopOracle {
     public static let earlyToleranceSeconds = 30.0
     /// A visit this long after the departure still detects the stop, seconds.
     public static let lateToleranceSeconds = 120.0
+    /// A visit's departure reported this long after the user left is late: the visit was left
+    /// open (`StopScore.visitsLeftOpen`), seconds.
+    public static let openToleranceSeconds = 600.0
     /// A fix farther than this beyond a place's fence (or its accuracy, if larger) shows the user
     /// away from it, meters: the independent stay detector's radius (trackintel's sliding
     /// staypoints, 100 m), beyond an indoor Wi-Fi fix's 50-65 m error.
@@ -71,12 +74,26 @@ public enum StopOracle {
     public static func score(
         stops: [TrueStop], decoys: [DecoyStop], passages: [Visit], visits: [ReportedVisit],
         isResolvable: (TrueStop) -> Bool = { _ in true }, wasMonitored: (TrueStop) -> Bool = { _ in true },
-        away: (String, ClosedRange<Double>) -> Bool = { _, _ in true }
+        away: (String, ClosedRange<Double>) -> Bool = { _, _ in true }, endSeconds: Double? = nil
     ) -> StopScore {
         var score = StopScore()
         let (counted, reported, matches) = match(stops: stops, visits: visits, away: away)
         var used = [Bool](repeating: false, count: reported.count)
         for match in matches { if let match { used[match] = true } }
+        // A visit that detected stops is left open when its departure came more than
+        // `openToleranceSeconds` after the last of them ended, or never while the trip went on
+        // that long.
+        if let endSeconds {
+            score.visitsLeftOpen = 0
+            var lastDeparture: [Int: Double] = [:]
+            for (stop, match) in zip(counted, matches) {
+                if let match { lastDeparture[match] = max(lastDeparture[match] ?? -.infinity, stop.departureSeconds) }
+            }
+            for (visit, left) in lastDeparture {
+                let due = left + openToleranceSeconds
+                if reported[visit].departureSeconds.map({ $0 > due }) ?? (endSeconds > due) { score.visitsLeftOpen? += 1 }
+            }
+        }
         let resolvable = counted.map(isResolvable)
         for (index, stop) in counted.enumerated() {
             let window = window(stop)
@@ -210,6 +227,10 @@ public struct StopScore: Hashable, Sendable {
     public var misattributedVisits = 0
     public var duplicateVisits = 0
     public var falseVisits = 0
+    /// Visits that detected a stop whose departure the app reported more than
+    /// `StopOracle.openToleranceSeconds` after the user left, or not at all (counted only for
+    /// apps that report departures; nil for the others).
+    public var visitsLeftOpen: Int?
     public var passBys = 0
     /// Each detected stop's latency (visit time less arrival), seconds.
     public var latenciesSeconds: [Double] = []
@@ -292,6 +313,7 @@ public struct StopScore: Hashable, Sendable {
         misattributedVisits += other.misattributedVisits
         duplicateVisits += other.duplicateVisits
         falseVisits += other.falseVisits
+        if let open = other.visitsLeftOpen { visitsLeftOpen = (visitsLeftOpen ?? 0) + open }
         passBys += other.passBys
         latenciesSeconds += other.latenciesSeconds
         resolvable.merge(other.resolvable)
