@@ -93,6 +93,20 @@ import Testing
         #expect(usage.code == 2 && usage.err.contains("--trips-out writes generated errand trips"))
     }
 
+    /// The bundled real day reads as it is (no row rejected, in time order) and has the gaps
+    /// its source has (49 steps over 2 minutes); `rotate plan` over it misses nothing.
+    @Test func theRealRecordedDayReadsWithItsGaps() throws {
+        let day = Self.data("walk-zurich-day.csv")
+        let file = try WalkFile.read(path: day)
+        #expect(file.rejected.isEmpty && file.fixes.count == 416)
+        let times = file.fixes.compactMap(\.timestampSeconds)
+        #expect(times.count == 416 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(zip(times, times.dropFirst()).filter { $1 - $0 > 120 }.count == 49)
+        let plan = try run(["plan", "--places", Self.data("cities1000.csv"), "--walk", day, "--format", "summary"])
+        #expect(plan.code == 0, "\(plan.err)")
+        #expect(plan.out.contains("49 recording gaps"), "\(plan.out)")
+    }
+
     @Test func planSummaryAndMap() throws {
         let map = temporary("map.svg")
         let result = try run(["plan", "--places", shops, "--walk", walk, "--format", "summary", "--map", map])
