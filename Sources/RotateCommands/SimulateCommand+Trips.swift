@@ -28,14 +28,13 @@ extension SimulateCommand {
                     ])
                 }, to: path("places.csv"))
         for index in 0..<simulation.scenario.walks {
-            let trip = simulation.trip(index)
-            let timeline: ReplayTimeline
+            let (trip, timeline): (Trip, ReplayTimeline)
             do {
-                timeline = try simulation.timeline(ofTrip: index, on: platform, strategy: .rotate)
+                (trip, timeline) = try simulation.timeline(ofTrip: index, on: platform, strategy: .rotate)
             } catch {
                 throw .failure("trip \(index): \(error)")
             }
-            let name = "trip-" + String(repeating: "0", count: max(0, 3 - String(index).count)) + String(index)
+            let name = String(format: "trip-%03d", index)
             try TextOutput.write(
                 ["t,lat,lon,accuracy_m"]
                     + trip.walk.samples.compactMap { sample in

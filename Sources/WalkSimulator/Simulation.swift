@@ -206,15 +206,18 @@ public struct Simulation: Sendable {
         }
     }
 
-    /// What happened on `platform`'s phone while `strategy` ran over errand trip `index`
-    /// (`trip(_:)`): the replay `runOnPlatform` scores for that trip, kept event by event.
-    public func timeline(ofTrip index: Int, on platform: PlatformRun, strategy kind: StrategyKind) throws -> ReplayTimeline {
+    /// Errand trip `index` (`trip(_:)`) and what happened on `platform`'s phone while `strategy`
+    /// ran over it: the replay `runOnPlatform` scores for that trip, kept event by event.
+    public func timeline(ofTrip index: Int, on platform: PlatformRun, strategy kind: StrategyKind) throws -> (
+        trip: Trip, timeline: ReplayTimeline
+    ) {
         let trip = trip(index)
         var strategy = try kind.make(
             catalog: kind == .rotate ? rotateCatalog : catalog, configuration: platform.configuration, visitBudget: scenario.visitBudget,
             budgetMilliwatts: scenario.visitBudgetMilliwatts, energy: platform.replay.platform.profile.energy)
-        return platform.replay.timeline(
+        let timeline = platform.replay.timeline(
             trip.walk, walkIndex: index, strategy: &strategy, catalog: catalog, stops: trip.stops, decoys: trip.decoys)
+        return (trip, timeline)
     }
 
     /// What happened on `platform`'s phone while `strategy` ran over `walk` (a recorded walk, with

@@ -177,9 +177,9 @@ public enum StopOracle {
         guard let place = catalog[id: id] else { return true }
         return walk.samples.contains { sample in
             guard span.contains(sample.timeSeconds), let fix = sample.fix else { return false }
-            let vector = UnitVector(fix.coordinate)
             let edge =
-                place.footprint?.signedDistanceMeters(to: vector) ?? fix.coordinate.distance(to: place.coordinate) - place.radiusMeters
+                place.footprint?.signedDistanceMeters(to: UnitVector(fix.coordinate))
+                ?? fix.coordinate.distance(to: place.coordinate) - place.radiusMeters
             return edge > max(awayMeters, fix.accuracyMeters ?? 0)
         }
     }
