@@ -56,6 +56,12 @@ def seconds(text):
 
 def peer_stays(fixes, distance, minutes, gap_minutes):
     """trackintel's staypoints over `fixes` [(t, lat, lon)], as (start, end) seconds."""
+    return [(s, e) for s, e, _, _ in peer_stays_with_centres(fixes, distance, minutes, gap_minutes)]
+
+
+def peer_stays_with_centres(fixes, distance, minutes, gap_minutes):
+    """trackintel's staypoints over `fixes` [(t, lat, lon)], as (start, end, lat, lon): seconds, and
+    the stay's centre (trackintel's geometry, the mean of its fixes)."""
     if len(fixes) < 2:
         return []
     epoch = pd.Timestamp("2026-01-01T00:00:00Z")
@@ -73,7 +79,8 @@ def peer_stays(fixes, distance, minutes, gap_minutes):
     if sp is None or len(sp) == 0:
         return []
     return sorted(
-        ((s - epoch).total_seconds(), (e - epoch).total_seconds()) for s, e in zip(sp["started_at"], sp["finished_at"])
+        ((s - epoch).total_seconds(), (e - epoch).total_seconds(), g.y, g.x)
+        for s, e, g in zip(sp["started_at"], sp["finished_at"], sp.geometry)
     )
 
 

@@ -69,6 +69,11 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--walk", value: "FILE", help: "Replay this walk (CSV or GPX) once instead of generated walks."),
         OptionSpec("--gap", value: "S", help: "With --walk: fixes more than S seconds apart are a recording gap.", default: "120"),
         OptionSpec(
+            "--gap-stay", value: "M",
+            help:
+                "With --walk: a recording gap whose ends are within M meters is a stay indoors, where a phone asked gives Wi-Fi positions (0: no position in any gap).",
+            default: "100"),
+        OptionSpec(
             "--stops", value: "FILE",
             help:
                 "With --walk and a platform: the walk's true stops (CSV: id,arrival,departure; times as the walk's t writes them, put on the walk's clock), scored by the stop oracle."
@@ -152,6 +157,8 @@ public enum SimulateCommand: Subcommand {
         var places: Inputs.PlaceOptions?
         var walkPath: String?
         var gapSeconds: Double
+        /// A recording gap whose ends are this close is a stay indoors (`Walk.fillingStillGaps`), meters; 0: none.
+        var gapStayMeters: Double
         var stopsPath: String?
         var strict: Bool
         /// Nil with `--platform none`.
@@ -238,6 +245,7 @@ public enum SimulateCommand: Subcommand {
         return Options(
             scenario: scenario, places: try Inputs.PlaceOptions(arguments), walkPath: arguments.string("--walk"),
             gapSeconds: try arguments.double("--gap", in: 0.001...1e9),
+            gapStayMeters: try arguments.double("--gap-stay", in: 0...100_000),
             stopsPath: try stopsPath(arguments, platformName: platformName),
             strict: arguments.flag("--strict"), platform: platform, compare: compare, minimumRecall120: minimumRecall120,
             minimumStopRecall5: minimumStopRecall5, maximumFalseVisits: maximumFalseVisits,
@@ -372,7 +380,10 @@ public enum SimulateCommand: Subcommand {
         var walkFile: WalkFile?
         if let walkPath = options.walkPath {
             let file = try Inputs.walk(walkPath, strict: options.strict, console: console)
-            let walk = Walk(recorded: file.fixes, gapSeconds: options.gapSeconds)
+            let errands = ErrandModel()
+            let walk = Walk(recorded: file.fixes, gapSeconds: options.gapSeconds).fillingStillGaps(
+                withinMeters: options.gapStayMeters, noise: errands.indoorNoise, accuracyMeters: errands.indoorAccuracyMeters,
+                seed: scenario.seed)
             fileWalk = walk
             walkFile = file
             scenario.walks = 1

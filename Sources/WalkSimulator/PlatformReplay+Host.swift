@@ -66,7 +66,12 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     init(_ replay: PlatformReplay, walk: Walk, walkIndex: Int, strategy: Strategy) {
         self.strategy = strategy
         report.walks = 1
-        if let first = walk.samples.first, let last = walk.samples.last { report.seconds = last.timeSeconds - first.timeSeconds }
+        // The walk's time less its recording gaps (`Walk.gapSeconds`): where the phone was, and
+        // whether it was on, nobody knows there, so energy per hour is over the time recorded. A
+        // gap filled as a stay (`Walk.fillingStillGaps`) is recorded time.
+        if let first = walk.samples.first, let last = walk.samples.last {
+            report.seconds = last.timeSeconds - first.timeSeconds - walk.gaps.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+        }
         let platform = replay.platform
         emulator = RegionMonitorEmulator(
             platform: platform, regionLimit: strategy.ignoresRegionLimit ? .max : platform.profile.regionLimit,
@@ -180,11 +185,13 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// The fix a network request obtains at `sample`: indoors the sample's own (a Wi-Fi
     /// position); outdoors the true position off by the network error, which follows a
     /// first-order Gauss–Markov process between the fixes made (`PlatformReplay.networkFixNoise`).
-    /// Nil where the sample has no fix.
+    /// Nil where the sample has no fix. A recorded fix no more precise than a network fix (its
+    /// accuracy at least `networkAccuracy`: a recorded day's Wi-Fi and cell positions) is one,
+    /// and is the fix as recorded.
     mutating func networkFix(_ sample: Walk.Sample) -> Fix? {
         guard let fix = sample.fix else { return nil }
         let sigma = networkNoise.sigmaMeters
-        guard !sample.indoors, sigma > 0 else { return fix }
+        guard !sample.indoors, sigma > 0, (fix.accuracyMeters ?? 0) < networkAccuracy else { return fix }
         let time = sample.timeSeconds
         var error: (east: Double, north: Double, timeSeconds: Double)
         if let last = networkError {

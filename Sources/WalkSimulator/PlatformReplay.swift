@@ -137,7 +137,9 @@ public struct PlatformReplay: Sendable {
         defer { strategy = host.strategy }
         let samples = walk.samples
         for (i, sample) in samples.enumerated() {
-            host.step(i, sample, vector: path.vectors[i], nextTime: i + 1 < samples.count ? samples[i + 1].timeSeconds : sample.timeSeconds)
+            // A recording gap is time the replay cannot judge: nothing is charged across it.
+            let next = i + 1 < samples.count && !walk.isGap(afterSample: i) ? samples[i + 1].timeSeconds : sample.timeSeconds
+            host.step(i, sample, vector: path.vectors[i], nextTime: next)
         }
         host.finish(at: samples.last?.timeSeconds ?? 0)
         return host

@@ -1,5 +1,7 @@
 import FencePlanner
+import Foundation
 import Geodesy
+import PlatformFacts
 
 /// A walk: where the user truly was at each fix time, and what the phone reported.
 public struct Walk: Hashable, Sendable {
@@ -92,6 +94,55 @@ public struct Walk: Hashable, Sendable {
     /// (recording gaps left out: after one the first fix reselects, as after a restart).
     public func requiredMarginMeters(delaySeconds: Double) -> Double {
         longestStepMeters + delaySeconds * fastestSpeedMetersPerSecond
+    }
+
+    /// A recording gap whose two ends lie within this of each other is a stay, meters: the
+    /// independent stay detector's radius (trackintel's sliding staypoints, 100 m), whose stays
+    /// run across such gaps. Recorders stop indoors, where GNSS is lost (a logger), where the
+    /// phone stands still (duty-cycled trackers such as e-mission stop until a geofence exit) or
+    /// where the OS throttles them (../shared/research/stops.md).
+    public static let stillGapMeters = 100.0
+
+    /// The walk with each still recording gap (its two ends within `withinMeters`) filled as a
+    /// stay indoors, for a phone to answer there: a sample every `stepSeconds`, the true
+    /// position moving straight from one end to the other, each fix a Wi-Fi position around it
+    /// whose error per axis follows `noise` (a first-order Gauss–Markov process, one per gap,
+    /// seeded by `seed` and the gap's start) and reports `accuracyMeters`. A phone asked for its
+    /// position indoors gets one from Wi-Fi although the recorder logged none. A gap between
+    /// ends farther apart stays a gap: nobody knows where the user went.
+    public func fillingStillGaps(
+        withinMeters: Double = Walk.stillGapMeters, stepSeconds: Double = 5, noise: PlatformProfile.PositionNoise,
+        accuracyMeters: Double, seed: UInt64
+    ) -> Walk {
+        guard withinMeters > 0, stepSeconds > 0, gapSeconds != nil else { return self }
+        var filled: [Sample] = []
+        filled.reserveCapacity(samples.count)
+        for i in samples.indices {
+            filled.append(samples[i])
+            guard isGap(afterSample: i) else { continue }
+            let (from, to) = (samples[i], samples[i + 1])
+            guard from.truePosition.distance(to: to.truePosition) <= withinMeters else { continue }
+            var rng = SplitMix64(seed: seed ^ from.timeSeconds.bitPattern)
+            let sigma = noise.sigmaMeters
+            let rho = exp(-stepSeconds / max(noise.correlationSeconds, 1e-9))
+            var (east, north) = (sigma * rng.nextGaussian(), sigma * rng.nextGaussian())
+            let span = to.timeSeconds - from.timeSeconds
+            var time = from.timeSeconds + stepSeconds
+            while time < to.timeSeconds - 1e-9 {
+                let truth = from.truePosition.interpolated(to: to.truePosition, fraction: (time - from.timeSeconds) / span)
+                let reported = truth.destination(
+                    bearingDegrees: atan2(east, north) * 180 / .pi, distanceMeters: (east * east + north * north).squareRoot())
+                filled.append(
+                    Sample(
+                        timeSeconds: time, truePosition: truth, fix: Fix(reported, accuracyMeters: accuracyMeters, timestampSeconds: time),
+                        indoors: true))
+                let fresh = sigma * (1 - rho * rho).squareRoot()
+                east = rho * east + fresh * rng.nextGaussian()
+                north = rho * north + fresh * rng.nextGaussian()
+                time += stepSeconds
+            }
+        }
+        return Walk(samples: filled, kind: kind, gapSeconds: gapSeconds)
     }
 
     /// Fixes delivered (not dropped).
