@@ -53,6 +53,11 @@ public enum SimulateCommand: Subcommand {
         OptionSpec("--dropout", value: "P", help: "Probability a fix is dropped (at most 3 in a row).", default: "0"),
         OptionSpec("--indoor-share", value: "P", help: "With --kind errands: share of stops spent indoors (Wi-Fi fixes).", default: "0.8"),
         OptionSpec(
+            "--recording-quirks",
+            help:
+                "With --kind errands: trips with real days' quirks, each with chance 0.3: a phone silent indoors at a stop, a long stay wandering within 100 m, a stop next door to the last (100-200 m), a minute lingering in a fence on foot."
+        ),
+        OptionSpec(
             "--travel", value: "walking|driving|both", help: "With --kind errands: how trips travel (both: half each).", default: "both"),
         OptionSpec("--delay", value: "S", help: "Platform delay reporting a refresh exit, seconds.", default: "0"),
         OptionSpec(
@@ -294,6 +299,10 @@ public enum SimulateCommand: Subcommand {
             dropoutProbability: try arguments.double("--dropout", in: 0...0.9))
         scenario.speedMetersPerSecond = try arguments.doubleIfGiven("--speed", in: 0.01...1_000)
         scenario.errands.indoorShare = try arguments.double("--indoor-share", in: 0...1)
+        if arguments.flag("--recording-quirks") {
+            guard scenario.walkKind == .errands else { throw .usage("--recording-quirks shapes errand trips: give --kind errands") }
+            scenario.errands = scenario.errands.withRecordingQuirks()
+        }
         switch try arguments.choice("--travel", from: ["walking", "driving", "both"]) {
         case "walking": scenario.errands.drivingShare = 0
         case "driving": scenario.errands.drivingShare = 1

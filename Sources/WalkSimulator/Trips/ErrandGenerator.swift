@@ -23,7 +23,7 @@ public enum ErrandGenerator {
         var builder = ErrandBuilder(catalog: catalog, model: model, rng: rng)
         builder.run()
         let walk = builder.timeline.sampled(
-            fixes: fixes, indoors: builder.stops.compactMap(\.indoorSeconds), model: model, using: &builder.rng)
+            fixes: fixes, indoors: builder.stops.compactMap(\.indoorSeconds), silent: builder.silences, model: model, using: &builder.rng)
         rng = builder.rng
         return Trip(walk: walk, mode: builder.mode, stops: builder.stops, decoys: builder.decoys)
     }
@@ -95,9 +95,11 @@ struct Timeline {
     /// Samples every `fixes.intervalSeconds` from 0 to the end: outdoors the fix model's noise and
     /// dropouts, indoors (within one of `indoors`) a Wi-Fi position whose error per axis follows
     /// `model.indoorNoise` (a first-order Gauss–Markov process, restarted at each stop) and
-    /// reports `model.indoorAccuracyMeters`.
+    /// reports `model.indoorAccuracyMeters`. Within one of `silent` (in time order) the phone
+    /// gives no fix.
     func sampled(
-        fixes: FixModel, indoors: [ClosedRange<Double>], model: ErrandModel, using rng: inout SplitMix64
+        fixes: FixModel, indoors: [ClosedRange<Double>], silent: [ClosedRange<Double>] = [], model: ErrandModel,
+        using rng: inout SplitMix64
     ) -> Walk {
         var samples: [Walk.Sample] = []
         samples.reserveCapacity(Int(now / fixes.intervalSeconds) + 2)
@@ -140,6 +142,7 @@ struct Timeline {
                     ? SyntheticCoordinates.gaussian(around: truth, sigmaMeters: fixes.noiseSigmaMeters, using: &rng) : truth
                 fix = Fix(reported, accuracyMeters: fixes.noiseSigmaMeters > 0 ? fixes.noiseSigmaMeters : nil, timestampSeconds: time)
             }
+            if silent.contains(where: { $0.contains(time) }) { fix = nil }
             samples.append(Walk.Sample(timeSeconds: time, truePosition: truth, fix: fix, indoors: inside))
             if time >= now { break }
             step += 1
@@ -158,6 +161,8 @@ struct ErrandBuilder {
     var stops: [TrueStop] = []
     var decoys: [DecoyStop] = []
     var visited: Set<Int> = []
+    /// The spans in which the phone gives no fix (`ErrandModel.silentIndoorProbability`).
+    var silences: [ClosedRange<Double>] = []
     var buffer = NeighborBuffer()
     /// This trip's walking speed, m/s.
     let walkingSpeed: Double
@@ -179,20 +184,46 @@ struct ErrandBuilder {
         range.lowerBound == range.upperBound ? range.lowerBound : rng.nextDouble(in: range.lowerBound..<range.upperBound)
     }
 
-    /// Home, 1–4 stops (one of them, maybe, preceded by a stop at the shop next door), home.
+    /// Home, 1–4 stops (one of them, maybe, preceded by a stop at the shop next door; one, maybe,
+    /// a long stay; one, maybe, next door to the stop before), home. A quirk whose chance is 0
+    /// draws nothing, so that the trips without quirks stay as they were.
     mutating func run() {
         let home = timeline.position
         let count = model.stopsPerTrip.lowerBound + rng.nextInt(below: model.stopsPerTrip.count)
         let neighbourBefore = rng.nextUnit() < model.neighbourShopProbability ? rng.nextInt(below: count) : -1
+        let long = drawn(model.longStayProbability) ? rng.nextInt(below: count) : -1
+        var last: Int?
         for s in 0..<count {
+            if let previous = last, drawn(model.nextDoorStopProbability), let next = nextDoor(to: previous) {
+                visited.insert(next)
+                stop(at: next, long: s == long)
+                last = next
+                continue
+            }
             guard let destination = destination(from: timeline.position) else { break }
             visited.insert(destination)
             detours(toward: catalog.places[destination].coordinate, excluding: destination)
             if s == neighbourBefore { neighbourShop(of: destination) }
-            stop(at: destination)
+            stop(at: destination, long: s == long)
+            last = destination
         }
         detours(toward: home, excluding: nil)
         go(to: home)
+    }
+
+    /// Whether an event of chance `probability` happens; no draw when the chance is 0.
+    mutating func drawn(_ probability: Double) -> Bool {
+        probability > 0 && rng.nextUnit() < probability
+    }
+
+    /// A place not visited yet whose center is `ErrandModel.nextDoorMeters` from place `index`'s,
+    /// chosen at random; nil when there is none.
+    mutating func nextDoor(to index: Int) -> Int? {
+        let center = catalog.places[index].coordinate
+        catalog.index.within(model.nextDoorMeters.upperBound, of: UnitVector(center), measuredTo: .center, into: &buffer)
+        let choices = buffer.neighbors.filter { !visited.contains($0.index) && $0.distanceMeters >= model.nextDoorMeters.lowerBound }
+            .map(\.index).sorted()
+        return choices.isEmpty ? nil : choices[rng.nextInt(below: choices.count)]
     }
 
     /// A place not visited yet at the length of a leg from `position` (any unvisited place within
@@ -239,6 +270,20 @@ struct ErrandBuilder {
         if rng.nextUnit() < model.decoyProbability, let near = placeNear(wayTo: target, excluding: excluded) {
             decoy(near: near)
         }
+        if mode == .walking, drawn(model.lingerProbability), let near = placeNear(wayTo: target, excluding: excluded) {
+            linger(at: near)
+        }
+    }
+
+    /// A minute at a shop window: inside place `index`'s fence (within 0.7 of its radius from the
+    /// center) for `ErrandModel.lingerSeconds`, kept as a stop too short to count.
+    mutating func linger(at index: Int) {
+        let place = catalog.places[index]
+        let point = place.coordinate.destination(bearingDegrees: uniform(0...360), distanceMeters: uniform(0...0.7) * place.radiusMeters)
+        go(to: point)
+        let arrival = timeline.now
+        timeline.wait(uniform(model.lingerSeconds))
+        stops.append(TrueStop(placeID: place.id, arrivalSeconds: arrival, departureSeconds: timeline.now))
     }
 
     /// A stop just outside the fence of place `near`, on the side the traveller comes from: a bus
@@ -281,10 +326,13 @@ struct ErrandBuilder {
 
     /// A stop at place `index`: by car, park off the center and walk to the door; on foot, walk to
     /// the door. Then wander inside (indoors with `indoorShare`) for the kind's dwell, and leave.
-    mutating func stop(at index: Int) {
+    /// A `long` stay lasts `ErrandModel.longStaySeconds` instead, wandering within
+    /// `longStayRadiusMeters` of the center. Indoors the phone is silent with
+    /// `silentIndoorProbability`.
+    mutating func stop(at index: Int, long: Bool = false) {
         let place = catalog.places[index]
         let kind = StopKind.draw(mode, using: &rng)
-        let dwell = kind.dwell.draw(using: &rng)
+        let dwell = long ? uniform(model.longStaySeconds) : kind.dwell.draw(using: &rng)
         let door = place.coordinate.destination(
             bearingDegrees: uniform(0...360), distanceMeters: uniform(0...0.3) * min(place.radiusMeters, 30))
         var parking: Coordinate?
@@ -304,12 +352,13 @@ struct ErrandBuilder {
         let walkBack = parking.map { door.distance(to: $0) / walkingSpeed } ?? 0
         let indoors = rng.nextUnit() < model.indoorShare * (kind == .fuel ? 0.5 : 1)
         let entered = timeline.now
-        let radius = max(1, min(kind.browsingRadiusMeters, place.radiusMeters / 2))
+        let radius = long ? uniform(model.longStayRadiusMeters) : max(1, min(kind.browsingRadiusMeters, place.radiusMeters / 2))
         wander(around: place.coordinate, radiusMeters: radius, until: max(entered + 30, arrival + dwell - walkBack - radius / walkingSpeed))
         timeline.move(to: door, speed: walkingSpeed)
         // At the door (the till, the exit) until the dwell is used up.
         timeline.wait(arrival + dwell - walkBack - timeline.now)
         let left = timeline.now
+        if indoors, drawn(model.silentIndoorProbability) { silences.append(entered...left) }
         if let parking { timeline.move(to: parking, speed: walkingSpeed) }
         stops.append(
             TrueStop(

@@ -72,7 +72,44 @@ public struct ErrandModel: Hashable, Sendable {
     public var redLightEdgeMeters: ClosedRange<Double> = 30...40
     public var neighbourShopMeters: ClosedRange<Double> = 30...80
 
+    /// What real recorded days have and the trips above lack (../shared/research/stops.md: real
+    /// days stop recording for 5 minutes to hours indoors, hold long stays that wander and stays
+    /// at neighbouring places about 140 m apart; the issue threads of stay detectors add the
+    /// minute at a crossing or a shop window). Each is off at 0, the default, so that the trips
+    /// above stay as they are; `withRecordingQuirks()` turns them on.
+    ///
+    /// Chance that the phone gives no fix at all while the traveller is indoors at a stop (a
+    /// phone in a bag, an OS throttling the app): the app hears nothing there, the platform's
+    /// regions still work. A stated choice, range 0–1.
+    public var silentIndoorProbability = 0.0
+    /// Chance per trip that one of its stops is a long stay (an office, a campus, a mall) of
+    /// `longStaySeconds`, wandering within `longStayRadiusMeters` of the place's center ("hours
+    /// within 200 m" of a real day's stays). Stated choices.
+    public var longStayProbability = 0.0
+    public var longStaySeconds: ClosedRange<Double> = 3_600...14_400
+    public var longStayRadiusMeters: ClosedRange<Double> = 50...100
+    /// Chance that a stop after the first is at a place whose center is `nextDoorMeters` from
+    /// the last stop's (the next shop on a high street), reached straight, without detours.
+    public var nextDoorStopProbability = 0.0
+    public var nextDoorMeters: ClosedRange<Double> = 100...200
+    /// Chance per leg on foot of lingering inside the fence of a place near the way for
+    /// `lingerSeconds` (a shop window): a stop shorter than any the stop oracle counts, so a
+    /// visit reported there is a false one. A stated choice.
+    public var lingerProbability = 0.0
+    public var lingerSeconds: ClosedRange<Double> = 30...90
+
     public init() {}
+
+    /// This model with each of real days' quirks drawn with chance 0.3 (`silentIndoorProbability`,
+    /// `longStayProbability`, `nextDoorStopProbability`, `lingerProbability`).
+    public func withRecordingQuirks() -> ErrandModel {
+        var model = self
+        model.silentIndoorProbability = 0.3
+        model.longStayProbability = 0.3
+        model.nextDoorStopProbability = 0.3
+        model.lingerProbability = 0.3
+        return model
+    }
 
     /// The fastest a trip moves, m/s (a car's top cruising speed).
     public var maxSpeedMetersPerSecond: Double { cruiseSpeeds.upperBound }
