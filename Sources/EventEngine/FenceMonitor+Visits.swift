@@ -342,9 +342,11 @@ extension FenceMonitor {
         stay.outside += 1
         let firstOutside = stay.firstOutsideSeconds ?? time
         stay.firstOutsideSeconds = firstOutside
-        guard
-            distance > rules.farDepartureFactor * radius
-                || (stay.outside >= rules.departureFixes && time - firstOutside >= rules.departureSeconds)
+        // A visit that has lasted `settleSeconds` asks the fixes beyond it to span longer: a long
+        // stay wanders, a user who left stays gone.
+        let settled = stay.arrival.map { time - $0.arrivalSeconds >= rules.settleSeconds } ?? false
+        let span = settled ? max(rules.departureSeconds, rules.settledDepartureSeconds) : rules.departureSeconds
+        guard distance > rules.farDepartureFactor * radius || (stay.outside >= rules.departureFixes && time - firstOutside >= span)
         else { return }
         var visit = attribute(stay, rules: rules)
         visit.departureSeconds = firstOutside

@@ -112,8 +112,9 @@ public struct VisitEvent: Hashable, Sendable {
 /// `stillSeconds` (`StillnessRule` with a first-fix anchor). 100 m for 100 s is the rule that
 /// `rotate evaluate --still` finds noticing the most stops soonest on errand trips with a phone
 /// indoors (Wi-Fi fixes wander beyond Radar's 70 m). The visit ends once `departureFixes` fixes
-/// in a row, at least `departureSeconds` apart from first to last, are beyond the radius of the
-/// stay's mean, or one is beyond `farDepartureFactor` times the radius.
+/// in a row, at least `departureSeconds` apart from first to last (`settledDepartureSeconds` once
+/// the visit has lasted `settleSeconds`), are beyond the radius of the stay's mean, or one is
+/// beyond `farDepartureFactor` times the radius.
 public struct VisitSettings: Hashable, Sendable {
     /// The radius fixes stay within, meters (> 0).
     public var stillRadiusMeters = 100.0
@@ -123,6 +124,13 @@ public struct VisitSettings: Hashable, Sendable {
     public var departureFixes = 2
     /// The time those fixes must span, seconds (≥ 0).
     public var departureSeconds = 30.0
+    /// The time they must span once the visit has lasted `settleSeconds`, seconds (at least
+    /// `departureSeconds` is used): a long stay wanders (an office, a campus, a mall: Wi-Fi fixes
+    /// of 65 m around a user who walks 50-100 m from where the stay's mean lies leave its radius
+    /// for a pause at the far end), a user who left stays beyond it. A stated choice, range
+    /// 30-300 s: 120 s keeps one visit for a stay that wanders within 100 m and sees a walker who
+    /// left about a minute later than 30 s would (`farDepartureFactor` radii end it at once).
+    public var settledDepartureSeconds = 120.0
     /// One fix this many radii from the stay's mean ends the visit at once (≥ 1).
     public var farDepartureFactor = 3.0
     /// Fixes reporting a worse accuracy are not used, meters.
@@ -252,7 +260,8 @@ public struct VisitSettings: Hashable, Sendable {
     /// 60 s, a network fix every 30 s wherever the regions are (`watchesEverywhere`), the cue's
     /// burst at once, visit 120 s; `passages` keeps GNSS on for the fences a
     /// walker passes where the regions cannot protect every place (`passages` on, wake fixes
-    /// from GNSS, watch 60 s, visit 120 s).
+    /// from GNSS, watch 60 s, visit 120 s) and sees a settled visit's departure as soon as any
+    /// (`settledDepartureSeconds` = `departureSeconds`: its GNSS fixes wander little).
     public init(budget: VisitBudget) {
         switch budget {
         case .lowPower:
@@ -270,6 +279,7 @@ public struct VisitSettings: Hashable, Sendable {
             visitIntervalSeconds = 120
         case .passages:
             passages = true
+            settledDepartureSeconds = departureSeconds
             networkWakeFix = false
             watchIntervalSeconds = 60
             visitIntervalSeconds = 120

@@ -64,7 +64,9 @@ import Testing
     /// `motionSeconds` after the reference (the stay's first precise fix, then each check's) is a
     /// check: farther from it than 1.5 times their accuracies and the slack begins a new stay
     /// (walking on), else it is the new reference and the user stands; once long enough, a stay
-    /// arrives unless this fix is precise, the stay has a reference and no check said standing.
+    /// arrives unless this fix is precise, the stay has a reference and no check said standing;
+    /// a visit leaves once the fixes beyond the radius of its mean span `departureSeconds`
+    /// (`settledDepartureSeconds` once it has lasted `settleSeconds`), or one is far.
     static func reference(_ fixes: [Fix], _ rules: VisitSettings) -> [Expected] {
         var events: [Expected] = []
         var stay: [Fix] = []
@@ -137,8 +139,10 @@ import Testing
             }
             outside.append(fix)
             let span = time - (outside[0].timestampSeconds ?? 0)
+            let settled = time - (first.timestampSeconds ?? 0) >= rules.settleSeconds
+            let needed = settled ? max(rules.departureSeconds, rules.settledDepartureSeconds) : rules.departureSeconds
             if distance > rules.farDepartureFactor * rules.stillRadiusMeters
-                || (outside.count >= rules.departureFixes && span >= rules.departureSeconds)
+                || (outside.count >= rules.departureFixes && span >= needed)
             {
                 events.append(
                     Expected(
@@ -163,6 +167,7 @@ import Testing
         var rules = VisitSettings()
         rules.stillRadiusMeters = [60.0, 100, 150][seed % 3]
         rules.stillSeconds = [60.0, 100, 240][seed / 3 % 3]
+        rules.settledDepartureSeconds = [120.0, 30, 200][seed / 2 % 3]
         rules.motionSeconds = [25.0, 0][seed / 9 % 2]
         // The wait for a confirmation's GNSS has its own test (`sparseFixesStillGiveGNSSItsChance`).
         rules.confirmSeconds = 0
@@ -573,6 +578,7 @@ import Testing
         responsive.visitIntervalSeconds = 120
         var passages = defaults
         passages.passages = true
+        passages.settledDepartureSeconds = passages.departureSeconds
         passages.networkWakeFix = false
         passages.watchIntervalSeconds = 60
         passages.visitIntervalSeconds = 120
