@@ -389,10 +389,9 @@ public enum SimulateCommand: Subcommand {
         var walkFile: WalkFile?
         if let walkPath = options.walkPath {
             let file = try Inputs.walk(walkPath, strict: options.strict, console: console)
-            let errands = ErrandModel()
             let walk = Walk(recorded: file.fixes, gapSeconds: options.gapSeconds).fillingStillGaps(
-                withinMeters: options.gapStayMeters, noise: errands.indoorNoise, accuracyMeters: errands.indoorAccuracyMeters,
-                seed: scenario.seed)
+                withinMeters: options.gapStayMeters, noise: scenario.errands.indoorNoise,
+                accuracyMeters: scenario.errands.indoorAccuracyMeters, seed: scenario.seed)
             fileWalk = walk
             walkFile = file
             scenario.walks = 1

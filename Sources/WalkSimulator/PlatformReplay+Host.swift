@@ -27,7 +27,7 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
     /// Whether the traveller moves at driving speed now (`PlatformReplayReport.drivingSeconds`).
     var driving = false
     /// The network fixes' error now (east, north, meters) and when it was drawn, and its source.
-    var networkError: (east: Double, north: Double, timeSeconds: Double)?
+    var networkError: (error: GaussMarkovError, timeSeconds: Double)?
     var networkRandom: SplitMix64
     let networkNoise: PlatformProfile.PositionNoise
     let networkAccuracy: Double
@@ -193,19 +193,15 @@ struct ReplayHost<Strategy: MonitoringStrategy> {
         let sigma = networkNoise.sigmaMeters
         guard !sample.indoors, sigma > 0, (fix.accuracyMeters ?? 0) < networkAccuracy else { return fix }
         let time = sample.timeSeconds
-        var error: (east: Double, north: Double, timeSeconds: Double)
+        var error: GaussMarkovError
         if let last = networkError {
-            let rho = exp(-max(0, time - last.timeSeconds) / networkNoise.correlationSeconds)
-            let fresh = sigma * (1 - rho * rho).squareRoot()
-            error = (rho * last.east + fresh * networkRandom.nextGaussian(), rho * last.north + fresh * networkRandom.nextGaussian(), time)
+            error = last.error
+            error.advance(seconds: max(0, time - last.timeSeconds), noise: networkNoise, using: &networkRandom)
         } else {
-            error = (sigma * networkRandom.nextGaussian(), sigma * networkRandom.nextGaussian(), time)
+            error = GaussMarkovError(sigmaMeters: sigma, using: &networkRandom)
         }
-        networkError = error
-        let reported = sample.truePosition.destination(
-            bearingDegrees: atan2(error.east, error.north) * 180 / .pi,
-            distanceMeters: (error.east * error.east + error.north * error.north).squareRoot())
-        return Fix(reported, accuracyMeters: networkAccuracy, timestampSeconds: fix.timestampSeconds ?? time)
+        networkError = (error, time)
+        return Fix(error.applied(to: sample.truePosition), accuracyMeters: networkAccuracy, timestampSeconds: fix.timestampSeconds ?? time)
     }
 
     /// The events the phone delivered: a trigger's exit schedules the woken app's fix, a place

@@ -1,5 +1,4 @@
 import FencePlanner
-import Foundation
 import Geodesy
 import PlatformFacts
 
@@ -123,22 +122,14 @@ public struct Walk: Hashable, Sendable {
             let (from, to) = (samples[i], samples[i + 1])
             guard from.truePosition.distance(to: to.truePosition) <= withinMeters else { continue }
             var rng = SplitMix64(seed: seed ^ from.timeSeconds.bitPattern)
-            let sigma = noise.sigmaMeters
-            let rho = exp(-stepSeconds / max(noise.correlationSeconds, 1e-9))
-            var (east, north) = (sigma * rng.nextGaussian(), sigma * rng.nextGaussian())
+            var error = GaussMarkovError(sigmaMeters: noise.sigmaMeters, using: &rng)
             let span = to.timeSeconds - from.timeSeconds
             var time = from.timeSeconds + stepSeconds
             while time < to.timeSeconds - 1e-9 {
                 let truth = from.truePosition.interpolated(to: to.truePosition, fraction: (time - from.timeSeconds) / span)
-                let reported = truth.destination(
-                    bearingDegrees: atan2(east, north) * 180 / .pi, distanceMeters: (east * east + north * north).squareRoot())
-                filled.append(
-                    Sample(
-                        timeSeconds: time, truePosition: truth, fix: Fix(reported, accuracyMeters: accuracyMeters, timestampSeconds: time),
-                        indoors: true))
-                let fresh = sigma * (1 - rho * rho).squareRoot()
-                east = rho * east + fresh * rng.nextGaussian()
-                north = rho * north + fresh * rng.nextGaussian()
+                let fix = Fix(error.applied(to: truth), accuracyMeters: accuracyMeters, timestampSeconds: time)
+                filled.append(Sample(timeSeconds: time, truePosition: truth, fix: fix, indoors: true))
+                error.advance(seconds: stepSeconds, noise: noise, using: &rng)
                 time += stepSeconds
             }
         }

@@ -105,10 +105,8 @@ struct Timeline {
         samples.reserveCapacity(Int(now / fixes.intervalSeconds) + 2)
         var key = 0
         var droppedInARow = 0
-        var indoorError: (east: Double, north: Double, interval: Int)?
+        var indoorError: (error: GaussMarkovError, interval: Int)?
         var interval = 0  // index into indoors, advanced with time
-        let sigma = model.indoorNoise.sigmaMeters
-        let rho = exp(-fixes.intervalSeconds / model.indoorNoise.correlationSeconds)
         var step = 0
         while true {
             let time = min(now, Double(step) * fixes.intervalSeconds)
@@ -123,18 +121,15 @@ struct Timeline {
                 droppedInARow += 1
             } else if inside {
                 droppedInARow = 0
-                if var error = indoorError, error.interval == interval {
-                    let fresh = sigma * (1 - rho * rho).squareRoot()
-                    error.east = rho * error.east + fresh * rng.nextGaussian()
-                    error.north = rho * error.north + fresh * rng.nextGaussian()
-                    indoorError = error
+                var error: GaussMarkovError
+                if let last = indoorError, last.interval == interval {
+                    error = last.error
+                    error.advance(seconds: fixes.intervalSeconds, noise: model.indoorNoise, using: &rng)
                 } else {
-                    indoorError = (sigma * rng.nextGaussian(), sigma * rng.nextGaussian(), interval)
+                    error = GaussMarkovError(sigmaMeters: model.indoorNoise.sigmaMeters, using: &rng)
                 }
-                let (east, north, _) = indoorError ?? (0, 0, 0)
-                let reported = truth.destination(
-                    bearingDegrees: atan2(east, north) * 180 / .pi, distanceMeters: (east * east + north * north).squareRoot())
-                fix = Fix(reported, accuracyMeters: model.indoorAccuracyMeters, timestampSeconds: time)
+                indoorError = (error, interval)
+                fix = Fix(error.applied(to: truth), accuracyMeters: model.indoorAccuracyMeters, timestampSeconds: time)
             } else {
                 droppedInARow = 0
                 let reported =

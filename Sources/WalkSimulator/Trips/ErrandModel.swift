@@ -74,9 +74,9 @@ public struct ErrandModel: Hashable, Sendable {
 
     /// What real recorded days have and the trips above lack (../shared/research/stops.md: real
     /// days stop recording for 5 minutes to hours indoors, hold long stays that wander and stays
-    /// at neighbouring places about 140 m apart; the issue threads of stay detectors add the
-    /// minute at a crossing or a shop window). Each is off at 0, the default, so that the trips
-    /// above stay as they are; `withRecordingQuirks()` turns them on.
+    /// at neighbouring places about 140 m apart), and a walker lingers a minute at a shop window
+    /// (a stated choice). Each is off at 0, the default, so that the trips above stay as they
+    /// are; `withRecordingQuirks()` turns them on.
     ///
     /// Chance that the phone gives no fix at all while the traveller is indoors at a stop (a
     /// phone in a bag, an OS throttling the app): the app hears nothing there, the platform's
